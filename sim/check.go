@@ -1,0 +1,129 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Checker is an Observer that verifies the engine's invariants with its own
+// accounting: no node over-committed, every task on a node that has what it
+// needs, start ≥ submit, end = start + min(runtime, walltime), and every
+// job in exactly one final state. Its memory follows the running jobs.
+type Checker struct {
+	cluster  *Cluster
+	used     []Amount // used[n*R+r], rebuilt from Started/Ended only
+	counts   [5]int64
+	seen     int64
+	problems []string
+	total    int
+}
+
+// NewChecker returns a checker for cluster c.
+func NewChecker(c *Cluster) *Checker {
+	return &Checker{cluster: c, used: make([]Amount, len(c.Nodes)*len(c.Resources))}
+}
+
+func (k *Checker) fail(format string, args ...any) {
+	k.total++
+	if len(k.problems) < 20 {
+		k.problems = append(k.problems, fmt.Sprintf(format, args...))
+	}
+}
+
+// Submitted implements Observer.
+func (k *Checker) Submitted(now Time, j *JobRun) {
+	k.seen++
+	if now != j.Job.Submit {
+		k.fail("job %s submitted at %s s, trace says %s s", j.Job.ID, now, j.Job.Submit)
+	}
+}
+
+// Started implements Observer.
+func (k *Checker) Started(now Time, j *JobRun) {
+	if j.Start < j.Job.Submit {
+		k.fail("job %s starts at %s s before its submit %s s", j.Job.ID, j.Start, j.Job.Submit)
+	}
+	R := len(k.cluster.Resources)
+	for _, n := range j.Nodes {
+		for _, q := range j.req {
+			i := int(n)*R + int(q.Res)
+			capa, ok := k.cluster.Capacity(int(n), int(q.Res))
+			if !ok {
+				k.fail("job %s: node %s lacks resource %s", j.Job.ID, k.cluster.Nodes[n].Name, k.cluster.Resources[q.Res])
+				continue
+			}
+			k.used[i] += q.Amt
+			if k.used[i] > capa {
+				k.fail("t=%s s: node %s over-committed on %s: %s used of %s (job %s)", now, k.cluster.Nodes[n].Name,
+					k.cluster.Resources[q.Res], k.used[i], capa, j.Job.ID)
+			}
+		}
+	}
+}
+
+// Ended implements Observer.
+func (k *Checker) Ended(now Time, j *JobRun) {
+	k.counts[j.Status]++
+	want := j.Start + j.Job.Runtime
+	if j.Status == Killed {
+		want = j.Start + j.Job.Walltime
+	}
+	if j.End != want || now != j.End {
+		k.fail("job %s (%s) ends at %s s, expected %s s", j.Job.ID, j.Status, j.End, want)
+	}
+	R := len(k.cluster.Resources)
+	for _, n := range j.Nodes {
+		for _, q := range j.req {
+			k.used[int(n)*R+int(q.Res)] -= q.Amt
+		}
+	}
+}
+
+// Rejected implements Observer.
+func (k *Checker) Rejected(now Time, j *JobRun) { k.counts[Rejected]++ }
+
+// Stepped implements Observer.
+func (k *Checker) Stepped(now Time, c *Context) {}
+
+// Finished implements Observer: the final tallies must add up and the
+// engine's free capacity must match the checker's own accounting.
+func (k *Checker) Finished(now Time, c *Context) {
+	queued, running := int64(0), int64(0)
+	for _, j := range c.Queue() {
+		if j.Status == Queued {
+			queued++
+		}
+	}
+	running = int64(len(c.Running()))
+	k.counts[Queued], k.counts[Running] = queued, running
+	var sum int64
+	for _, v := range k.counts {
+		sum += v
+	}
+	if sum != k.seen {
+		k.fail("%d jobs submitted but %d accounted for (%v)", k.seen, sum, k.counts)
+	}
+	R := len(k.cluster.Resources)
+	free := c.FreeVector()
+	for n := range k.cluster.Nodes {
+		for r := 0; r < R; r++ {
+			capa, ok := k.cluster.Capacity(n, r)
+			if !ok {
+				continue
+			}
+			if free[n*R+r] != capa-k.used[n*R+r] {
+				k.fail("node %s resource %s: engine says %s free, checker says %s", k.cluster.Nodes[n].Name,
+					k.cluster.Resources[r], free[n*R+r], capa-k.used[n*R+r])
+			}
+		}
+	}
+}
+
+// Err returns nil when every invariant held, else an error listing the
+// first violations.
+func (k *Checker) Err() error {
+	if k.total == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d invariant violations:\n  %s", k.total, strings.Join(k.problems, "\n  "))
+}

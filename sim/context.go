@@ -1,0 +1,60 @@
+package sim
+
+// Context is what a scheduler sees during a pass: read-only views of the
+// engine state plus Start, the one action, which the engine checks.
+type Context struct {
+	e *Engine
+}
+
+// Now is the virtual clock.
+func (c *Context) Now() Time { return c.e.now }
+
+// Cluster is the compiled cluster.
+func (c *Context) Cluster() *Cluster { return c.e.cluster }
+
+// Queue returns the waiting jobs in queue order. Jobs started during the
+// current pass stay in it with Status Running until the pass ends; skip them.
+func (c *Context) Queue() []*JobRun { return c.e.queue }
+
+// Running returns the running jobs, in no particular but deterministic order.
+func (c *Context) Running() []*JobRun { return c.e.running }
+
+// Free returns node n's free amount of resource r and whether the node has r.
+func (c *Context) Free(n, r int) (Amount, bool) {
+	a := c.e.free[n*len(c.e.cluster.Resources)+r]
+	return a, a != absent
+}
+
+// FreeVector returns the flat free array, free[n*R+r], with Absent for
+// resources a node lacks. It is read-only and valid until the next Start.
+func (c *Context) FreeVector() []Amount { return c.e.free }
+
+// TasksFitting returns how many tasks of j fit on node n now, at most limit.
+func (c *Context) TasksFitting(j *JobRun, n int, limit int) int {
+	return tasksFitting(c.e.free, len(c.e.cluster.Resources), n, j.req, limit)
+}
+
+// Allocated returns the amount of resource r in use over the cluster.
+func (c *Context) Allocated(r int) Amount { return c.e.allocated[r] }
+
+// TotalFree returns the free amount of resource r over the cluster.
+func (c *Context) TotalFree(r int) Amount { return c.e.power.total[r] - c.e.allocated[r] }
+
+// PowerW is the cluster's draw now, in watts.
+func (c *Context) PowerW() float64 { return c.e.power.watts() }
+
+// EventsApplied counts the events applied so far.
+func (c *Context) EventsApplied() int64 { return c.e.events64 }
+
+// Start places task i of j on nodes[i] and starts j now.
+func (c *Context) Start(j *JobRun, nodes []int32) error { return c.e.start(j, nodes) }
+
+// Absent is the free amount reported for a resource a node does not have.
+const Absent = absent
+
+// TasksFittingIn returns how many tasks with request req fit into a flat
+// free array (free[n*R+r]) at node n, at most limit. Policies use it on
+// their own projections of future free capacity.
+func TasksFittingIn(free []Amount, R, n int, req []Need, limit int) int {
+	return tasksFitting(free, R, n, req, limit)
+}

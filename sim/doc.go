@@ -1,0 +1,16 @@
+// Package sim is the discrete-event engine of schedsim: the virtual clock, the
+// deterministic event heap, cluster and job state, the run loop and the
+// invariant checker.
+//
+// The engine owns every piece of mutable state. Policies (package policies)
+// see it through a Context, which offers read-only views of the queue, the
+// running jobs and the free capacity of each node, plus one action, Start,
+// which the engine checks before applying. The engine runs in one goroutine;
+// parallelism lives above it (many runs at once).
+//
+// Time is exact: Time counts microseconds. Resource amounts are exact: Amount
+// counts thousandths of a unit, so fractional shares (0.5 cpu) never drift.
+//
+// The engine streams its trace: it holds the next job to submit, the queue
+// and the running jobs, never the whole trace.
+package sim

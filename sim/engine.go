@@ -1,0 +1,321 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Scheduler decides which queued jobs start and where. The engine calls
+// Schedule once per event time, after every event of that time is applied.
+type Scheduler interface {
+	Schedule(c *Context) error
+}
+
+// Config holds the engine's own settings.
+type Config struct {
+	// KillAtWalltime ends a job at its walltime when its runtime is longer.
+	KillAtWalltime bool
+	// Until is the horizon: events after it are not applied. Zero means
+	// run until the trace and the queue are exhausted.
+	Until Time
+	// Less orders the queue (policies.Order); nil means FCFS (arrival order).
+	Less func(a, b *JobRun) bool
+}
+
+// Engine runs one simulation.
+type Engine struct {
+	cluster   *Cluster
+	cfg       Config
+	src       Source
+	sched     Scheduler
+	observers []Observer
+
+	now     Time
+	events  eventHeap
+	evSeq   uint64
+	free    []Amount // free[n*R+r]
+	queue   []*JobRun
+	running []*JobRun
+	arrived int64
+	// allocated[r] is the amount of resource r in use over all nodes.
+	allocated []Amount
+	fitCache  map[string]int
+	power     *powerModel
+	ctx       Context
+	events64  int64 // events applied
+	lastTime  Time
+	done      bool
+	pending   *Job // next job of the trace, not yet submitted
+}
+
+// NewEngine wires a cluster, a trace, a scheduler and observers.
+func NewEngine(c *Cluster, src Source, s Scheduler, cfg Config, obs ...Observer) *Engine {
+	e := &Engine{
+		cluster:   c,
+		cfg:       cfg,
+		src:       src,
+		sched:     s,
+		observers: obs,
+		free:      append([]Amount(nil), c.capacity...),
+		allocated: make([]Amount, len(c.Resources)),
+		fitCache:  map[string]int{},
+		power:     newPowerModel(c),
+	}
+	e.ctx.e = e
+	return e
+}
+
+// Cluster returns the engine's cluster.
+func (e *Engine) Cluster() *Cluster { return e.cluster }
+
+// Now returns the virtual clock.
+func (e *Engine) Now() Time { return e.now }
+
+// EventsApplied counts events applied so far.
+func (e *Engine) EventsApplied() int64 { return e.events64 }
+
+// Run plays the simulation to the end of the trace (or the horizon). It
+// returns the first error from the trace, the scheduler or an observer.
+func (e *Engine) Run() error {
+	if e.done {
+		return errors.New("engine already ran")
+	}
+	e.done = true
+	if err := e.pull(); err != nil {
+		return err
+	}
+	for len(e.events) > 0 {
+		t := e.events[0].at
+		if e.cfg.Until > 0 && t > e.cfg.Until {
+			break
+		}
+		e.now = t
+		for len(e.events) > 0 && e.events[0].at == t {
+			ev := e.events.pop()
+			e.events64++
+			if err := e.apply(ev); err != nil {
+				return err
+			}
+		}
+		if len(e.queue) > 0 {
+			if err := e.sched.Schedule(&e.ctx); err != nil {
+				return fmt.Errorf("scheduler at t=%s s: %w", e.now, err)
+			}
+			e.compactQueue()
+		}
+		for _, o := range e.observers {
+			o.Stepped(e.now, &e.ctx)
+		}
+	}
+	if e.cfg.Until > 0 && e.now < e.cfg.Until && len(e.events) > 0 {
+		e.now = e.cfg.Until
+	}
+	for _, o := range e.observers {
+		o.Finished(e.now, &e.ctx)
+	}
+	return nil
+}
+
+// pull reads the next trace job and schedules its arrival.
+func (e *Engine) pull() error {
+	j, err := e.src.Next()
+	if err == io.EOF {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if j.Submit < e.lastTime {
+		return fmt.Errorf("job %s: submit time %s s is before the previous job's %s s: the trace must be in submit order", j.ID, j.Submit, e.lastTime)
+	}
+	e.lastTime = j.Submit
+	jr := &JobRun{Job: j, Seq: e.arrived}
+	e.arrived++
+	e.push(j.Submit, evSubmit, jr)
+	return nil
+}
+
+func (e *Engine) push(at Time, k eventKind, j *JobRun) {
+	e.events.push(event{at: at, kind: k, seq: e.evSeq, job: j})
+	e.evSeq++
+}
+
+func (e *Engine) apply(ev event) error {
+	switch ev.kind {
+	case evSubmit:
+		e.submit(ev.job)
+		return e.pull()
+	case evFinish:
+		e.finish(ev.job)
+	}
+	return nil
+}
+
+func (e *Engine) submit(j *JobRun) {
+	for _, o := range e.observers {
+		o.Submitted(e.now, j)
+	}
+	if reason := e.neverFits(j); reason != "" {
+		j.Status = Rejected
+		j.Reason = reason
+		for _, o := range e.observers {
+			o.Rejected(e.now, j)
+		}
+		return
+	}
+	e.enqueue(j)
+}
+
+// neverFits compiles j's request and returns why j can never run on the
+// empty cluster, or "".
+func (e *Engine) neverFits(j *JobRun) string {
+	if j.Job.Tasks < 1 {
+		return "job has no tasks"
+	}
+	req, err := e.cluster.compile(j.Job)
+	if err != nil {
+		return err.Error()
+	}
+	j.req = req
+	key := requestKey(req)
+	most, ok := e.fitCache[key]
+	if !ok {
+		R := len(e.cluster.Resources)
+		for n := range e.cluster.Nodes {
+			most += tasksFitting(e.cluster.capacity, R, n, req, 1<<30)
+			if most >= 1<<30 {
+				most = 1 << 30
+				break
+			}
+		}
+		e.fitCache[key] = most
+	}
+	if most < j.Job.Tasks {
+		if most == 0 {
+			return "no node can hold one task"
+		}
+		return fmt.Sprintf("needs %d tasks but the empty cluster holds only %d", j.Job.Tasks, most)
+	}
+	return ""
+}
+
+func requestKey(req []Need) string {
+	b := make([]byte, 0, 12*len(req))
+	for _, q := range req {
+		b = append(b, byte(q.Res), byte(q.Res>>8), byte(q.Res>>16), byte(q.Res>>24))
+		a := uint64(q.Amt)
+		for i := 0; i < 8; i++ {
+			b = append(b, byte(a>>(8*i)))
+		}
+	}
+	return string(b)
+}
+
+// enqueue inserts j keeping the queue in the configured order.
+func (e *Engine) enqueue(j *JobRun) {
+	i := len(e.queue)
+	if e.cfg.Less != nil {
+		// Binary search for the first job that j goes before.
+		lo, hi := 0, len(e.queue)
+		for lo < hi {
+			m := (lo + hi) / 2
+			if e.cfg.Less(j, e.queue[m]) {
+				hi = m
+			} else {
+				lo = m + 1
+			}
+		}
+		i = lo
+	}
+	e.queue = append(e.queue, nil)
+	copy(e.queue[i+1:], e.queue[i:])
+	e.queue[i] = j
+}
+
+func (e *Engine) compactQueue() {
+	k := 0
+	for _, j := range e.queue {
+		if j.Status == Queued {
+			e.queue[k] = j
+			k++
+		}
+	}
+	for i := k; i < len(e.queue); i++ {
+		e.queue[i] = nil
+	}
+	e.queue = e.queue[:k]
+}
+
+// start places j's tasks on nodes and starts it now. It checks the
+// decision: the job must be queued and every task must fit.
+func (e *Engine) start(j *JobRun, nodes []int32) error {
+	if j.Status != Queued {
+		return fmt.Errorf("job %s: cannot start: it is %s", j.Job.ID, j.Status)
+	}
+	if len(nodes) != j.Job.Tasks {
+		return fmt.Errorf("job %s: %d nodes given for %d tasks", j.Job.ID, len(nodes), j.Job.Tasks)
+	}
+	R := len(e.cluster.Resources)
+	for i, n := range nodes {
+		if n < 0 || int(n) >= len(e.cluster.Nodes) || tasksFitting(e.free, R, int(n), j.req, 1) < 1 {
+			e.release(j.req, nodes[:i])
+			return fmt.Errorf("job %s: task %d does not fit on node %d", j.Job.ID, i, n)
+		}
+		e.take(j.req, n)
+	}
+	j.Status = Running
+	j.Start = e.now
+	j.Nodes = append(j.Nodes[:0], nodes...)
+	j.finishAt = e.now + j.Job.Runtime
+	j.finishing = Completed
+	if e.cfg.KillAtWalltime && j.Job.Walltime >= 0 && j.Job.Runtime > j.Job.Walltime {
+		j.finishAt = e.now + j.Job.Walltime
+		j.finishing = Killed
+		j.Reason = "walltime exceeded"
+	}
+	j.queuePos = len(e.running)
+	e.running = append(e.running, j)
+	e.push(j.finishAt, evFinish, j)
+	for _, o := range e.observers {
+		o.Started(e.now, j)
+	}
+	return nil
+}
+
+func (e *Engine) take(req []Need, n int32) {
+	R := len(e.cluster.Resources)
+	base := int(n) * R
+	for _, q := range req {
+		e.free[base+int(q.Res)] -= q.Amt
+		e.allocated[q.Res] += q.Amt
+	}
+	e.power.changed(int(n), req, 1)
+}
+
+func (e *Engine) release(req []Need, nodes []int32) {
+	R := len(e.cluster.Resources)
+	for _, n := range nodes {
+		base := int(n) * R
+		for _, q := range req {
+			e.free[base+int(q.Res)] += q.Amt
+			e.allocated[q.Res] -= q.Amt
+		}
+		e.power.changed(int(n), req, -1)
+	}
+}
+
+func (e *Engine) finish(j *JobRun) {
+	e.release(j.req, j.Nodes)
+	j.Status = j.finishing
+	j.End = e.now
+	last := len(e.running) - 1
+	moved := e.running[last]
+	e.running[j.queuePos] = moved
+	moved.queuePos = j.queuePos
+	e.running[last] = nil
+	e.running = e.running[:last]
+	for _, o := range e.observers {
+		o.Ended(e.now, j)
+	}
+}

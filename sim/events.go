@@ -1,0 +1,73 @@
+package sim
+
+// eventKind orders events that share a time: ends free resources before
+// new jobs arrive, so the scheduling pass of that time sees both.
+type eventKind uint8
+
+const (
+	evFinish eventKind = iota // a running job ends (completes or is killed)
+	evSubmit                  // the next trace job arrives
+)
+
+type event struct {
+	at   Time
+	kind eventKind
+	seq  uint64 // insertion order: the last tie-breaker
+	job  *JobRun
+}
+
+func (a *event) before(b *event) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	if a.kind != b.kind {
+		return a.kind < b.kind
+	}
+	return a.seq < b.seq
+}
+
+// eventHeap is a binary min-heap ordered by (time, kind, sequence). It is
+// written out rather than using container/heap to avoid interface calls on
+// the hottest path of the engine.
+type eventHeap []event
+
+func (h *eventHeap) push(e event) {
+	*h = append(*h, e)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[i].before(&s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *eventHeap) pop() event {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s[last] = event{}
+	s = s[:last]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(s) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(s) && s[r].before(&s[l]) {
+			m = r
+		}
+		if !s[m].before(&s[i]) {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
+}

@@ -1,0 +1,92 @@
+package sim
+
+// Job is one job as a trace describes it. Readers produce Jobs; the engine
+// never changes them.
+type Job struct {
+	ID       string // as in the trace
+	Submit   Time   // arrival
+	Runtime  Time   // actual run time, ≥ 0
+	Walltime Time   // requested time limit; NoWalltime when the trace has none
+	Tasks    int    // number of tasks, ≥ 1
+	// Request is what each task needs on the node it lands on. A resource
+	// not listed is not touched; a listed resource must exist on the node.
+	Request []Quantity
+	// Gang jobs start all their tasks at once (HPC). The engine only starts
+	// whole jobs, so this documents the trace's intent.
+	Gang      bool
+	User      string
+	Group     string
+	Queue     string
+	Partition string
+	Priority  int
+}
+
+// NoWalltime marks a job whose trace gives no requested time.
+const NoWalltime Time = -1
+
+// JobStatus is where a job is in its life.
+type JobStatus uint8
+
+// Job states. Every submitted job ends in exactly one of Completed, Killed,
+// Rejected, or (at the horizon) Queued or Running.
+const (
+	Queued JobStatus = iota
+	Running
+	Completed
+	Killed
+	Rejected
+)
+
+var statusNames = [...]string{"queued", "running", "completed", "killed", "rejected"}
+
+func (s JobStatus) String() string { return statusNames[s] }
+
+// JobRun is one job's life in a simulation: its state, where its tasks run
+// and when. The engine owns it; policies read it.
+type JobRun struct {
+	Job *Job
+	// Seq is the job's arrival number (0, 1, …): the last tie-breaker.
+	Seq    int64
+	Status JobStatus
+	Start  Time    // valid once Running
+	End    Time    // valid once Completed or Killed
+	Nodes  []int32 // node index of each task, valid once Running
+	Reason string  // why it was rejected or killed
+
+	req       []Need // compiled Request
+	finishAt  Time   // when the engine ends it
+	finishing JobStatus
+	queuePos  int
+}
+
+// Need is one entry of a compiled request: a resource index (see
+// Cluster.Resources) and the amount each task needs.
+type Need struct {
+	Res int32
+	Amt Amount
+}
+
+// Needs returns the job's compiled per-task request, sorted by resource
+// index. It is valid once the job is submitted and not rejected.
+func (j *JobRun) Needs() []Need { return j.req }
+
+// EstimatedRuntime is the time the scheduler may assume the job runs: the
+// walltime when known, else the actual runtime (the usual simulator
+// convention; see Config.UnknownWalltime).
+func (j *JobRun) EstimatedRuntime() Time {
+	if j.Job.Walltime >= 0 {
+		return j.Job.Walltime
+	}
+	return j.Job.Runtime
+}
+
+// ExpectedEnd is when a scheduler should expect a running job to free its
+// nodes: start + estimate, and never before now (a job past its estimate
+// whose kill is disabled is expected to end at any moment).
+func (j *JobRun) ExpectedEnd(now Time) Time {
+	e := j.Start + j.EstimatedRuntime()
+	if e < now {
+		return now
+	}
+	return e
+}
