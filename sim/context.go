@@ -19,6 +19,10 @@ func (c *Context) Queue() []*JobRun { return c.e.queue }
 // Running returns the running jobs, in no particular but deterministic order.
 func (c *Context) Running() []*JobRun { return c.e.running }
 
+// Ended returns the jobs that ended (completed or killed) since the last
+// scheduling pass, in the order they ended.
+func (c *Context) Ended() []*JobRun { return c.e.ended }
+
 // Free returns node n's free amount of resource r and whether the node has r.
 func (c *Context) Free(n, r int) (Amount, bool) {
 	a := c.e.free[n*len(c.e.cluster.Resources)+r]
@@ -48,6 +52,11 @@ func (c *Context) EventsApplied() int64 { return c.e.events64 }
 
 // Start places task i of j on nodes[i] and starts j now.
 func (c *Context) Start(j *JobRun, nodes []int32) error { return c.e.start(j, nodes) }
+
+// WakeAt asks for a scheduling pass at time t even if nothing else happens
+// then (a reservation coming due, a cycle tick). Times not after now are
+// ignored.
+func (c *Context) WakeAt(t Time) { c.e.wakeAt(t) }
 
 // Absent is the free amount reported for a resource a node does not have.
 const Absent = absent

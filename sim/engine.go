@@ -46,7 +46,8 @@ type Engine struct {
 	events64  int64 // events applied
 	lastTime  Time
 	done      bool
-	pending   *Job // next job of the trace, not yet submitted
+	ended     []*JobRun // jobs that ended since the last scheduling pass
+	wakes     map[Time]bool
 }
 
 // NewEngine wires a cluster, a trace, a scheduler and observers.
@@ -60,6 +61,7 @@ func NewEngine(c *Cluster, src Source, s Scheduler, cfg Config, obs ...Observer)
 		free:      append([]Amount(nil), c.capacity...),
 		allocated: make([]Amount, len(c.Resources)),
 		fitCache:  map[string]int{},
+		wakes:     map[Time]bool{},
 		power:     newPowerModel(c),
 	}
 	e.ctx.e = e
@@ -98,12 +100,13 @@ func (e *Engine) Run() error {
 				return err
 			}
 		}
-		if len(e.queue) > 0 {
-			if err := e.sched.Schedule(&e.ctx); err != nil {
-				return fmt.Errorf("scheduler at t=%s s: %w", e.now, err)
-			}
-			e.compactQueue()
+		// The scheduler runs even on an empty queue so that stateful
+		// policies see every job end (Context.Ended).
+		if err := e.sched.Schedule(&e.ctx); err != nil {
+			return fmt.Errorf("scheduler at t=%s s: %w", e.now, err)
 		}
+		e.compactQueue()
+		e.ended = e.ended[:0]
 		for _, o := range e.observers {
 			o.Stepped(e.now, &e.ctx)
 		}
@@ -136,6 +139,15 @@ func (e *Engine) pull() error {
 	return nil
 }
 
+// wakeAt makes sure a scheduling pass happens at t (> now).
+func (e *Engine) wakeAt(t Time) {
+	if t <= e.now || t == Forever || e.wakes[t] {
+		return
+	}
+	e.wakes[t] = true
+	e.push(t, evWake, nil)
+}
+
 func (e *Engine) push(at Time, k eventKind, j *JobRun) {
 	e.events.push(event{at: at, kind: k, seq: e.evSeq, job: j})
 	e.evSeq++
@@ -148,6 +160,8 @@ func (e *Engine) apply(ev event) error {
 		return e.pull()
 	case evFinish:
 		e.finish(ev.job)
+	case evWake:
+		delete(e.wakes, ev.at)
 	}
 	return nil
 }
@@ -315,6 +329,7 @@ func (e *Engine) finish(j *JobRun) {
 	moved.queuePos = j.queuePos
 	e.running[last] = nil
 	e.running = e.running[:last]
+	e.ended = append(e.ended, j)
 	for _, o := range e.observers {
 		o.Ended(e.now, j)
 	}

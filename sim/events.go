@@ -7,6 +7,7 @@ type eventKind uint8
 const (
 	evFinish eventKind = iota // a running job ends (completes or is killed)
 	evSubmit                  // the next trace job arrives
+	evWake                    // a policy asked to be called at this time
 )
 
 type event struct {

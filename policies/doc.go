@@ -1,0 +1,17 @@
+// Package policies decides which queued job starts next and where: queue
+// orders (FCFS, SJF), backfilling (none, EASY, conservative) and placement
+// (first fit in node order). Policies see the engine through sim.Context and
+// act only through Context.Start, which the engine checks.
+//
+// Backfilling reserves specific nodes, first fit in time: the earliest time
+// at which enough nodes are free throughout [t, t + walltime), taking the
+// lowest-numbered nodes of that set (SPEC §5). On a cluster of one big node
+// this is the classic processor-count EASY and conservative backfilling.
+//
+// EASY keeps one reservation (the queue head) and computes it from the
+// running jobs' expected ends alone, a monotone profile, so it needs no
+// timeline. Conservative gives every queued job a reservation, kept from
+// pass to pass and compressed (each job, in queue order, moved to its
+// earliest slot) whenever a job ends, as in Mu'alem & Feitelson and pyss;
+// it searches a per-node timeline (profile.go).
+package policies

@@ -1,0 +1,228 @@
+package policies
+
+import (
+	"sort"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// profile is the projected free capacity of every node over time: the
+// running jobs' expected ends and the reservations made so far. Nodes that
+// nothing touches keep the engine's current free vector; the others get a
+// timeline, a step function of free vectors.
+type profile struct {
+	R     int
+	now   sim.Time
+	lines map[int32]*timeline
+}
+
+// timeline: free[i*R:(i+1)*R] holds on [times[i], times[i+1]), the last
+// vector forever; times[0] is the profile's now.
+type timeline struct {
+	times []sim.Time
+	free  []sim.Amount
+}
+
+func newProfile(R int, now sim.Time) *profile {
+	return &profile{R: R, now: now, lines: map[int32]*timeline{}}
+}
+
+// line returns node n's timeline, starting one from base if needed.
+func (p *profile) line(n int32, base []sim.Amount) *timeline {
+	l, ok := p.lines[n]
+	if !ok {
+		v := base[int(n)*p.R : int(n)*p.R+p.R]
+		l = &timeline{times: []sim.Time{p.now}, free: append([]sim.Amount(nil), v...)}
+		p.lines[n] = l
+	}
+	return l
+}
+
+// advance moves the profile's now forward, folding past breakpoints.
+func (p *profile) advance(now sim.Time) {
+	p.now = now
+	for _, l := range p.lines {
+		i := sort.Search(len(l.times), func(i int) bool { return l.times[i] > now }) - 1
+		if i > 0 {
+			l.times = append(l.times[:0], l.times[i:]...)
+			l.free = append(l.free[:0], l.free[i*p.R:]...)
+		}
+		l.times[0] = now
+	}
+}
+
+// breakAt makes sure the timeline has a breakpoint at t (t ≥ now) and
+// returns its index.
+func (p *profile) breakAt(l *timeline, t sim.Time) int {
+	i := sort.Search(len(l.times), func(i int) bool { return l.times[i] >= t })
+	if i < len(l.times) && l.times[i] == t {
+		return i
+	}
+	l.times = append(l.times, 0)
+	copy(l.times[i+1:], l.times[i:])
+	l.times[i] = t
+	prev := l.free[(i-1)*p.R : i*p.R]
+	l.free = append(l.free, prev...) // grow by R
+	copy(l.free[(i+1)*p.R:], l.free[i*p.R:len(l.free)-p.R])
+	copy(l.free[i*p.R:(i+1)*p.R], prev)
+	return i
+}
+
+// add adds sign·count·req to node n's free capacity over [from, to);
+// to == sim.Forever means for ever.
+func (p *profile) add(n int32, base []sim.Amount, from, to sim.Time, req []sim.Need, count int, sign sim.Amount) {
+	if from < p.now {
+		from = p.now
+	}
+	if to <= from {
+		return
+	}
+	l := p.line(n, base)
+	i := p.breakAt(l, from)
+	j := len(l.times)
+	if to != sim.Forever {
+		j = p.breakAt(l, to)
+	}
+	k := sign * sim.Amount(count)
+	for s := i; s < j; s++ {
+		v := l.free[s*p.R : (s+1)*p.R]
+		for _, q := range req {
+			v[q.Res] += k * q.Amt
+		}
+	}
+}
+
+// windowMin returns how many tasks fit on the timeline throughout
+// [t, t+d), at most limit.
+func (p *profile) windowMin(l *timeline, t, d sim.Time, req []sim.Need, limit int) int {
+	best := limit
+	for i := range l.times {
+		if l.times[i] >= t+d {
+			break
+		}
+		if i+1 < len(l.times) && l.times[i+1] <= t {
+			continue
+		}
+		if k := sim.TasksFittingIn(l.free, p.R, i, req, best); k < best {
+			best = k
+		}
+	}
+	return best
+}
+
+type fitEvent struct {
+	at    sim.Time
+	delta int
+}
+
+// earliest finds the first time t ≥ now at which k tasks with request req
+// fit throughout [t, t+d), and the nodes (lowest-numbered first) that take
+// them. base is the engine's free vector for nodes without a timeline.
+// ok is false when no such time exists.
+func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k int, d sim.Time, events []fitEvent) (t sim.Time, nodes []int32, ok bool, buf []fitEvent) {
+	if d < 1 {
+		d = 1 // a zero-length job still needs its nodes at the instant it runs
+	}
+	total := 0
+	events = events[:0]
+	for n := 0; n < numNodes; n++ {
+		l, has := p.lines[int32(n)]
+		if !has {
+			total += sim.TasksFittingIn(base, p.R, n, req, k)
+			continue
+		}
+		var w int
+		w, events = p.lineEvents(l, d, req, k, events)
+		total += w
+	}
+	t = p.now
+	if total < k {
+		sort.Slice(events, func(a, b int) bool { return events[a].at < events[b].at })
+		found := false
+		for i := 0; i < len(events); {
+			at := events[i].at
+			for ; i < len(events) && events[i].at == at; i++ {
+				total += events[i].delta
+			}
+			if total >= k {
+				t, found = at, true
+				break
+			}
+		}
+		if !found {
+			return 0, nil, false, events
+		}
+	}
+	left := k
+	for n := 0; n < numNodes && left > 0; n++ {
+		var w int
+		if l, has := p.lines[int32(n)]; has {
+			w = p.windowMin(l, t, d, req, left)
+		} else {
+			w = sim.TasksFittingIn(base, p.R, n, req, left)
+		}
+		for i := 0; i < w; i++ {
+			nodes = append(nodes, int32(n))
+		}
+		left -= w
+	}
+	return t, nodes, true, events
+}
+
+// lineEvents computes how many tasks fit node l throughout the window
+// [t, t+d) as t moves from now on: it returns the count at now and appends
+// every later change as an event. A sliding-window minimum over the
+// timeline's segments (a monotone deque) keeps it linear.
+//
+// Segment i, on [T_i, T_{i+1}), is in the window iff T_i < t+d and
+// T_{i+1} > t: it enters at t = T_i − d + 1 (integer microseconds) and
+// leaves at t = T_{i+1}.
+func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, events []fitEvent) (int, []fitEvent) {
+	m := len(l.times)
+	level := func(i int) int { return sim.TasksFittingIn(l.free, p.R, i, req, k) }
+	now := l.times[0]
+	var dq []int // segment indices, levels increasing
+	push := func(i int) {
+		lv := level(i)
+		for len(dq) > 0 && level(dq[len(dq)-1]) >= lv {
+			dq = dq[:len(dq)-1]
+		}
+		dq = append(dq, i)
+	}
+	hi := 0 // next segment to enter
+	for hi < m && l.times[hi] < now+d {
+		push(hi)
+		hi++
+	}
+	lo := 0 // first segment still in the window
+	cur := level(dq[0])
+	first := cur
+	for {
+		// Next change: the next segment entering, or the first leaving.
+		next := sim.Forever
+		if hi < m {
+			next = l.times[hi] - d + 1
+		}
+		if lo+1 < m && l.times[lo+1] < next {
+			next = l.times[lo+1]
+		}
+		if next == sim.Forever {
+			break
+		}
+		for hi < m && l.times[hi]-d+1 <= next {
+			push(hi)
+			hi++
+		}
+		for lo+1 < m && l.times[lo+1] <= next {
+			lo++
+		}
+		for dq[0] < lo {
+			dq = dq[1:]
+		}
+		if v := level(dq[0]); v != cur {
+			events = append(events, fitEvent{next, v - cur})
+			cur = v
+		}
+	}
+	return first, events
+}

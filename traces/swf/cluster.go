@@ -1,0 +1,108 @@
+package swf
+
+import (
+	"fmt"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// Model is how an SWF header becomes a cluster.
+type Model string
+
+// Cluster models.
+const (
+	Pool  Model = "pool"  // one node with MaxProcs processors
+	Nodes Model = "nodes" // MaxNodes nodes, jobs take whole nodes
+)
+
+// ParseModel checks a model name.
+func ParseModel(s string) (Model, error) {
+	switch Model(s) {
+	case Pool, Nodes:
+		return Model(s), nil
+	}
+	return "", fmt.Errorf("unknown SWF cluster model %q (known: pool, nodes)", s)
+}
+
+// ClusterOptions tune the cluster built from a header.
+type ClusterOptions struct {
+	Model Model
+	// ProcsPerNode overrides ⌈MaxProcs/MaxNodes⌉ in the nodes model.
+	ProcsPerNode int
+	// NodeIdleW and NodeMaxW are the power model of one node; the pool
+	// draws MaxNodes times as much. SWF says nothing about power; the
+	// defaults (100 W idle, 250 W busy) are a generic two-socket server.
+	NodeIdleW, NodeMaxW float64
+}
+
+// DefaultNodeIdleW and DefaultNodeMaxW are the power defaults for SWF clusters.
+const (
+	DefaultNodeIdleW = 100
+	DefaultNodeMaxW  = 250
+)
+
+// Geometry is the machine a header describes, after fallbacks.
+type Geometry struct {
+	Nodes, Procs, ProcsPerNode int
+}
+
+// Geometry resolves MaxNodes/MaxProcs: a header with only one of them uses
+// it for both (one processor per node).
+func (h *Header) Geometry(perNode int) (Geometry, error) {
+	g := Geometry{Nodes: h.MaxNodes, Procs: h.MaxProcs}
+	if g.Procs == 0 {
+		g.Procs = g.Nodes
+	}
+	if g.Nodes == 0 {
+		g.Nodes = g.Procs
+	}
+	if g.Nodes == 0 {
+		return g, fmt.Errorf("the SWF header has neither MaxNodes nor MaxProcs; give a cluster file")
+	}
+	g.ProcsPerNode = (g.Procs + g.Nodes - 1) / g.Nodes
+	if perNode > 0 {
+		g.ProcsPerNode = perNode
+	}
+	return g, nil
+}
+
+// Cluster builds the nodes of the chosen model.
+func (h *Header) Cluster(o ClusterOptions) ([]sim.NodeSpec, error) {
+	g, err := h.Geometry(o.ProcsPerNode)
+	if err != nil {
+		return nil, err
+	}
+	idle, maxW := o.NodeIdleW, o.NodeMaxW
+	if idle == 0 && maxW == 0 {
+		idle, maxW = DefaultNodeIdleW, DefaultNodeMaxW
+	}
+	switch o.Model {
+	case Pool, "":
+		return []sim.NodeSpec{{
+			Name:     "pool",
+			Capacity: []sim.Quantity{{Resource: "cpu", Amount: sim.Units(int64(g.Procs))}},
+			Power:    sim.PowerModel{IdleW: idle * float64(g.Nodes), MaxW: maxW * float64(g.Nodes)},
+		}}, nil
+	case Nodes:
+		nodes := make([]sim.NodeSpec, g.Nodes)
+		width := len(fmt.Sprint(g.Nodes - 1))
+		for i := range nodes {
+			nodes[i] = sim.NodeSpec{
+				Name:     fmt.Sprintf("n%0*d", width, i),
+				Capacity: []sim.Quantity{{Resource: "cpu", Amount: sim.Units(int64(g.ProcsPerNode))}},
+				Power:    sim.PowerModel{IdleW: idle, MaxW: maxW},
+			}
+		}
+		return nodes, nil
+	}
+	return nil, fmt.Errorf("unknown SWF cluster model %q", o.Model)
+}
+
+// shape turns a processor count into the job's tasks under a model.
+func shape(m Model, procs int64, perNode int) (tasks int, req []sim.Quantity) {
+	if m == Nodes {
+		n := (procs + int64(perNode) - 1) / int64(perNode)
+		return int(n), []sim.Quantity{{Resource: "cpu", Amount: sim.Units(int64(perNode))}}
+	}
+	return 1, []sim.Quantity{{Resource: "cpu", Amount: sim.Units(procs)}}
+}

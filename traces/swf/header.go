@@ -1,0 +1,56 @@
+package swf
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Header holds the header comments that matter for simulation.
+type Header struct {
+	MaxNodes int
+	MaxProcs int
+	MaxJobs  int
+	// Fields holds every "; Key: value" line, first value per key.
+	Fields map[string]string
+	// Comments holds the header lines, verbatim, for attribution.
+	Comments []string
+}
+
+// parseHeaderLine records one ';' line.
+func (h *Header) parseHeaderLine(line string) {
+	h.Comments = append(h.Comments, line)
+	body := strings.TrimSpace(strings.TrimPrefix(line, ";"))
+	key, val, ok := strings.Cut(body, ":")
+	if !ok {
+		return
+	}
+	key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+	if key == "" || strings.ContainsAny(key, " \t") {
+		return
+	}
+	if h.Fields == nil {
+		h.Fields = map[string]string{}
+	}
+	if _, dup := h.Fields[key]; !dup {
+		h.Fields[key] = val
+	}
+	num := func() int {
+		f := strings.Fields(val)
+		if len(f) == 0 {
+			return 0
+		}
+		n, err := strconv.Atoi(f[0])
+		if err != nil || n < 0 {
+			return 0
+		}
+		return n
+	}
+	switch key {
+	case "MaxNodes":
+		h.MaxNodes = num()
+	case "MaxProcs":
+		h.MaxProcs = num()
+	case "MaxJobs":
+		h.MaxJobs = num()
+	}
+}

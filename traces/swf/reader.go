@@ -1,0 +1,384 @@
+package swf
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces"
+)
+
+// Options tune the reader.
+type Options struct {
+	traces.Options
+	// Model shapes jobs as tasks: one task of procs processors (pool) or
+	// ⌈procs/ppn⌉ whole-node tasks (nodes).
+	Model Model
+	// ProcsPerNode overrides the header's ⌈MaxProcs/MaxNodes⌉.
+	ProcsPerNode int
+}
+
+// Reader streams the jobs of one SWF file in submit order.
+type Reader struct {
+	path    string
+	opt     Options
+	header  Header
+	perNode int
+
+	f       *os.File
+	gz      *gzip.Reader
+	sc      *bufio.Scanner
+	line    int
+	skips   traces.Skips
+	fields  [numFields][]byte
+	strings map[string]string // interned user/group/queue names
+
+	// Reordering (see doc.go): late lists out-of-order records (line,
+	// submit) found by the first pass; lateMin[i] is the least submit of
+	// late[i:]. pending holds parsed jobs not yet safe to emit.
+	late      []lateRecord
+	lateMin   []sim.Time
+	lateNext  int
+	prefixMax sim.Time
+	pending   jobHeap
+	eof       bool
+}
+
+type lateRecord struct {
+	line int
+	at   sim.Time
+}
+
+// Open reads the header, scans the file once for out-of-order records and
+// readies the stream.
+func Open(path string, opt Options) (*Reader, error) {
+	if opt.Model == "" {
+		opt.Model = Pool
+	}
+	r := &Reader{path: path, opt: opt, strings: map[string]string{}}
+	if err := r.scan(); err != nil {
+		return nil, err
+	}
+	g, err := r.header.Geometry(opt.ProcsPerNode)
+	if err != nil {
+		return nil, &traces.ParseError{File: path, Err: err}
+	}
+	r.perNode = g.ProcsPerNode
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	r.prefixMax = -1 << 62
+	return r, nil
+}
+
+// Header returns the parsed header.
+func (r *Reader) Header() *Header { return &r.header }
+
+// Skips reports the records skipped so far (lenient mode).
+func (r *Reader) Skips() traces.Skips { return r.skips }
+
+// Close releases the file.
+func (r *Reader) Close() error {
+	if r.f == nil {
+		return nil
+	}
+	err := r.f.Close()
+	r.f = nil
+	return err
+}
+
+func (r *Reader) open() error {
+	f, err := os.Open(r.path)
+	if err != nil {
+		return err
+	}
+	r.f = f
+	var src io.Reader = f
+	br := bufio.NewReaderSize(f, 1<<16)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			f.Close()
+			return &traces.ParseError{File: r.path, Err: fmt.Errorf("bad gzip: %w", err)}
+		}
+		r.gz = gz
+		src = gz
+	} else {
+		src = br
+	}
+	r.sc = bufio.NewScanner(src)
+	r.sc.Buffer(make([]byte, 1<<16), 1<<20)
+	r.line = 0
+	return nil
+}
+
+// scan is the first pass: the header, and the records whose submit time
+// goes back in time.
+func (r *Reader) scan() error {
+	if err := r.open(); err != nil {
+		return err
+	}
+	defer r.Close()
+	max := sim.Time(-1 << 62)
+	for r.sc.Scan() {
+		r.line++
+		b := r.sc.Bytes()
+		t := bytes.TrimSpace(b)
+		if len(t) == 0 {
+			continue
+		}
+		if t[0] == ';' {
+			r.header.parseHeaderLine(string(t))
+			continue
+		}
+		at, ok := r.submitOf(b)
+		if !ok {
+			continue
+		}
+		if at < max {
+			r.late = append(r.late, lateRecord{r.line, at})
+		} else {
+			max = at
+		}
+	}
+	if err := r.sc.Err(); err != nil {
+		return &traces.ParseError{File: r.path, Line: r.line + 1, Err: err}
+	}
+	r.lateMin = make([]sim.Time, len(r.late))
+	m := sim.Forever
+	for i := len(r.late) - 1; i >= 0; i-- {
+		m = min(m, r.late[i].at)
+		r.lateMin[i] = m
+	}
+	return nil
+}
+
+// submitOf returns a data line's submit time, if it has one.
+func (r *Reader) submitOf(b []byte) (sim.Time, bool) {
+	n := splitFields(b, &r.fields)
+	if n < 2 {
+		return 0, false
+	}
+	at, err := parseTime(r.fields[1])
+	return at, err == nil
+}
+
+// Next returns the next job in (submit, file order), or io.EOF.
+func (r *Reader) Next() (*sim.Job, error) {
+	for {
+		if len(r.pending) > 0 && (r.eof || r.pending[0].job.Submit <= r.bound()) {
+			return r.pending.pop().job, nil
+		}
+		if r.eof {
+			return nil, io.EOF
+		}
+		j, err := r.readRecord()
+		if err == io.EOF {
+			r.eof = true
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if j != nil {
+			r.pending.push(pendingJob{j, r.line})
+		}
+	}
+}
+
+// bound is the least submit time any record after the current line can
+// have: records in order are no earlier than the running maximum, and the
+// out-of-order ones are known from the first pass.
+func (r *Reader) bound() sim.Time {
+	for r.lateNext < len(r.late) && r.late[r.lateNext].line <= r.line {
+		r.lateNext++
+	}
+	b := r.prefixMax
+	if r.lateNext < len(r.late) {
+		b = min(b, r.lateMin[r.lateNext])
+	}
+	return b
+}
+
+// readRecord parses the next data line; it returns (nil, nil) for a line
+// that carries no job (comment, blank, skipped record).
+func (r *Reader) readRecord() (*sim.Job, error) {
+	if !r.sc.Scan() {
+		if err := r.sc.Err(); err != nil {
+			return nil, &traces.ParseError{File: r.path, Line: r.line + 1, Err: err}
+		}
+		return nil, io.EOF
+	}
+	r.line++
+	b := r.sc.Bytes()
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 || t[0] == ';' {
+		return nil, nil
+	}
+	if at, ok := r.submitOf(b); ok && at > r.prefixMax {
+		r.prefixMax = at
+	}
+	j, perr := r.parse(b)
+	if perr != nil {
+		if r.opt.Strict {
+			return nil, perr
+		}
+		r.skips.Add(perr)
+		return nil, nil
+	}
+	return j, nil
+}
+
+func (r *Reader) bad(field int, err error) *traces.ParseError {
+	name := ""
+	if field >= 0 {
+		name = strconv.Itoa(field+1) + " (" + fieldNames[field] + ")"
+	}
+	return &traces.ParseError{File: r.path, Line: r.line, Field: name, Err: err}
+}
+
+func (r *Reader) parse(b []byte) (*sim.Job, *traces.ParseError) {
+	n := splitFields(b, &r.fields)
+	if n != numFields {
+		if n > numFields {
+			return nil, r.bad(-1, fmt.Errorf("more than %d fields", numFields))
+		}
+		return nil, r.bad(-1, fmt.Errorf("%d fields, want %d", n, numFields))
+	}
+	f := &r.fields
+	submit, err := parseTime(f[1])
+	if err != nil {
+		return nil, r.bad(1, err)
+	}
+	if submit < 0 {
+		return nil, r.bad(1, errors.New("negative submit time"))
+	}
+	run, err := parseTime(f[3])
+	if err != nil {
+		return nil, r.bad(3, err)
+	}
+	if run < 0 {
+		return nil, r.bad(3, errors.New("runtime < 0 (unknown)"))
+	}
+	alloc, err := parseInt(f[4])
+	if err != nil {
+		return nil, r.bad(4, err)
+	}
+	reqProcs, err := parseInt(f[7])
+	if err != nil {
+		return nil, r.bad(7, err)
+	}
+	procs := alloc
+	procsField := 4
+	if procs <= 0 {
+		procs, procsField = reqProcs, 7
+	}
+	if procs <= 0 {
+		return nil, r.bad(procsField, errors.New("processors ≤ 0 (neither allocated nor requested)"))
+	}
+	if procs > 1<<40 {
+		return nil, r.bad(procsField, errors.New("too many processors"))
+	}
+	wall, err := parseTime(f[8])
+	if err != nil {
+		return nil, r.bad(8, err)
+	}
+	if wall <= 0 {
+		wall = run // unknown: the runtime stands in
+	}
+	if r.opt.Strict {
+		for i := range f {
+			if i != 0 && !isNumber(f[i]) {
+				return nil, r.bad(i, errNotNumber)
+			}
+		}
+	}
+	tasks, req := shape(r.opt.Model, procs, r.perNode)
+	return &sim.Job{
+		ID:        string(f[0]),
+		Submit:    submit,
+		Runtime:   run,
+		Walltime:  wall,
+		Tasks:     tasks,
+		Request:   req,
+		Gang:      true,
+		User:      r.intern("u", f[11]),
+		Group:     r.intern("g", f[12]),
+		Queue:     r.intern("q", f[14]),
+		Partition: r.intern("p", f[15]),
+	}, nil
+}
+
+// intern returns prefix+id for a numeric id field, "" for -1, sharing one
+// string per distinct value.
+func (r *Reader) intern(prefix string, b []byte) string {
+	if len(b) == 0 || (len(b) == 2 && b[0] == '-' && b[1] == '1') {
+		return ""
+	}
+	if s, ok := r.strings[prefix+string(b)]; ok {
+		return s
+	}
+	s := prefix + string(b)
+	r.strings[s] = s
+	return s
+}
+
+type pendingJob struct {
+	job  *sim.Job
+	line int
+}
+
+// jobHeap orders pending jobs by (submit, line).
+type jobHeap []pendingJob
+
+func (h jobHeap) less(a, b int) bool {
+	if h[a].job.Submit != h[b].job.Submit {
+		return h[a].job.Submit < h[b].job.Submit
+	}
+	return h[a].line < h[b].line
+}
+
+func (h *jobHeap) push(p pendingJob) {
+	*h = append(*h, p)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		up := (i - 1) / 2
+		if !s.less(i, up) {
+			break
+		}
+		s[i], s[up] = s[up], s[i]
+		i = up
+	}
+}
+
+func (h *jobHeap) pop() pendingJob {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s[last] = pendingJob{}
+	s = s[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(s) {
+			break
+		}
+		m := l
+		if l+1 < len(s) && s.less(l+1, l) {
+			m = l + 1
+		}
+		if !s.less(m, i) {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
+}
