@@ -1,0 +1,100 @@
+package metrics
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// WriteFileAtomic writes path through write: the bytes go to a hidden temp
+// file in the same directory, which is fsynced and renamed over path only
+// when write succeeds. Readers never see a half-written path, and a failed
+// write leaves no temp behind. The CLI writes run.yaml with it.
+func WriteFileAtomic(path string, write func(w io.Writer) error) error {
+	f, err := createTemp(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.finish()
+	}
+	if err == nil {
+		err = f.commit()
+	}
+	if err != nil {
+		f.abort()
+	}
+	return err
+}
+
+// tempFile is a hidden file next to final that becomes final on commit.
+type tempFile struct {
+	*os.File
+	final  string
+	closed bool
+}
+
+// createTemp opens ".<base>.<random>.tmp" in final's directory. The dot
+// hides it from globs such as *.parquet, so a reader of a run directory
+// never picks up a half-written table.
+func createTemp(final string) (*tempFile, error) {
+	dir, base := filepath.Split(final)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	// CreateTemp makes 0600 files; outputs are meant to be shared.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return &tempFile{File: f, final: final}, nil
+}
+
+// finish syncs and closes the temp file; its bytes are then durable.
+func (t *tempFile) finish() error {
+	err := t.Sync()
+	if cerr := t.Close(); err == nil {
+		err = cerr
+	}
+	t.closed = true
+	return err
+}
+
+// commit renames the finished temp over the final name and syncs the
+// directory so the rename itself survives a crash (best effort: some file
+// systems refuse to sync a directory).
+func (t *tempFile) commit() error {
+	if err := os.Rename(t.Name(), t.final); err != nil {
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(t.final)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// abort closes and removes the temp file; it is safe to call twice.
+func (t *tempFile) abort() error {
+	var err error
+	if !t.closed {
+		err = t.Close()
+		t.closed = true
+	}
+	if rerr := os.Remove(t.Name()); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
+		err = rerr
+	}
+	return err
+}

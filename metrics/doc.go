@@ -1,0 +1,34 @@
+// Package metrics turns the engine's events into tables and is the only
+// package that writes Parquet, Arrow IPC or CSV.
+//
+// A Recorder is a sim.Observer. It writes one run directory:
+//
+//	jobs.<ext>        one row per submitted job (streamed)
+//	timeseries.<ext>  one row per event time that changed something (streamed)
+//	nodes.<ext>       one row per node, written at Close
+//	summary.<ext>     exactly one row, written at Close
+//	summary.csv       the same row as CSV, always, for tools without Arrow
+//
+// where ext is parquet (default), arrow (IPC file format) or csv.
+//
+// Memory follows the jobs alive, not the trace: a job's row is built from
+// the sim.JobRun when the job ends (or is rejected, or is still queued or
+// running when the run finishes), appended to reused Arrow builders, and a
+// record is cut every 64k rows and streamed to an open file writer. The one
+// exception is one float64 per started job, kept so the median and p95 wait
+// are exact rather than sketched.
+//
+// Every file is written to a hidden temp file in the run directory and
+// renamed into place by Close, summary.csv last: a run that fails or is
+// aborted leaves no file under a final name, and the presence of
+// summary.csv means the directory is complete.
+//
+// Outputs are deterministic: rows come in event order, columns in cluster
+// resource order, floats in CSV are printed with strconv 'g' -1 (shortest
+// exact), and the Parquet writer embeds no time or host. Only the wall_s,
+// events_per_s and jobs_per_s summary columns differ between two identical
+// runs.
+//
+// Arrow stays inside this package (and report, which reads the files back);
+// callers pass plain Go values: a *sim.Cluster, Options, FinalInfo.
+package metrics

@@ -1,0 +1,171 @@
+package metrics
+
+import (
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// nodeUsage integrates what ran on each node, from Started and Ended
+// alone. Its memory is a few numbers per node and per node×resource.
+type nodeUsage struct {
+	R      int
+	active []int32    // tasks running now, per node
+	since  []sim.Time // when active last went from 0 to 1
+	busy   []sim.Time // time with at least one task, exact
+	tasks  []int64    // tasks started
+	// use[n*R+r] is ∫ allocated dt in unit·seconds. It is a float: in
+	// integer milli·microseconds one node-month of 1000 cpus overflows int64.
+	use  []float64
+	dynJ []float64 // energy above idle, J
+	// dynW[n] is (max_w − idle_w) / capacity: watts per milli-unit of the
+	// node's power resource powerRes[n]; 0 when it has none.
+	dynW     []float64
+	powerRes []int32
+}
+
+func newNodeUsage(c *sim.Cluster) *nodeUsage {
+	N, R := len(c.Nodes), len(c.Resources)
+	u := &nodeUsage{
+		R: R, active: make([]int32, N), since: make([]sim.Time, N), busy: make([]sim.Time, N),
+		tasks: make([]int64, N), use: make([]float64, N*R), dynJ: make([]float64, N),
+		dynW: make([]float64, N), powerRes: make([]int32, N),
+	}
+	for n, spec := range c.Nodes {
+		r := c.PowerResource(n)
+		u.powerRes[n] = int32(r)
+		if r < 0 {
+			continue
+		}
+		// Same formula as sim.Cluster.NodeWatts, split so a job's share
+		// can be charged to it.
+		if capa, ok := c.Capacity(n, r); ok && capa > 0 && spec.Power.MaxW > spec.Power.IdleW {
+			u.dynW[n] = (spec.Power.MaxW - spec.Power.IdleW) / float64(capa)
+		}
+	}
+	return u
+}
+
+// start records that j's tasks began now.
+func (u *nodeUsage) start(now sim.Time, j *sim.JobRun) {
+	for _, n := range j.Nodes {
+		if u.active[n] == 0 {
+			u.since[n] = now
+		}
+		u.active[n]++
+		u.tasks[n]++
+	}
+}
+
+// charge adds what j's tasks used from j.Start to until to their nodes and
+// returns the job's dynamic energy: Σ over tasks of
+// (max_w − idle_w)·amount/capacity·duration. With stop, the tasks end at
+// until; without, they are still running (end of the run).
+func (u *nodeUsage) charge(j *sim.JobRun, until sim.Time, stop bool) float64 {
+	dur := until - j.Start
+	durS := dur.Seconds()
+	needs := j.Needs()
+	var jobJ float64
+	for _, n := range j.Nodes {
+		base := int(n) * u.R
+		for _, q := range needs {
+			// milli-units × microseconds / 1e9 = unit·seconds
+			u.use[base+int(q.Res)] += float64(q.Amt) * float64(dur) / 1e9
+			if q.Res == u.powerRes[n] && u.dynW[n] != 0 {
+				e := u.dynW[n] * float64(q.Amt) * durS
+				u.dynJ[n] += e
+				jobJ += e
+			}
+		}
+		if stop {
+			u.active[n]--
+			if u.active[n] == 0 {
+				u.busy[n] += until - u.since[n]
+			}
+		}
+	}
+	return jobJ
+}
+
+// finish closes the busy intervals of nodes still running tasks at end.
+func (u *nodeUsage) finish(end sim.Time) {
+	for n, a := range u.active {
+		if a > 0 {
+			u.busy[n] += end - u.since[n]
+			u.since[n] = end
+		}
+	}
+}
+
+// nodesSchema declares the nodes table for resources named res (snake
+// case, in cluster order).
+func nodesSchema(res []string) *arrow.Schema {
+	f64 := arrow.PrimitiveTypes.Float64
+	fields := []arrow.Field{
+		{Name: "node_index", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "node", Type: arrow.BinaryTypes.String},
+		{Name: "busy_s", Type: f64}, // time with at least one task
+	}
+	for _, r := range res {
+		fields = append(fields, arrow.Field{Name: r + "_seconds", Type: f64}) // ∫ allocated units dt
+	}
+	for _, r := range res {
+		// null when the node lacks the resource or the makespan is 0
+		fields = append(fields, arrow.Field{Name: "utilization_" + r, Type: f64, Nullable: true})
+	}
+	fields = append(fields,
+		arrow.Field{Name: "energy_j", Type: f64}, // idle_w·makespan + dynamic part
+		arrow.Field{Name: "idle_w", Type: f64},
+		arrow.Field{Name: "max_w", Type: f64},
+		arrow.Field{Name: "tasks_run", Type: arrow.PrimitiveTypes.Int64},
+	)
+	return arrow.NewSchema(fields, nil)
+}
+
+// writeNodes fills the nodes table, one row per node in index order, over
+// a run of length makespan.
+func (u *nodeUsage) writeNodes(tb *table, c *sim.Cluster, res []string, makespan sim.Time) error {
+	m := makespan.Seconds()
+	idx := tb.col("node_index").(*array.Int64Builder)
+	name := tb.col("node").(*array.StringBuilder)
+	busy := tb.col("busy_s").(*array.Float64Builder)
+	use := make([]*array.Float64Builder, u.R)
+	util := make([]*array.Float64Builder, u.R)
+	for r, s := range res {
+		use[r] = tb.col(s + "_seconds").(*array.Float64Builder)
+		util[r] = tb.col("utilization_" + s).(*array.Float64Builder)
+	}
+	energy := tb.col("energy_j").(*array.Float64Builder)
+	idle := tb.col("idle_w").(*array.Float64Builder)
+	maxW := tb.col("max_w").(*array.Float64Builder)
+	tasks := tb.col("tasks_run").(*array.Int64Builder)
+	for n, spec := range c.Nodes {
+		idx.Append(int64(n))
+		name.Append(spec.Name)
+		busy.Append(u.busy[n].Seconds())
+		for r := 0; r < u.R; r++ {
+			v := u.use[n*u.R+r]
+			use[r].Append(v)
+			if capa, ok := c.Capacity(n, r); ok && capa > 0 && m > 0 {
+				util[r].Append(v / (capa.Float() * m))
+			} else {
+				util[r].AppendNull()
+			}
+		}
+		energy.Append(spec.Power.IdleW*m + u.dynJ[n])
+		idle.Append(spec.Power.IdleW)
+		maxW.Append(spec.Power.MaxW)
+		tasks.Append(u.tasks[n])
+		if err := tb.endRow(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newNodesTable opens the nodes file.
+func newNodesTable(dir, format string, res []string, mem memory.Allocator) (*table, error) {
+	return newTable(dir, "nodes", format, nodesSchema(res), mem)
+}

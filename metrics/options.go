@@ -1,0 +1,76 @@
+package metrics
+
+import (
+	"fmt"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// Formats of the table files. Format is the file extension too.
+const (
+	FormatParquet = "parquet"
+	FormatArrow   = "arrow" // Arrow IPC file format
+	FormatCSV     = "csv"
+)
+
+// DefaultTau is the bounded-slowdown threshold of the literature (10 s):
+// jobs shorter than it count as if they ran for tau, so a 1 s job that
+// waited 1 s does not get slowdown 2.
+const DefaultTau = 10 * sim.Second
+
+// Options tune a Recorder. The zero value is valid.
+type Options struct {
+	// Format is parquet (default when ""), arrow or csv.
+	Format string
+	// Tau is the bounded-slowdown threshold; 0 means DefaultTau.
+	Tau sim.Time
+	// Labels become extra string columns of the summary (policy name,
+	// seed, trace…), so summaries of many runs concatenate into one table.
+	Labels []Label
+}
+
+// Label is one constant summary column.
+type Label struct {
+	Name  string // column name; must already be snake_case
+	Value string
+}
+
+// FinalInfo is what only the caller knows when the run ends.
+type FinalInfo struct {
+	// Skipped counts trace records a lenient reader dropped.
+	Skipped int64
+	// Events counts the engine events applied; 0 means use the count the
+	// engine reported to Finished.
+	Events int64
+	// WallSeconds is the run's wall-clock duration. It is the one
+	// nondeterministic input, and only feeds wall_s, events_per_s and
+	// jobs_per_s.
+	WallSeconds float64
+}
+
+func (o *Options) normalize() error {
+	switch o.Format {
+	case "":
+		o.Format = FormatParquet
+	case FormatParquet, FormatArrow, FormatCSV:
+	default:
+		return fmt.Errorf("metrics: unknown format %q (want parquet, arrow or csv)", o.Format)
+	}
+	switch {
+	case o.Tau < 0:
+		return fmt.Errorf("metrics: negative tau %s s", o.Tau)
+	case o.Tau == 0:
+		o.Tau = DefaultTau
+	}
+	seen := map[string]bool{}
+	for _, l := range o.Labels {
+		if l.Name == "" || snake(l.Name) != l.Name {
+			return fmt.Errorf("metrics: label name %q is not snake_case", l.Name)
+		}
+		if seen[l.Name] {
+			return fmt.Errorf("metrics: label %q given twice", l.Name)
+		}
+		seen[l.Name] = true
+	}
+	return nil
+}

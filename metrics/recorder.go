@@ -1,0 +1,261 @@
+package metrics
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// Recorder is a sim.Observer that writes a run directory (see the package
+// doc). Observer methods cannot return errors, so the first write error is
+// kept, later events are ignored, and Close returns it.
+//
+// Use: NewRecorder, pass it to sim.NewEngine, Run, then Close on success
+// or Abort on failure.
+type Recorder struct {
+	dir string
+	c   *sim.Cluster
+	opt Options
+	mem memory.Allocator
+	res []string // snake_case resource names, cluster order
+
+	jobs   *jobsTable
+	series *seriesTable
+	nodes  *nodeUsage
+	tally  tally
+	idleW  float64 // the cluster's draw with nothing running
+
+	tables   []*table // every file opened, for Close and Abort
+	finished bool
+	end      sim.Time // end of the makespan, known at Finished
+	events   int64    // events the engine reported to Finished
+	err      error
+	closed   bool
+}
+
+var _ sim.Observer = (*Recorder)(nil)
+
+// NewRecorder creates dir if needed and opens the streamed tables in it.
+func NewRecorder(dir string, c *sim.Cluster, opt Options) (*Recorder, error) {
+	return newRecorder(dir, c, opt, memory.DefaultAllocator)
+}
+
+func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) (*Recorder, error) {
+	if c == nil {
+		return nil, errors.New("metrics: nil cluster")
+	}
+	if err := opt.normalize(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	r := &Recorder{dir: dir, c: c, opt: opt, mem: mem, res: resourceNames(c.Resources), nodes: newNodeUsage(c)}
+	for _, n := range c.Nodes {
+		r.idleW += n.Power.IdleW
+	}
+	if err := checkSummaryNames(r.summaryCols(FinalInfo{}, 0)); err != nil {
+		return nil, err
+	}
+	var err error
+	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, mem); err != nil {
+		return nil, err
+	}
+	r.tables = append(r.tables, r.jobs.table)
+	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem); err != nil {
+		r.Abort()
+		return nil, err
+	}
+	r.tables = append(r.tables, r.series.table)
+	return r, nil
+}
+
+// Dir is the run directory.
+func (r *Recorder) Dir() string { return r.dir }
+
+// Err returns the first error met while recording, if any. The CLI may
+// poll it to stop a run early; Close returns it anyway.
+func (r *Recorder) Err() error { return r.err }
+
+func (r *Recorder) fail(err error) {
+	if err != nil && r.err == nil {
+		r.err = fmt.Errorf("metrics: %w", err)
+	}
+}
+
+// Submitted implements sim.Observer.
+func (r *Recorder) Submitted(now sim.Time, j *sim.JobRun) {
+	t := &r.tally
+	if t.submitted == 0 {
+		t.firstSubmit = now
+		// Energy is integrated from the first submit, at the idle draw
+		// until the first step says otherwise.
+		t.lastStep, t.lastPower = now, r.idleW
+	}
+	t.submitted++
+	t.lastSubmit = now
+}
+
+// Started implements sim.Observer.
+func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
+	r.nodes.start(now, j)
+	w := (j.Start - j.Job.Submit).Seconds()
+	t := &r.tally
+	t.waits = append(t.waits, w)
+	t.waitSum += w
+	t.waitMax = max(t.waitMax, w)
+}
+
+// Ended implements sim.Observer.
+func (r *Recorder) Ended(now sim.Time, j *sim.JobRun) {
+	energy := r.nodes.charge(j, j.End, true)
+	t := &r.tally
+	if j.Status == sim.Killed {
+		t.killed++
+	} else {
+		t.completed++
+	}
+	t.lastEnd = max(t.lastEnd, j.End)
+	run, turn := j.End-j.Start, j.End-j.Job.Submit
+	if run > 0 {
+		t.sdSum += slowdown(turn, run)
+		t.sdN++
+	}
+	t.bsldSum += bsld(turn, run, r.opt.Tau)
+	t.bsldN++
+	if r.err == nil {
+		r.fail(r.jobs.add(j, j.Status, energy))
+	}
+}
+
+// Rejected implements sim.Observer.
+func (r *Recorder) Rejected(now sim.Time, j *sim.JobRun) {
+	r.tally.rejected++
+	if r.err == nil {
+		r.fail(r.jobs.add(j, sim.Rejected, 0))
+	}
+}
+
+// Stepped implements sim.Observer.
+func (r *Recorder) Stepped(now sim.Time, c *sim.Context) {
+	r.tally.advance(now)
+	r.tally.lastPower = c.PowerW()
+	if r.err == nil {
+		r.fail(r.series.step(now, c))
+	}
+}
+
+// Finished implements sim.Observer: jobs still queued or running get their
+// rows, and the makespan is fixed. It ends at the last job end or submit
+// (a rejected job "ends" at its submit), or at now when jobs are left.
+func (r *Recorder) Finished(now sim.Time, c *sim.Context) {
+	t := &r.tally
+	r.events = c.EventsApplied()
+	r.end = max(t.lastEnd, t.lastSubmit)
+	for _, j := range c.Queue() {
+		if j.Status == sim.Queued {
+			t.unfinished++
+			if r.err == nil {
+				r.fail(r.jobs.add(j, sim.Queued, 0))
+			}
+		}
+	}
+	for _, j := range c.Running() {
+		t.unfinished++
+		// Charged up to now, not released: the job is still running.
+		energy := r.nodes.charge(j, now, false)
+		if r.err == nil {
+			r.fail(r.jobs.add(j, sim.Running, energy))
+		}
+	}
+	if t.unfinished > 0 {
+		r.end = max(r.end, now)
+	}
+	r.nodes.finish(r.end)
+	t.advance(r.end)
+	if r.err == nil {
+		r.fail(r.series.finish())
+	}
+	r.finished = true
+}
+
+// Close writes the nodes and summary tables, finishes every file and
+// renames them into place, summary.csv last. It fails, leaving no final
+// file behind, when recording failed or the run did not reach Finished.
+func (r *Recorder) Close(final FinalInfo) error {
+	if r.closed {
+		return errors.New("metrics: recorder already closed")
+	}
+	err := r.err
+	if err == nil && !r.finished {
+		err = errors.New("metrics: the run did not finish; nothing written")
+	}
+	if err == nil {
+		err = r.write(final)
+	}
+	if err != nil {
+		r.Abort()
+		return err
+	}
+	r.closed = true
+	return nil
+}
+
+func (r *Recorder) write(final FinalInfo) error {
+	cols := r.summaryCols(final, r.end)
+	nodes, err := newNodesTable(r.dir, r.opt.Format, r.res, r.mem)
+	if err != nil {
+		return err
+	}
+	r.tables = append(r.tables, nodes)
+	if err := r.nodes.writeNodes(nodes, r.c, r.res, r.end-r.tally.firstSubmit); err != nil {
+		return err
+	}
+	// summary.csv is always written; with --format csv it is the summary
+	// table itself.
+	formats := []string{r.opt.Format}
+	if r.opt.Format != FormatCSV {
+		formats = append(formats, FormatCSV)
+	}
+	schema := summarySchema(cols)
+	for _, f := range formats {
+		tb, err := newTable(r.dir, "summary", f, schema, r.mem)
+		if err != nil {
+			return err
+		}
+		r.tables = append(r.tables, tb)
+		if err := writeSummary(tb, cols); err != nil {
+			return err
+		}
+	}
+	for _, tb := range r.tables {
+		if err := tb.finish(); err != nil {
+			return fmt.Errorf("metrics: %s: %w", filepath.Base(tb.file.final), err)
+		}
+	}
+	// The last table opened is summary.csv: renaming it last makes its
+	// presence the mark of a complete run directory.
+	for _, tb := range r.tables {
+		if err := tb.commit(); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+	}
+	return nil
+}
+
+// Abort removes every temp file; no final-named file is created. It is
+// safe after a failed Close and a no-op after a successful one.
+func (r *Recorder) Abort() {
+	if r.closed {
+		return
+	}
+	r.closed = true
+	for _, tb := range r.tables {
+		tb.abort()
+	}
+}
