@@ -1,0 +1,433 @@
+package clusterconfig
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// decoder walks the YAML tree. It reads the tree by hand rather than with
+// yaml's struct decoding so that every problem gets its line and key path,
+// all problems are reported, and mappings keep the order they are written in.
+type decoder struct {
+	*problems
+}
+
+// yamlLine finds the line in yaml's own error messages ("yaml: line 3: …").
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func decode(data []byte, name string) (*Config, *problems) {
+	p := &problems{file: name}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			p.add(0, "", "empty file: want a mapping with node_groups and/or nodes")
+		} else {
+			p.addYAML(err)
+		}
+		return nil, p
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		p.addYAML(err)
+		return nil, p
+	default:
+		p.add(next.Line, "", "a second YAML document; a cluster file holds one")
+		return nil, p
+	}
+	d := decoder{p}
+	c := &Config{File: name}
+	d.config(c, &doc)
+	return c, p
+}
+
+func (p *problems) addYAML(err error) {
+	var te *yaml.TypeError
+	if errors.As(err, &te) { // not expected when decoding into a Node
+		p.add(0, "", "%v", err)
+		return
+	}
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		p.add(line, "", "bad YAML: %s", m[2])
+		return
+	}
+	p.add(0, "", "bad YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// resolve follows aliases and unwraps the document node.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && i < 100; i++ {
+		switch n.Kind {
+		case yaml.AliasNode:
+			n = n.Alias
+		case yaml.DocumentNode:
+			if len(n.Content) == 0 {
+				return nil
+			}
+			n = n.Content[0]
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// kindName names what a node is, for messages.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	switch n.ShortTag() {
+	case "!!null":
+		return "empty"
+	case "!!bool":
+		return "a boolean"
+	case "!!int", "!!float":
+		return "a number"
+	case "!!str":
+		return "a string"
+	}
+	return n.ShortTag()
+}
+
+// isNull reports an empty value (`key:` or `key: null`).
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+// mapping calls f for each key of the mapping n, in file order, after
+// checking that keys are strings and not repeated. path names n.
+func (d decoder) mapping(n *yaml.Node, path string, f func(key string, k, v *yaml.Node)) bool {
+	n = resolve(n)
+	if n == nil || isNull(n) {
+		return true // an empty mapping
+	}
+	if n.Kind != yaml.MappingNode {
+		d.add(n.Line, path, "must be a mapping, not %s", kindName(n))
+		return false
+	}
+	seen := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		if k.Kind != yaml.ScalarNode {
+			d.add(k.Line, path, "keys must be strings, not %s", kindName(k))
+			continue
+		}
+		if k.ShortTag() == "!!merge" {
+			d.add(k.Line, join(path, k.Value), "merge keys (<<) are not supported")
+			continue
+		}
+		if seen[k.Value] {
+			d.add(k.Line, join(path, k.Value), "given twice")
+			continue
+		}
+		seen[k.Value] = true
+		if v == nil {
+			v = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: k.Line}
+		}
+		f(k.Value, k, v)
+	}
+	return true
+}
+
+// sequence calls f for each item of the list n.
+func (d decoder) sequence(n *yaml.Node, path string, f func(i int, v *yaml.Node)) {
+	n = resolve(n)
+	if n == nil || isNull(n) {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.add(n.Line, path, "must be a list, not %s", kindName(n))
+		return
+	}
+	for i, v := range n.Content {
+		if v = resolve(v); v != nil {
+			f(i, v)
+		}
+	}
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func (d decoder) unknown(k *yaml.Node, path string) {
+	d.add(k.Line, path, "unknown field")
+}
+
+// str reads a string value.
+func (d decoder) str(v *yaml.Node, path string) (string, bool) {
+	if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
+		if v.Kind == yaml.ScalarNode && !isNull(v) {
+			d.add(v.Line, path, "must be a string, not %s (quote it)", kindName(v))
+		} else {
+			d.add(v.Line, path, "must be a string, not %s", kindName(v))
+		}
+		return "", false
+	}
+	return v.Value, true
+}
+
+// decimalText matches a plain decimal number.
+var decimalText = regexp.MustCompile(`^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$`)
+
+// amount reads a resource amount in units: an integer (exact), or a
+// decimal number, also quoted ("0.5"), rounded to the thousandth.
+func (d decoder) amount(v *yaml.Node, path string) (sim.Amount, bool) {
+	if v.Kind == yaml.ScalarNode {
+		switch v.ShortTag() {
+		case "!!int":
+			var i int64
+			if err := v.Decode(&i); err != nil || i > MaxAmount || i < -MaxAmount {
+				d.add(v.Line, path, "must be at most %d", MaxAmount)
+				return 0, false
+			}
+			return sim.Units(i), true
+		case "!!float", "!!str":
+			if decimalText.MatchString(v.Value) {
+				a, err := sim.ParseAmount(v.Value)
+				if err == nil && a <= sim.Units(MaxAmount) && a >= -sim.Units(MaxAmount) {
+					return a, true
+				}
+				d.add(v.Line, path, "must be at most %d", MaxAmount)
+				return 0, false
+			}
+		}
+	}
+	d.add(v.Line, path, "must be a number, not %s", kindName(v))
+	return 0, false
+}
+
+// integer reads an integer.
+func (d decoder) integer(v *yaml.Node, path string) (int, bool) {
+	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!int" {
+		var i int64
+		if err := v.Decode(&i); err == nil && i >= math.MinInt32 && i <= math.MaxInt32 {
+			return int(i), true
+		}
+		d.add(v.Line, path, "must be an integer between %d and %d", math.MinInt32, math.MaxInt32)
+		return 0, false
+	}
+	d.add(v.Line, path, "must be an integer, not %s", kindName(v))
+	return 0, false
+}
+
+// watts reads a finite number, also quoted.
+func (d decoder) watts(v *yaml.Node, path string) (float64, bool) {
+	if v.Kind == yaml.ScalarNode {
+		var f float64
+		var err error
+		switch v.ShortTag() {
+		case "!!int", "!!float":
+			err = v.Decode(&f)
+		case "!!str":
+			if !decimalText.MatchString(v.Value) {
+				goto bad
+			}
+			f, err = strconv.ParseFloat(v.Value, 64)
+		default:
+			goto bad
+		}
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			d.add(v.Line, path, "must be a finite number")
+			return 0, false
+		}
+		return f, true
+	}
+bad:
+	d.add(v.Line, path, "must be a number, not %s", kindName(v))
+	return 0, false
+}
+
+func (d decoder) config(c *Config, doc *yaml.Node) {
+	root := resolve(doc)
+	if root == nil {
+		d.add(0, "", "empty file: want a mapping with node_groups and/or nodes")
+		c.setBad("")
+		return
+	}
+	c.line = root.Line
+	if root.Kind != yaml.MappingNode {
+		c.setBad("")
+		d.add(root.Line, "", "a cluster file must be a mapping with node_groups and/or nodes, not %s", kindName(root))
+		return
+	}
+	d.mapping(root, "", func(key string, k, v *yaml.Node) {
+		c.set(key, v.Line)
+		switch key {
+		case "name":
+			if s, ok := d.str(v, key); ok {
+				c.Name = s
+			} else {
+				c.setBad(key)
+			}
+		case "power":
+			c.Power = d.power(v, key)
+		case "node_groups":
+			d.sequence(v, key, func(i int, v *yaml.Node) {
+				c.NodeGroups = append(c.NodeGroups, d.group(v, fmt.Sprintf("node_groups[%d]", i)))
+			})
+		case "nodes":
+			d.sequence(v, key, func(i int, v *yaml.Node) {
+				c.Nodes = append(c.Nodes, d.node(v, fmt.Sprintf("nodes[%d]", i)))
+			})
+		default:
+			d.unknown(k, key)
+		}
+	})
+}
+
+func (d decoder) group(v *yaml.Node, path string) NodeGroup {
+	g := NodeGroup{where: where{line: v.Line}}
+	ok := d.mapping(v, path, func(key string, k, v *yaml.Node) {
+		p := join(path, key)
+		g.set(key, v.Line)
+		good := true
+		switch key {
+		case "prefix":
+			g.Prefix, good = d.str(v, p)
+		case "count":
+			g.Count, good = d.integer(v, p)
+		case "start":
+			g.Start, good = d.integer(v, p)
+		case "resources":
+			g.Resources, good = d.resources(v, p, &g.where)
+		case "attributes":
+			g.Attributes, good = d.attributes(v, p)
+		case "power":
+			g.Power = d.power(v, p)
+		default:
+			d.unknown(k, p)
+			delete(g.lines, key)
+		}
+		if !good {
+			g.setBad(key)
+		}
+	})
+	if !ok {
+		g.setBad("")
+	}
+	return g
+}
+
+func (d decoder) node(v *yaml.Node, path string) Node {
+	nd := Node{where: where{line: v.Line}}
+	ok := d.mapping(v, path, func(key string, k, v *yaml.Node) {
+		p := join(path, key)
+		nd.set(key, v.Line)
+		good := true
+		switch key {
+		case "name":
+			nd.Name, good = d.str(v, p)
+		case "resources":
+			nd.Resources, good = d.resources(v, p, &nd.where)
+		case "attributes":
+			nd.Attributes, good = d.attributes(v, p)
+		case "power":
+			nd.Power = d.power(v, p)
+		default:
+			d.unknown(k, p)
+			delete(nd.lines, key)
+		}
+		if !good {
+			nd.setBad(key)
+		}
+	})
+	if !ok {
+		nd.setBad("")
+	}
+	return nd
+}
+
+// resources reads a mapping of resource name → amount, in file order. The
+// line of each amount is kept in w as "resources.<name>".
+func (d decoder) resources(v *yaml.Node, path string, w *where) ([]sim.Quantity, bool) {
+	var qs []sim.Quantity
+	good := true
+	ok := d.mapping(v, path, func(key string, k, v *yaml.Node) {
+		p := join(path, key)
+		if key == "" {
+			d.add(k.Line, path, "a resource name must not be empty")
+			good = false
+			return
+		}
+		a, ok := d.amount(v, p)
+		if !ok {
+			good = false
+			return
+		}
+		w.set("resources."+key, v.Line)
+		qs = append(qs, sim.Quantity{Resource: key, Amount: a})
+	})
+	return qs, ok && good
+}
+
+// attributes reads a mapping of string → string, in file order.
+func (d decoder) attributes(v *yaml.Node, path string) ([]Attribute, bool) {
+	var as []Attribute
+	good := true
+	ok := d.mapping(v, path, func(key string, k, v *yaml.Node) {
+		if key == "" {
+			d.add(k.Line, path, "an attribute name must not be empty")
+			good = false
+			return
+		}
+		s, ok := d.str(v, join(path, key))
+		if !ok {
+			good = false
+			return
+		}
+		as = append(as, Attribute{Key: key, Value: s})
+	})
+	return as, ok && good
+}
+
+// power reads a power model; nil when the value is empty or unreadable.
+func (d decoder) power(v *yaml.Node, path string) *Power {
+	if isNull(v) {
+		return nil
+	}
+	pw := &Power{where: where{line: v.Line}}
+	ok := d.mapping(v, path, func(key string, k, v *yaml.Node) {
+		p := join(path, key)
+		pw.set(key, v.Line)
+		good := true
+		switch key {
+		case "idle_w":
+			pw.IdleW, good = d.watts(v, p)
+		case "max_w":
+			pw.MaxW, good = d.watts(v, p)
+		case "resource":
+			pw.Resource, good = d.str(v, p)
+		default:
+			d.unknown(k, p)
+			delete(pw.lines, key)
+		}
+		if !good {
+			pw.setBad(key)
+		}
+	})
+	if !ok {
+		pw.setBad("")
+	}
+	return pw
+}

@@ -1,0 +1,186 @@
+package clusterconfig
+
+import (
+	"fmt"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// validate adds every problem of c's values to p.
+func (c *Config) validate(p *problems) {
+	if c.Power != nil {
+		c.Power.validate(p, "power")
+	}
+	v := validator{problems: p, c: c, names: map[string]string{}, totals: map[string]sim.Amount{}, over: map[string]bool{}}
+	// Count first, so that names are never made for a cluster too big.
+	n := len(c.Nodes)
+	for _, g := range c.NodeGroups {
+		if g.Count >= 1 && g.Count <= MaxNodes {
+			n += g.Count
+		}
+	}
+	if n > MaxNodes {
+		p.add(c.line, "", "the cluster has %d nodes, more than %d", n, MaxNodes)
+		v.tooBig = true
+	}
+	for gi := range c.NodeGroups {
+		v.group(&c.NodeGroups[gi], fmt.Sprintf("node_groups[%d]", gi))
+	}
+	for ni := range c.Nodes {
+		v.node(&c.Nodes[ni], fmt.Sprintf("nodes[%d]", ni))
+	}
+	if len(c.NodeGroups)+len(c.Nodes) == 0 && !c.bad[""] {
+		p.add(c.line, "", "no nodes: add node_groups or nodes")
+	}
+}
+
+type validator struct {
+	*problems
+	c      *Config
+	names  map[string]string // node name → path of the item that defines it
+	tooBig bool              // more than MaxNodes: names are no longer checked
+	totals map[string]sim.Amount
+	over   map[string]bool // resources whose total overflowed (reported once)
+}
+
+// required reports a missing or empty string field.
+func (v *validator) required(w *where, s, field, path string) bool {
+	if s != "" || w.bad[field] {
+		return s != ""
+	}
+	if w.line > 0 && !w.given(field) {
+		v.add(w.line, path, "missing %s", field)
+	} else {
+		v.add(w.at(field), join(path, field), "must not be empty")
+	}
+	return false
+}
+
+func (v *validator) group(g *NodeGroup, path string) {
+	if g.bad[""] {
+		return
+	}
+	ok := v.required(&g.where, g.Prefix, "prefix", path)
+	if !g.bad["count"] {
+		switch {
+		case g.Count < 1 && g.line > 0 && !g.given("count"):
+			v.add(g.line, path, "missing count")
+			ok = false
+		case g.Count < 1:
+			v.add(g.at("count"), path+".count", "must be ≥ 1")
+			ok = false
+		case g.Count > MaxNodes:
+			v.add(g.at("count"), path+".count", "must be at most %d", MaxNodes)
+			ok = false
+		}
+	} else {
+		ok = false
+	}
+	if !g.bad["start"] && (g.Start < 0 || g.Start > maxStart) {
+		v.add(g.at("start"), path+".start", "must be between 0 and %d", maxStart)
+		ok = false
+	} else if g.bad["start"] {
+		ok = false
+	}
+	v.resources(&g.where, g.Resources, max(g.Count, 0), path)
+	v.power(&g.where, g.Resources, g.Power, path)
+	if !ok {
+		return
+	}
+	if v.tooBig {
+		return
+	}
+	for i := g.Start; i < g.Start+g.Count; i++ {
+		name := g.nodeName(i)
+		if other, dup := v.names[name]; dup {
+			v.add(g.line, path, "node name %s is also made by %s", name, other)
+			break // one message per group is enough
+		}
+		v.names[name] = path
+	}
+}
+
+func (v *validator) node(n *Node, path string) {
+	if n.bad[""] {
+		return
+	}
+	ok := v.required(&n.where, n.Name, "name", path)
+	v.resources(&n.where, n.Resources, 1, path)
+	v.power(&n.where, n.Resources, n.Power, path)
+	if !ok || v.tooBig {
+		return
+	}
+	if other, dup := v.names[n.Name]; dup {
+		v.add(n.at("name"), path+".name", "node name %s is also made by %s", n.Name, other)
+		return
+	}
+	v.names[n.Name] = path
+}
+
+// resources checks amounts ≥ 0 and keeps each resource's cluster total
+// within MaxAmount (n nodes have these resources).
+func (v *validator) resources(w *where, qs []sim.Quantity, n int, path string) {
+	limit := sim.Units(MaxAmount)
+	for _, q := range qs {
+		field := "resources." + q.Resource
+		if q.Amount < 0 {
+			v.add(w.at(field), join(path, field), "must be ≥ 0")
+			continue
+		}
+		if q.Amount > limit {
+			v.add(w.at(field), join(path, field), "must be at most %d", MaxAmount)
+			continue
+		}
+		t := v.totals[q.Resource]
+		if q.Amount > 0 && !v.over[q.Resource] && sim.Amount(n) > (limit-t)/q.Amount {
+			v.add(w.at(field), join(path, field), "the cluster's total of %s exceeds %d", q.Resource, MaxAmount)
+			v.over[q.Resource] = true
+			continue
+		}
+		v.totals[q.Resource] = t + q.Amount*sim.Amount(n)
+	}
+}
+
+// power checks an item's own power model, and that the model in force
+// (its own, else the top-level one) names a resource the item has.
+func (v *validator) power(w *where, qs []sim.Quantity, own *Power, path string) {
+	if own != nil {
+		own.validate(v.problems, path+".power")
+	}
+	pw, from := own, ""
+	if pw == nil {
+		pw, from = v.c.Power, " (from the top-level power)"
+	}
+	if pw == nil || pw.bad[""] || pw.bad["resource"] || pw.Resource == "" || w.bad["resources"] {
+		return
+	}
+	if _, ok := sim.Get(qs, pw.Resource); ok {
+		return
+	}
+	if own != nil {
+		v.add(own.at("resource"), path+".power.resource", "%s is not among the node's resources", pw.Resource)
+	} else {
+		v.add(w.line, path, "power.resource %s%s is not among the node's resources", pw.Resource, from)
+	}
+}
+
+// validate checks 0 ≤ idle_w ≤ max_w and a non-empty resource.
+func (pw *Power) validate(p *problems, path string) {
+	if pw.bad[""] {
+		return
+	}
+	for _, f := range []string{"idle_w", "max_w"} {
+		if pw.line > 0 && !pw.given(f) {
+			p.add(pw.line, path, "missing %s", f)
+		}
+	}
+	if !pw.bad["idle_w"] && pw.IdleW < 0 {
+		p.add(pw.at("idle_w"), path+".idle_w", "must be ≥ 0")
+	}
+	if !pw.bad["idle_w"] && !pw.bad["max_w"] && pw.given("max_w") == pw.given("idle_w") && pw.MaxW < pw.IdleW {
+		p.add(pw.at("max_w"), path+".max_w", "must be ≥ idle_w (%g)", pw.IdleW)
+	}
+	if pw.given("resource") && !pw.bad["resource"] && pw.Resource == "" {
+		p.add(pw.at("resource"), path+".resource", "must not be empty")
+	}
+}

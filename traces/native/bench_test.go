@@ -1,0 +1,48 @@
+package native
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces"
+)
+
+func benchJobs(n int) []*sim.Job {
+	jobs := make([]*sim.Job, n)
+	for i := range jobs {
+		jobs[i] = &sim.Job{ID: "job" + string(rune('a'+i%26)), Submit: sim.Time(i) * 1_510_000, Runtime: 3600 * sim.Second,
+			Walltime: 7200 * sim.Second, Tasks: 1 + i%8, User: "alice", Queue: "batch", Gang: true,
+			Request: []sim.Quantity{{Resource: "cpu", Amount: 4000}, {Resource: "mem", Amount: 2048500}}}
+	}
+	return jobs
+}
+
+func benchRead(b *testing.B, write func(io.Writer, []*sim.Job) error, read func(io.Reader, string, traces.Options) *Reader) {
+	var buf bytes.Buffer
+	if err := write(&buf, benchJobs(10000)); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := read(bytes.NewReader(buf.Bytes()), "bench", traces.Options{Strict: true})
+		n := 0
+		for {
+			if _, err := r.Next(); err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				break
+			}
+			n++
+		}
+		if n != 10000 {
+			b.Fatal(n)
+		}
+	}
+}
+
+func BenchmarkJSONL(b *testing.B) { benchRead(b, WriteJSONL, NewJSONLReader) }
+func BenchmarkCSV(b *testing.B)   { benchRead(b, WriteCSV, NewCSVReader) }

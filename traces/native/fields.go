@@ -1,0 +1,291 @@
+package native
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// field names one column of the schema.
+type field uint8
+
+const (
+	fID field = iota
+	fSubmit
+	fRuntime
+	fWalltime
+	fTasks
+	fRequest
+	fUser
+	fGroup
+	fQueue
+	fPartition
+	fPriority
+	fGang
+	numFields
+)
+
+// fieldNames is the schema's spelling of each field, in the order a writer
+// emits them.
+var fieldNames = [numFields]string{
+	fID:        "id",
+	fSubmit:    "submit_s",
+	fRuntime:   "runtime_s",
+	fWalltime:  "walltime_s",
+	fTasks:     "tasks",
+	fRequest:   "request",
+	fUser:      "user",
+	fGroup:     "group",
+	fQueue:     "queue",
+	fPartition: "partition",
+	fPriority:  "priority",
+	fGang:      "gang",
+}
+
+func (f field) String() string { return fieldNames[f] }
+
+// lookupField finds a field by its schema name.
+func lookupField(name string) (field, bool) {
+	for f, n := range fieldNames {
+		if n == name {
+			return field(f), true
+		}
+	}
+	return 0, false
+}
+
+// kind is how a field's value is written.
+type kind uint8
+
+const (
+	kString kind = iota
+	kNumber
+	kBool
+	kObject
+)
+
+func (f field) kind() kind {
+	switch f {
+	case fSubmit, fRuntime, fWalltime, fTasks, fPriority:
+		return kNumber
+	case fGang:
+		return kBool
+	case fRequest:
+		return kObject
+	}
+	return kString
+}
+
+// maxTime bounds times so that sums of a few of them stay far from the
+// int64 limit of sim.Time (about 9.2e12 s).
+const maxTime = 1_000_000_000_000 * sim.Second
+
+// maxAmount bounds requirements: within it, decimal text with three
+// decimals converts to an Amount and back exactly.
+const maxAmount = 1_000_000_000_000 * sim.Milli
+
+// formatAmount prints a in units, exact, without trailing zeros.
+func formatAmount(a sim.Amount) string {
+	sign := ""
+	u := uint64(a)
+	if a < 0 {
+		sign, u = "-", uint64(-a)
+	}
+	s := sign + strconv.FormatUint(u/uint64(sim.Milli), 10)
+	if f := u % uint64(sim.Milli); f != 0 {
+		s += strings.TrimRight(fmt.Sprintf(".%03d", f), "0")
+	}
+	return s
+}
+
+// Reasons a record is bad. They carry no values so that a lenient reader's
+// Skips.ByReason stays a short table; the ParseError names file, line and
+// field.
+var (
+	errMissing     = errors.New("missing")
+	errTwice       = errors.New("given twice")
+	errUnknown     = errors.New("unknown field")
+	errEmpty       = errors.New("must not be empty")
+	errSeconds     = errors.New("not a number of seconds")
+	errNegTime     = errors.New("must be ≥ 0")
+	errBigTime     = errors.New("must be at most 1e12 s")
+	errWalltime    = errors.New("must be ≥ 0, or -1 for unknown")
+	errInteger     = errors.New("not an integer")
+	errTasks       = errors.New("must be ≥ 1")
+	errAmount      = errors.New("not a number")
+	errBigAmount   = errors.New("must be within ±1e12")
+	errBool        = errors.New("must be true or false")
+	errWantString  = errors.New("must be a string")
+	errWantNumber  = errors.New("must be a number")
+	errWantBool    = errors.New("must be true or false")
+	errWantObject  = errors.New("must be an object of resource → number")
+	errResName     = errors.New("resource name must not be empty")
+	errNotObject   = errors.New("a record must be a JSON object")
+	errTrailing    = errors.New("unexpected data after the JSON object")
+	errLineTooLong = errors.New("line longer than 16 MiB")
+)
+
+// record accumulates one job while its fields are read.
+type record struct {
+	job  sim.Job
+	seen [numFields]bool
+}
+
+func (r *record) reset() {
+	r.job = sim.Job{Walltime: sim.NoWalltime, Tasks: 1, Gang: true}
+	r.seen = [numFields]bool{}
+}
+
+// setText sets a string, number or boolean field from its text. For
+// numbers, text is the number as written; for booleans, "true"/"false"
+// (CSV also accepts what strconv.ParseBool accepts).
+func (r *record) setText(f field, text string) error {
+	j := &r.job
+	switch f {
+	case fID:
+		if text == "" {
+			return errEmpty
+		}
+		j.ID = text
+	case fUser:
+		j.User = text
+	case fGroup:
+		j.Group = text
+	case fQueue:
+		j.Queue = text
+	case fPartition:
+		j.Partition = text
+	case fSubmit, fRuntime:
+		t, err := parseTime(text)
+		if err != nil {
+			return err
+		}
+		if t < 0 {
+			return errNegTime
+		}
+		if f == fSubmit {
+			j.Submit = t
+		} else {
+			j.Runtime = t
+		}
+	case fWalltime:
+		t, err := parseTime(text)
+		if err != nil {
+			return err
+		}
+		switch {
+		case t == -sim.Second:
+			t = sim.NoWalltime
+		case t < 0:
+			return errWalltime
+		}
+		j.Walltime = t
+	case fTasks:
+		n, err := atoi(text)
+		if err != nil {
+			return errInteger
+		}
+		if n < 1 {
+			return errTasks
+		}
+		j.Tasks = n
+	case fPriority:
+		n, err := atoi(text)
+		if err != nil {
+			return errInteger
+		}
+		j.Priority = n
+	case fGang:
+		b, err := strconv.ParseBool(text)
+		if err != nil {
+			return errBool
+		}
+		j.Gang = b
+	}
+	return nil
+}
+
+// parseTime reads decimal seconds exactly and bounds them.
+func parseTime(text string) (sim.Time, error) {
+	if !decimal(text) {
+		return 0, errSeconds
+	}
+	t, err := sim.ParseSeconds(text)
+	if err != nil {
+		return 0, errSeconds
+	}
+	if t > maxTime || t < -maxTime {
+		return 0, errBigTime
+	}
+	return t, nil
+}
+
+// addRequest adds one resource requirement. The caller reports errors with
+// the field "request.<res>" (JSONL) or "req_<res>" (CSV).
+func (r *record) addRequest(res, text string) error {
+	if res == "" {
+		return errResName
+	}
+	for _, q := range r.job.Request {
+		if q.Resource == res {
+			return errTwice
+		}
+	}
+	a, err := parseAmount(text)
+	if err != nil {
+		return err
+	}
+	r.job.Request = append(r.job.Request, sim.Quantity{Resource: res, Amount: a})
+	return nil
+}
+
+func parseAmount(text string) (sim.Amount, error) {
+	if !decimal(text) {
+		return 0, errAmount
+	}
+	a, err := sim.ParseAmount(text)
+	if err != nil {
+		return 0, errAmount
+	}
+	if a > maxAmount || a < -maxAmount {
+		return 0, errBigAmount
+	}
+	return a, nil
+}
+
+// finish checks the required fields once the record is complete and returns
+// the field that is missing, if any.
+func (r *record) finish() (field, error) {
+	for _, f := range [...]field{fID, fSubmit, fRuntime} {
+		if !r.seen[f] {
+			return f, errMissing
+		}
+	}
+	return 0, nil
+}
+
+// decimal reports whether s is made only of the characters of a decimal
+// number: sim.ParseSeconds and sim.ParseAmount fall back to
+// strconv.ParseFloat, which also takes "inf", hex floats and underscores.
+func decimal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9', c == '.', c == '+', c == '-', c == 'e', c == 'E':
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+// atoi reads a decimal integer (no underscores, no base prefix).
+func atoi(s string) (int, error) {
+	if !decimal(s) {
+		return 0, errInteger
+	}
+	n, err := strconv.ParseInt(s, 10, 0)
+	return int(n), err
+}

@@ -1,0 +1,232 @@
+package native
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/schedsim/schedsim/traces"
+)
+
+// maxLine is the longest JSON line the reader accepts.
+const maxLine = 16 << 20
+
+// NewJSONLReader reads JSON Lines from r; name is the file name used in
+// errors.
+func NewJSONLReader(r io.Reader, name string, opt traces.Options) *Reader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	d := &jsonlDecoder{name: name, sc: sc}
+	return &Reader{name: name, opt: opt, decode: d.next}
+}
+
+// jsonlDecoder reads one line at a time and decodes it with a small JSON
+// scanner of its own. The records are flat, so the scanner needs no tree:
+// it reads the object left to right and applies each field as it goes,
+// stopping at the first problem. encoding/json's Token API did the same job
+// at about 140 allocations per record; this one makes a few (the id, and the
+// request slice). Strings that repeat from job to job (user, queue, resource
+// names…) are interned.
+type jsonlDecoder struct {
+	name   string
+	sc     *bufio.Scanner
+	line   int
+	s      jsonScanner
+	intern map[string]string
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+func (d *jsonlDecoder) next(rec *record) (int, error) {
+	for d.sc.Scan() {
+		d.line++
+		text := d.sc.Bytes()
+		if d.line == 1 {
+			text = bytes.TrimPrefix(text, bom)
+		}
+		trimmed := bytes.TrimLeft(text, " \t\r")
+		if len(trimmed) == 0 || trimmed[0] == '#' {
+			continue
+		}
+		return d.line, d.record(rec, text)
+	}
+	if err := d.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return d.line + 1, fatalError{&traces.ParseError{File: d.name, Line: d.line + 1, Err: errLineTooLong}}
+		}
+		return d.line, fmt.Errorf("%s: %w", d.name, err)
+	}
+	return d.line, io.EOF
+}
+
+// bad makes the error for a bad value of field f on the current line.
+func (d *jsonlDecoder) bad(f string, err error) error {
+	return &traces.ParseError{File: d.name, Line: d.line, Field: f, Err: err}
+}
+
+// syntax makes the error for broken JSON.
+func (d *jsonlDecoder) syntax(err error) error {
+	return &traces.ParseError{File: d.name, Line: d.line, Err: err}
+}
+
+// maxIntern bounds the interned strings, so that a trace with endless
+// distinct users cannot grow the table without end.
+const maxIntern = 4096
+
+// str returns b as a string, shared with earlier records when it repeats.
+func (d *jsonlDecoder) str(b []byte) string {
+	if s, ok := d.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(d.intern) < maxIntern && len(s) <= 64 {
+		if d.intern == nil {
+			d.intern = map[string]string{}
+		}
+		d.intern[s] = s
+	}
+	return s
+}
+
+// record decodes one JSON object into rec.
+func (d *jsonlDecoder) record(rec *record, line []byte) error {
+	s := &d.s
+	s.reset(line)
+	k, err := s.value()
+	if err != nil {
+		return d.syntax(err)
+	}
+	if k != vObject {
+		return d.bad("", errNotObject)
+	}
+	first := true
+	for {
+		more, err := s.next(first)
+		if err != nil {
+			return d.syntax(err)
+		}
+		if !more {
+			break
+		}
+		first = false
+		key, err := s.key()
+		if err != nil {
+			return d.syntax(err)
+		}
+		f, ok := lookupField(string(key))
+		if !ok {
+			return fatalError{&traces.ParseError{File: d.name, Line: d.line, Field: string(key), Err: errUnknown}}
+		}
+		if rec.seen[f] {
+			return d.bad(f.String(), errTwice)
+		}
+		if err := s.colon(); err != nil {
+			return d.syntax(err)
+		}
+		if f == fRequest {
+			if err := d.request(rec); err != nil {
+				return err
+			}
+			rec.seen[f] = true
+			continue
+		}
+		k, err := s.value()
+		if err != nil {
+			return d.syntax(err)
+		}
+		var text string
+		switch {
+		case k == vNull:
+			continue // absent
+		case k == vString && f.kind() == kString:
+			if f == fID {
+				text = string(s.text)
+			} else {
+				text = d.str(s.text)
+			}
+		case k == vNumber && f.kind() == kNumber:
+			text = string(s.text)
+		case (k == vTrue || k == vFalse) && f.kind() == kBool:
+			text = "false"
+			if k == vTrue {
+				text = "true"
+			}
+		default:
+			return d.bad(f.String(), wantErr(f))
+		}
+		if err := rec.setText(f, text); err != nil {
+			return d.bad(f.String(), err)
+		}
+		rec.seen[f] = true
+	}
+	if err := s.end(); err != nil {
+		if err == errTrailing {
+			return d.bad("", err)
+		}
+		return d.syntax(err)
+	}
+	if f, err := rec.finish(); err != nil {
+		return d.bad(f.String(), err)
+	}
+	return nil
+}
+
+// request decodes the request object: resource name → number; null means
+// absent.
+func (d *jsonlDecoder) request(rec *record) error {
+	s := &d.s
+	k, err := s.value()
+	switch {
+	case err != nil:
+		return d.syntax(err)
+	case k == vNull:
+		return nil
+	case k != vObject:
+		return d.bad("request", errWantObject)
+	}
+	first := true
+	for {
+		more, err := s.next(first)
+		if err != nil {
+			return d.syntax(err)
+		}
+		if !more {
+			return nil
+		}
+		first = false
+		key, err := s.key()
+		if err != nil {
+			return d.syntax(err)
+		}
+		res := d.str(key)
+		if err := s.colon(); err != nil {
+			return d.syntax(err)
+		}
+		k, err := s.value()
+		if err != nil {
+			return d.syntax(err)
+		}
+		switch k {
+		case vNull:
+			continue
+		case vNumber:
+			if err := rec.addRequest(res, string(s.text)); err != nil {
+				return d.bad("request."+res, err)
+			}
+		default:
+			return d.bad("request."+res, errWantNumber)
+		}
+	}
+}
+
+func wantErr(f field) error {
+	switch f.kind() {
+	case kNumber:
+		return errWantNumber
+	case kBool:
+		return errWantBool
+	}
+	return errWantString
+}

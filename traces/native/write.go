@@ -1,0 +1,199 @@
+package native
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// checkJob reports what the reader would reject in j, so that whatever a
+// writer writes reads back.
+func checkJob(j *sim.Job) error {
+	switch {
+	case j.ID == "":
+		return fmt.Errorf("id: %w", errEmpty)
+	case j.Submit < 0 || j.Submit > maxTime:
+		return fmt.Errorf("submit_s: must be in [0, 1e12] s, got %s", j.Submit)
+	case j.Runtime < 0 || j.Runtime > maxTime:
+		return fmt.Errorf("runtime_s: must be in [0, 1e12] s, got %s", j.Runtime)
+	case j.Walltime > maxTime || (j.Walltime < 0 && j.Walltime != sim.NoWalltime):
+		return fmt.Errorf("walltime_s: must be in [0, 1e12] s or unknown, got %s", j.Walltime)
+	case j.Tasks < 1:
+		return fmt.Errorf("tasks: must be ≥ 1, got %d", j.Tasks)
+	}
+	for i, q := range j.Request {
+		if q.Resource == "" {
+			return errResName
+		}
+		if q.Amount > maxAmount || q.Amount < -maxAmount {
+			return fmt.Errorf("request.%s: %w", q.Resource, errBigAmount)
+		}
+		for _, p := range j.Request[:i] {
+			if p.Resource == q.Resource {
+				return fmt.Errorf("request.%s: %w", q.Resource, errTwice)
+			}
+		}
+	}
+	return nil
+}
+
+// AppendJSONL appends j to dst as one JSON line, newline included. Fields
+// at their default are left out, except tasks.
+func AppendJSONL(dst []byte, j *sim.Job) ([]byte, error) {
+	if err := checkJob(j); err != nil {
+		return dst, fmt.Errorf("job %q: %w", j.ID, err)
+	}
+	dst = append(dst, `{"id":`...)
+	dst = appendJSONString(dst, j.ID)
+	dst = append(dst, `,"submit_s":`...)
+	dst = append(dst, sim.FormatSeconds(j.Submit)...)
+	dst = append(dst, `,"runtime_s":`...)
+	dst = append(dst, sim.FormatSeconds(j.Runtime)...)
+	if j.Walltime != sim.NoWalltime {
+		dst = append(dst, `,"walltime_s":`...)
+		dst = append(dst, sim.FormatSeconds(j.Walltime)...)
+	}
+	dst = append(dst, `,"tasks":`...)
+	dst = strconv.AppendInt(dst, int64(j.Tasks), 10)
+	if len(j.Request) > 0 {
+		dst = append(dst, `,"request":{`...)
+		for i, q := range j.Request {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONString(dst, q.Resource)
+			dst = append(dst, ':')
+			dst = append(dst, formatAmount(q.Amount)...)
+		}
+		dst = append(dst, '}')
+	}
+	for _, s := range [...]struct {
+		key, val string
+	}{{"user", j.User}, {"group", j.Group}, {"queue", j.Queue}, {"partition", j.Partition}} {
+		if s.val != "" {
+			dst = append(dst, `,"`...)
+			dst = append(dst, s.key...)
+			dst = append(dst, `":`...)
+			dst = appendJSONString(dst, s.val)
+		}
+	}
+	if j.Priority != 0 {
+		dst = append(dst, `,"priority":`...)
+		dst = strconv.AppendInt(dst, int64(j.Priority), 10)
+	}
+	if !j.Gang {
+		dst = append(dst, `,"gang":false`...)
+	}
+	return append(dst, "}\n"...), nil
+}
+
+// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes
+// U+FFFD, as encoding/json does when it reads it.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			case c < 0x20 || c == 0x7f:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, `\ufffd`...)
+		} else {
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}
+
+// WriteJSONL writes jobs as JSON Lines, one job per line.
+func WriteJSONL(w io.Writer, jobs []*sim.Job) error {
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	for _, j := range jobs {
+		var err error
+		if buf, err = AppendJSONL(buf[:0], j); err != nil {
+			return err
+		}
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteCSV writes jobs as CSV with a header row. The header has every
+// column of the schema and one req_<resource> column per resource any job
+// requests, in the order the resources first appear.
+func WriteCSV(w io.Writer, jobs []*sim.Job) error {
+	var resources []string
+	index := map[string]int{}
+	for _, j := range jobs {
+		if err := checkJob(j); err != nil {
+			return fmt.Errorf("job %q: %w", j.ID, err)
+		}
+		for _, q := range j.Request {
+			if strings.TrimSpace(q.Resource) != q.Resource {
+				return fmt.Errorf("job %q: resource %q: a CSV column name cannot start or end with a space", j.ID, q.Resource)
+			}
+			if _, ok := index[q.Resource]; !ok {
+				index[q.Resource] = len(resources)
+				resources = append(resources, q.Resource)
+			}
+		}
+	}
+	header := []string{"id", "submit_s", "runtime_s", "walltime_s", "tasks"}
+	for _, r := range resources {
+		header = append(header, reqPrefix+r)
+	}
+	header = append(header, "user", "group", "queue", "partition", "priority", "gang")
+	cw := csv.NewWriter(w)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	row := make([]string, len(header))
+	nr := len(resources)
+	for _, j := range jobs {
+		clear(row)
+		row[0] = j.ID
+		row[1] = sim.FormatSeconds(j.Submit)
+		row[2] = sim.FormatSeconds(j.Runtime)
+		if j.Walltime != sim.NoWalltime {
+			row[3] = sim.FormatSeconds(j.Walltime)
+		}
+		row[4] = strconv.Itoa(j.Tasks)
+		for _, q := range j.Request {
+			row[5+index[q.Resource]] = formatAmount(q.Amount)
+		}
+		rest := row[5+nr:]
+		rest[0], rest[1], rest[2], rest[3] = j.User, j.Group, j.Queue, j.Partition
+		rest[4] = strconv.Itoa(j.Priority)
+		rest[5] = strconv.FormatBool(j.Gang)
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
