@@ -1,10 +1,6 @@
 package policies
 
-import (
-	"sort"
-
-	"github.com/schedsim/schedsim/sim"
-)
+import "github.com/schedsim/schedsim/sim"
 
 // easy is EASY backfilling with the head's reservation on specific nodes.
 //
@@ -16,12 +12,20 @@ import (
 // leaves on its reserved nodes ("extra", per node).
 type easy struct {
 	buf     []int32
-	ends    []*sim.JobRun
+	ends    byEnd // running jobs by projected end
 	scratch map[int32][]sim.Amount // free at the shadow, for nodes freed before it
 	extra   map[int32][]sim.Amount // what the head leaves on its reserved nodes
+	// After a pass, every job then queued has been tried against the state
+	// the pass left. If no job has ended since and the head is the same,
+	// none of them can start now either, so only newer jobs are tried.
+	lastHead *sim.JobRun
+	tried    int64 // jobs with Seq < tried were tried in the last pass
 }
 
 func (s *easy) Schedule(c *sim.Context) error {
+	for _, j := range c.Ended() {
+		s.ends.remove(j)
+	}
 	q := c.Queue()
 	i := 0
 	// Start the head while it fits.
@@ -30,18 +34,24 @@ func (s *easy) Schedule(c *sim.Context) error {
 		if nodes == nil {
 			break
 		}
-		if err := c.Start(q[i], nodes); err != nil {
+		if err := s.start(c, q[i], nodes); err != nil {
 			return err
 		}
-		s.buf = nodes
 	}
 	if i >= len(q)-1 {
 		return nil
 	}
 	head := q[i]
+	unchanged := len(c.Ended()) == 0 && head == s.lastHead
+	s.lastHead = head
+	tried := s.tried
+	s.tried = c.Arrived()
 	shadowKnown := false
 	var shadow sim.Time
 	for _, j := range q[i+1:] {
+		if unchanged && j.Seq < tried {
+			continue
+		}
 		if !totalsAllow(c, j) {
 			continue
 		}
@@ -66,10 +76,9 @@ func (s *easy) Schedule(c *sim.Context) error {
 		if nodes == nil {
 			continue
 		}
-		if err := c.Start(j, nodes); err != nil {
+		if err := s.start(c, j, nodes); err != nil {
 			return err
 		}
-		s.buf = nodes
 		if crosses {
 			for _, n := range nodes {
 				if ex, ok := s.extra[n]; ok {
@@ -80,6 +89,15 @@ func (s *easy) Schedule(c *sim.Context) error {
 			}
 		}
 	}
+	return nil
+}
+
+func (s *easy) start(c *sim.Context, j *sim.JobRun, nodes []int32) error {
+	if err := c.Start(j, nodes); err != nil {
+		return err
+	}
+	s.buf = nodes
+	s.ends.insert(j)
 	return nil
 }
 
@@ -100,14 +118,6 @@ func (s *easy) reserve(c *sim.Context, head *sim.JobRun) sim.Time {
 	for n := range cl.Nodes {
 		fitNow += sim.TasksFittingIn(free, R, n, req, need)
 	}
-	s.ends = append(s.ends[:0], c.Running()...)
-	sort.Slice(s.ends, func(a, b int) bool {
-		ea, eb := s.ends[a].ExpectedEnd(now), s.ends[b].ExpectedEnd(now)
-		if ea != eb {
-			return ea < eb
-		}
-		return s.ends[a].Seq < s.ends[b].Seq
-	})
 	total := fitNow
 	shadow := sim.Forever
 	for i := 0; i < len(s.ends) && total < need; {

@@ -123,6 +123,18 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	if d < 1 {
 		d = 1 // a zero-length job still needs its nodes at the instant it runs
 	}
+	if numNodes == 1 {
+		if l, has := p.lines[0]; has {
+			t, ok := p.firstWindow(l, d, req, k)
+			if !ok {
+				return 0, nil, false, events
+			}
+			for i := 0; i < k; i++ {
+				nodes = append(nodes, 0)
+			}
+			return t, nodes, true, events
+		}
+	}
 	total := 0
 	events = events[:0]
 	for n := 0; n < numNodes; n++ {
@@ -167,6 +179,29 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		left -= w
 	}
 	return t, nodes, true, events
+}
+
+// firstWindow returns the earliest t ≥ now at which k tasks fit on one
+// timeline throughout [t, t+d). It stops at the first fit, so a job that
+// can start soon costs little however long the profile.
+func (p *profile) firstWindow(l *timeline, d sim.Time, req []sim.Need, k int) (sim.Time, bool) {
+	m := len(l.times)
+	for i := 0; i < m; {
+		if sim.TasksFittingIn(l.free, p.R, i, req, k) < k {
+			i++
+			continue
+		}
+		start := l.times[i]
+		j := i + 1
+		for j < m && l.times[j] < start+d && sim.TasksFittingIn(l.free, p.R, j, req, k) >= k {
+			j++
+		}
+		if j == m || l.times[j] >= start+d {
+			return start, true
+		}
+		i = j + 1 // segment j is too full; a window must start after it
+	}
+	return 0, false
 }
 
 // lineEvents computes how many tasks fit node l throughout the window

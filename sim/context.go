@@ -23,6 +23,9 @@ func (c *Context) Running() []*JobRun { return c.e.running }
 // scheduling pass, in the order they ended.
 func (c *Context) Ended() []*JobRun { return c.e.ended }
 
+// Arrived counts the jobs submitted so far; every job has Seq < Arrived().
+func (c *Context) Arrived() int64 { return c.e.submitted }
+
 // Free returns node n's free amount of resource r and whether the node has r.
 func (c *Context) Free(n, r int) (Amount, bool) {
 	a := c.e.free[n*len(c.e.cluster.Resources)+r]

@@ -31,13 +31,14 @@ type Engine struct {
 	sched     Scheduler
 	observers []Observer
 
-	now     Time
-	events  eventHeap
-	evSeq   uint64
-	free    []Amount // free[n*R+r]
-	queue   []*JobRun
-	running []*JobRun
-	arrived int64
+	now       Time
+	events    eventHeap
+	evSeq     uint64
+	free      []Amount // free[n*R+r]
+	queue     []*JobRun
+	running   []*JobRun
+	arrived   int64 // jobs read from the trace (the next one included)
+	submitted int64
 	// allocated[r] is the amount of resource r in use over all nodes.
 	allocated []Amount
 	fitCache  map[string]int
@@ -48,6 +49,8 @@ type Engine struct {
 	done      bool
 	ended     []*JobRun // jobs that ended since the last scheduling pass
 	wakes     map[Time]bool
+	// startedInPass says the queue holds started jobs to compact away.
+	startedInPass bool
 }
 
 // NewEngine wires a cluster, a trace, a scheduler and observers.
@@ -105,7 +108,10 @@ func (e *Engine) Run() error {
 		if err := e.sched.Schedule(&e.ctx); err != nil {
 			return fmt.Errorf("scheduler at t=%s s: %w", e.now, err)
 		}
-		e.compactQueue()
+		if e.startedInPass {
+			e.compactQueue()
+			e.startedInPass = false
+		}
 		e.ended = e.ended[:0]
 		for _, o := range e.observers {
 			o.Stepped(e.now, &e.ctx)
@@ -167,6 +173,7 @@ func (e *Engine) apply(ev event) error {
 }
 
 func (e *Engine) submit(j *JobRun) {
+	e.submitted++
 	for _, o := range e.observers {
 		o.Submitted(e.now, j)
 	}
@@ -279,6 +286,7 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 		e.take(j.req, n)
 	}
 	j.Status = Running
+	e.startedInPass = true
 	j.Start = e.now
 	j.Nodes = append(j.Nodes[:0], nodes...)
 	j.finishAt = e.now + j.Job.Runtime
