@@ -27,12 +27,13 @@ type Options struct {
 // Reader streams the jobs of one SWF file in submit order.
 type Reader struct {
 	path    string
+	openRaw func() (io.ReadCloser, error)
 	opt     Options
+	records int
 	header  Header
 	perNode int
 
-	f       *os.File
-	gz      *gzip.Reader
+	f       io.ReadCloser
 	sc      *bufio.Scanner
 	line    int
 	skips   traces.Skips
@@ -58,10 +59,20 @@ type lateRecord struct {
 // Open reads the header, scans the file once for out-of-order records and
 // readies the stream.
 func Open(path string, opt Options) (*Reader, error) {
+	return newReader(path, func() (io.ReadCloser, error) { return os.Open(path) }, opt)
+}
+
+// OpenBytes reads an SWF log held in memory (an embedded trace); name is
+// used in messages.
+func OpenBytes(name string, data []byte, opt Options) (*Reader, error) {
+	return newReader(name, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }, opt)
+}
+
+func newReader(path string, openRaw func() (io.ReadCloser, error), opt Options) (*Reader, error) {
 	if opt.Model == "" {
 		opt.Model = Pool
 	}
-	r := &Reader{path: path, opt: opt, strings: map[string]string{}}
+	r := &Reader{path: path, openRaw: openRaw, opt: opt, strings: map[string]string{}}
 	if err := r.scan(); err != nil {
 		return nil, err
 	}
@@ -80,6 +91,10 @@ func Open(path string, opt Options) (*Reader, error) {
 // Header returns the parsed header.
 func (r *Reader) Header() *Header { return &r.header }
 
+// Records is the number of job records (non-comment lines) in the file,
+// counted by the first pass: the total for a progress bar.
+func (r *Reader) Records() int { return r.records }
+
 // Skips reports the records skipped so far (lenient mode).
 func (r *Reader) Skips() traces.Skips { return r.skips }
 
@@ -94,12 +109,12 @@ func (r *Reader) Close() error {
 }
 
 func (r *Reader) open() error {
-	f, err := os.Open(r.path)
+	f, err := r.openRaw()
 	if err != nil {
 		return err
 	}
 	r.f = f
-	var src io.Reader = f
+	var src io.Reader
 	br := bufio.NewReaderSize(f, 1<<16)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
@@ -107,7 +122,6 @@ func (r *Reader) open() error {
 			f.Close()
 			return &traces.ParseError{File: r.path, Err: fmt.Errorf("bad gzip: %w", err)}
 		}
-		r.gz = gz
 		src = gz
 	} else {
 		src = br
@@ -137,6 +151,7 @@ func (r *Reader) scan() error {
 			r.header.parseHeaderLine(string(t))
 			continue
 		}
+		r.records++
 		at, ok := r.submitOf(b)
 		if !ok {
 			continue

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
+
+	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/policies"
+	"github.com/schedsim/schedsim/traces/swf"
+)
+
+// replayConfig is everything a replay needs. The YAML keys of --config are
+// the flag names with '_' for '-'; flags given on the command line win.
+type replayConfig struct {
+	Trace          string  `yaml:"trace"`
+	TraceFormat    string  `yaml:"trace_format"`
+	Cluster        string  `yaml:"cluster"`
+	Platform       string  `yaml:"platform"`
+	MaxHosts       int     `yaml:"max_hosts"`
+	SWFModel       string  `yaml:"swf_model"`
+	ProcsPerNode   int     `yaml:"swf_procs_per_node"`
+	Queue          string  `yaml:"queue"`
+	Profile        string  `yaml:"profile"`
+	Backfill       string  `yaml:"backfill"`
+	Placement      string  `yaml:"placement"`
+	Script         string  `yaml:"script"`
+	NodeEvents     string  `yaml:"node_events"`
+	Seed           uint64  `yaml:"seed"`
+	Out            string  `yaml:"out"`
+	Format         string  `yaml:"format"`
+	Check          bool    `yaml:"check"`
+	Quiet          bool    `yaml:"quiet"`
+	Strict         bool    `yaml:"strict"`
+	KillAtWalltime bool    `yaml:"kill_at_walltime"`
+	TauS           float64 `yaml:"bsld_tau_s"`
+}
+
+func defaultConfig() replayConfig {
+	return replayConfig{
+		SWFModel:       string(swf.Pool),
+		Queue:          "fcfs",
+		Backfill:       string(policies.EASY),
+		Placement:      "first-fit",
+		Format:         metrics.FormatParquet,
+		KillAtWalltime: true,
+		TauS:           10,
+	}
+}
+
+// bindFlags registers every flag on fs, pointing into c.
+func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&c.Trace, "trace", c.Trace, "trace file: .swf[.gz], Batsim .json, native .jsonl/.csv[.gz] (default: the embedded KTH-SP2 log)")
+	fs.StringVar(&c.TraceFormat, "trace-format", c.TraceFormat, "force the trace format: swf, batsim, native")
+	fs.StringVar(&c.Cluster, "cluster", c.Cluster, "cluster YAML file (nodes, resources, attributes, power)")
+	fs.StringVar(&c.Platform, "platform", c.Platform, "Batsim/SimGrid platform XML instead of --cluster")
+	fs.IntVar(&c.MaxHosts, "max-hosts", c.MaxHosts, "keep only the first N compute hosts of --platform (0: all)")
+	fs.StringVar(&c.SWFModel, "swf-model", c.SWFModel, "cluster model for SWF traces: pool (one node of MaxProcs processors) or nodes (MaxNodes whole nodes)")
+	fs.IntVar(&c.ProcsPerNode, "swf-procs-per-node", c.ProcsPerNode, "processors per node in the nodes model (default ⌈MaxProcs/MaxNodes⌉)")
+	fs.StringVar(&c.Queue, "queue", c.Queue, "queue order: "+strings.Join(policies.OrderNames(), ", "))
+	fs.StringVar(&c.Profile, "profile", c.Profile, "weight profile of the multi-factor queue (not in this version)")
+	fs.StringVar(&c.Backfill, "backfill", c.Backfill, "backfilling: none, easy, conservative")
+	fs.StringVar(&c.Placement, "placement", c.Placement, "placement policy: first-fit")
+	fs.StringVar(&c.Script, "script", c.Script, "Starlark placement script (not in this version)")
+	fs.StringVar(&c.NodeEvents, "node-events", c.NodeEvents, "node failure/drain events file (not in this version)")
+	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed, stored with the run")
+	fs.StringVar(&c.Out, "out", c.Out, "run directory (default runs/<trace>-<queue>-<backfill>[-<swf model>])")
+	fs.StringVar(&c.Format, "format", c.Format, "table format: parquet, arrow, csv (summary.csv is always written)")
+	fs.BoolVar(&c.Check, "check", c.Check, "verify the engine's invariants during the run; a violation fails it")
+	fs.BoolVar(&c.Quiet, "quiet", c.Quiet, "print nothing but errors")
+	fs.BoolVar(&c.Strict, "strict", c.Strict, "stop at the first bad trace record instead of skipping and counting it")
+	fs.BoolVar(&c.KillAtWalltime, "kill-at-walltime", c.KillAtWalltime, "kill a job when its runtime exceeds its requested walltime")
+	fs.Float64Var(&c.TauS, "bsld-tau", c.TauS, "bounded-slowdown threshold τ in seconds")
+}
+
+// loadConfigFile decodes a --config file strictly and resolves its paths
+// relative to the file's directory.
+func loadConfigFile(path string, into *replayConfig) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(into); err != nil && !errors.Is(err, io.EOF) { // io.EOF: an empty file
+		return fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	dir := filepath.Dir(path)
+	for _, p := range []*string{&into.Trace, &into.Cluster, &into.Platform, &into.Script, &into.NodeEvents, &into.Out} {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
+	return nil
+}
+
+// validate reports every problem at once.
+func (c *replayConfig) validate() error {
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if _, err := policies.OrderByName(c.Queue); err != nil {
+		add("--queue: %v", err)
+	}
+	if _, err := policies.ParseBackfill(c.Backfill); err != nil {
+		add("--backfill: %v", err)
+	}
+	if _, err := swf.ParseModel(c.SWFModel); err != nil {
+		add("--swf-model: %v", err)
+	}
+	switch c.Format {
+	case metrics.FormatParquet, metrics.FormatArrow, metrics.FormatCSV:
+	default:
+		add("--format: unknown format %q (known: parquet, arrow, csv)", c.Format)
+	}
+	switch c.TraceFormat {
+	case "", "swf", "batsim", "native":
+	default:
+		add("--trace-format: unknown format %q (known: swf, batsim, native)", c.TraceFormat)
+	}
+	if c.Placement != "first-fit" {
+		add("--placement: unknown policy %q (this version has first-fit)", c.Placement)
+	}
+	if c.Profile != "" {
+		add("--profile: weight profiles need the multi-factor queue, which this version does not have yet")
+	}
+	if c.Script != "" {
+		add("--script: Starlark placement scripts are not in this version yet")
+	}
+	if c.NodeEvents != "" {
+		add("--node-events: node events are not in this version yet")
+	}
+	if c.Cluster != "" && c.Platform != "" {
+		add("--cluster and --platform: give one, not both")
+	}
+	if c.MaxHosts < 0 {
+		add("--max-hosts: must be ≥ 0")
+	}
+	if c.ProcsPerNode < 0 {
+		add("--swf-procs-per-node: must be ≥ 0")
+	}
+	if c.TauS < 0 {
+		add("--bsld-tau: must be ≥ 0")
+	}
+	return errors.Join(errs...)
+}

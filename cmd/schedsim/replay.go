@@ -1,0 +1,205 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
+
+	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/policies"
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces"
+)
+
+// version is stamped into run.yaml.
+const version = "0.1.0"
+
+func newReplayCommand() *cobra.Command {
+	cfg := defaultConfig()
+	var configPath string
+	cmd := &cobra.Command{
+		Use:   "replay",
+		Short: "Replay one trace on one cluster under one policy",
+		Long: `Replay one trace on one cluster under one policy and write a run directory:
+jobs, timeseries, nodes and summary tables (Parquet by default), summary.csv and run.yaml.
+
+With no arguments it replays the embedded KTH-SP2 log (Parallel Workloads Archive)
+on the cluster its header describes, with FCFS and EASY backfilling.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if configPath != "" {
+				fileCfg := defaultConfig()
+				if err := loadConfigFile(configPath, &fileCfg); err != nil {
+					return badInput(err)
+				}
+				// Flags given on the command line win over the file.
+				over := pflag.NewFlagSet("config", pflag.ContinueOnError)
+				fileCfg.bindFlags(over)
+				var setErr error
+				cmd.Flags().Visit(func(f *pflag.Flag) {
+					if over.Lookup(f.Name) != nil {
+						setErr = errors.Join(setErr, over.Set(f.Name, f.Value.String()))
+					}
+				})
+				if setErr != nil {
+					return badInput(setErr)
+				}
+				cfg = fileCfg
+			}
+			if err := cfg.validate(); err != nil {
+				return badInput(err)
+			}
+			return runReplay(&cfg, cmd.ErrOrStderr(), cmd.OutOrStdout())
+		},
+	}
+	cfg.bindFlags(cmd.Flags())
+	cmd.Flags().StringVar(&configPath, "config", "", "YAML file with the same keys as the flags (trace, backfill, swf_model, …); flags win")
+	return cmd
+}
+
+// runReplay runs one replay end to end.
+func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
+	w, err := openWorkload(cfg)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	cluster, err := sim.NewCluster(w.nodes)
+	if err != nil {
+		return badInput(fmt.Errorf("cluster (%s): %w", w.cluster, err))
+	}
+	order, _ := policies.OrderByName(cfg.Queue)
+	backfill, _ := policies.ParseBackfill(cfg.Backfill)
+	sched, err := policies.NewBatch(backfill)
+	if err != nil {
+		return badInput(err)
+	}
+	if cfg.Out == "" {
+		cfg.Out = defaultRunDir(cfg, w)
+	}
+	rec, err := metrics.NewRecorder(cfg.Out, cluster, metrics.Options{
+		Format: cfg.Format,
+		Tau:    sim.SecondsToTime(cfg.TauS),
+		Labels: []metrics.Label{
+			{Name: "trace", Value: traceLabel(cfg)},
+			{Name: "queue", Value: cfg.Queue},
+			{Name: "backfill", Value: cfg.Backfill},
+		},
+	})
+	if err != nil {
+		return failed(err)
+	}
+	observers := []sim.Observer{rec}
+	var checker *sim.Checker
+	if cfg.Check {
+		checker = sim.NewChecker(cluster)
+		observers = append(observers, checker)
+	}
+	var bar *progress
+	if !cfg.Quiet && isTerminal(os.Stderr) {
+		bar = newProgress(w.records, stderr)
+		observers = append(observers, bar)
+	}
+	source := traces.Prefetch(w.source, 4096)
+	defer source.Close()
+	engine := sim.NewEngine(cluster, source, sched, sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order}, observers...)
+
+	start := time.Now()
+	runErr := engine.Run()
+	wall := time.Since(start).Seconds()
+	bar.finish()
+	if runErr == nil && checker != nil {
+		runErr = checker.Err()
+	}
+	if runErr != nil {
+		rec.Abort()
+		var pe *traces.ParseError
+		if errors.As(runErr, &pe) {
+			return badInput(runErr)
+		}
+		return failed(fmt.Errorf("replay of %s: %w", w.name, runErr))
+	}
+	skips := w.skips()
+	if err := writeRunYAML(cfg, w, cluster, skips); err != nil {
+		rec.Abort()
+		return failed(err)
+	}
+	if err := rec.Close(metrics.FinalInfo{Skipped: int64(skips.Total), Events: engine.EventsApplied(), WallSeconds: wall}); err != nil {
+		return failed(err)
+	}
+	if cfg.Quiet {
+		return nil
+	}
+	return printSummary(stdout, cfg, w, cluster, skips)
+}
+
+// defaultRunDir names the run after its inputs: runs/<trace>-<queue>-<backfill>.
+func defaultRunDir(cfg *replayConfig, w *workload) string {
+	name := traceLabel(cfg)
+	parts := []string{name, cfg.Queue, cfg.Backfill}
+	if w.format == "swf" && cfg.Cluster == "" && cfg.Platform == "" {
+		parts = append(parts, cfg.SWFModel)
+	}
+	return filepath.Join("runs", strings.Join(parts, "-"))
+}
+
+// traceLabel is the trace's file name without format extensions.
+func traceLabel(cfg *replayConfig) string {
+	name := defaultTraceName
+	if cfg.Trace != "" {
+		name = filepath.Base(cfg.Trace)
+	}
+	for _, ext := range []string{".gz", ".swf", ".json", ".jsonl", ".ndjson", ".csv"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	return name
+}
+
+// runRecord is run.yaml: what is needed to reproduce and identify a run.
+type runRecord struct {
+	Schedsim string       `yaml:"schedsim"`
+	Go       string       `yaml:"go"`
+	Config   replayConfig `yaml:"config"`
+	Trace    struct {
+		Name    string         `yaml:"name"`
+		Format  string         `yaml:"format"`
+		SHA256  string         `yaml:"sha256"`
+		Skipped int            `yaml:"skipped_records"`
+		Reasons map[string]int `yaml:"skip_reasons,omitempty"`
+	} `yaml:"trace"`
+	Cluster struct {
+		Source    string   `yaml:"source"`
+		Nodes     int      `yaml:"nodes"`
+		Resources []string `yaml:"resources"`
+		Totals    []string `yaml:"totals"`
+	} `yaml:"cluster"`
+}
+
+func writeRunYAML(cfg *replayConfig, w *workload, c *sim.Cluster, skips traces.Skips) error {
+	var r runRecord
+	r.Schedsim, r.Go = version, runtime.Version()
+	r.Config = *cfg
+	r.Trace.Name, r.Trace.Format, r.Trace.SHA256 = w.name, w.format, w.sha256
+	r.Trace.Skipped, r.Trace.Reasons = skips.Total, skips.ByReason
+	r.Cluster.Source, r.Cluster.Nodes, r.Cluster.Resources = w.cluster, len(c.Nodes), c.Resources
+	for i, name := range c.Resources {
+		r.Cluster.Totals = append(r.Cluster.Totals, name+": "+c.TotalCapacity(i).String())
+	}
+	return metrics.WriteFileAtomic(filepath.Join(cfg.Out, "run.yaml"), func(out io.Writer) error {
+		enc := yaml.NewEncoder(out)
+		enc.SetIndent(2)
+		if err := enc.Encode(&r); err != nil {
+			return err
+		}
+		return enc.Close()
+	})
+}
