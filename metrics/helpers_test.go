@@ -3,9 +3,10 @@ package metrics
 import (
 	"context"
 	"encoding/csv"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -95,10 +96,21 @@ func sevenJobs() []*sim.Job {
 // run replays jobs on c into dir and closes the recorder.
 func run(t testing.TB, dir string, c *sim.Cluster, jobs []*sim.Job, cfg sim.Config, opt Options, final FinalInfo) {
 	t.Helper()
+	runCut(t, dir, c, jobs, cfg, opt, final, 0)
+}
+
+// runCut is run with records cut every cut rows (0: the default), to
+// exercise files made of many records. It checks that no Arrow memory
+// leaks.
+func runCut(t testing.TB, dir string, c *sim.Cluster, jobs []*sim.Job, cfg sim.Config, opt Options, final FinalInfo, cut int) {
+	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	rec, err := newRecorder(dir, c, opt, mem)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if cut > 0 {
+		rec.jobs.cut, rec.series.cut = cut, cut
 	}
 	chk := sim.NewChecker(c)
 	e := sim.NewEngine(c, &sim.SliceSource{Jobs: jobs}, &fcfs{}, cfg, rec, chk)
@@ -229,4 +241,58 @@ func readFile(t testing.TB, dir, name string) []byte {
 	return b
 }
 
-var _ = strings.Join
+// synthCluster has n nodes of 32 cpus and 128 mem; every fourth also has
+// 4 gpus, which then drive its power.
+func synthCluster(t testing.TB, n int) *sim.Cluster {
+	t.Helper()
+	nodes := make([]sim.NodeSpec, n)
+	for i := range nodes {
+		nodes[i] = sim.NodeSpec{
+			Name:     "node-" + strconv.Itoa(i),
+			Capacity: []sim.Quantity{{Resource: "cpu", Amount: sim.Units(32)}, {Resource: "Mem GB", Amount: sim.Units(128)}},
+			Power:    sim.PowerModel{IdleW: 100, MaxW: 350},
+		}
+		if i%4 == 3 {
+			nodes[i].Capacity = append(nodes[i].Capacity, sim.Quantity{Resource: "gpu", Amount: sim.Units(4)})
+			nodes[i].Power = sim.PowerModel{IdleW: 150, MaxW: 1500, Resource: "gpu"}
+		}
+	}
+	c, err := sim.NewCluster(nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// synthJobs makes n jobs from a seeded stream: arrivals a few seconds
+// apart (sometimes together), fractional runtimes, unknown or short
+// walltimes, a few gpu jobs and a few that fit nowhere.
+func synthJobs(n int, seed uint64) []*sim.Job {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	jobs := make([]*sim.Job, n)
+	var now sim.Time
+	users := []string{"alice", "bob", "carol", "dave", "eve"}
+	for i := range jobs {
+		if rng.IntN(4) > 0 {
+			now += sim.Time(rng.Int64N(int64(40 * sim.Second)))
+		}
+		runtime := sim.Time(rng.Int64N(int64(3000 * sim.Second)))
+		wall := sim.NoWalltime
+		if rng.IntN(3) > 0 {
+			wall = runtime * sim.Time(50+rng.IntN(100)) / 100 // half of them get killed
+		}
+		req := []sim.Quantity{
+			{Resource: "cpu", Amount: sim.Amount(500 + rng.IntN(16000))},
+			{Resource: "Mem GB", Amount: sim.Units(int64(1 + rng.IntN(64)))},
+		}
+		switch rng.IntN(50) {
+		case 0:
+			req[0].Amount = sim.Units(40) // fits on no node: rejected
+		case 1, 2, 3:
+			req = append(req, sim.Quantity{Resource: "gpu", Amount: sim.Units(int64(1 + rng.IntN(4)))})
+		}
+		jobs[i] = &sim.Job{ID: "j" + strconv.Itoa(i), Submit: now, Runtime: runtime, Walltime: wall,
+			Tasks: 1 + rng.IntN(4), Request: req, User: users[rng.IntN(len(users))], Group: "g", Queue: "batch"}
+	}
+	return jobs
+}

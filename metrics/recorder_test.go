@@ -39,10 +39,10 @@ func TestHandComputed(t *testing.T) {
 	// Rows come in the order jobs leave: 5 rejected at 40, 2 ends at 60,
 	// 3 at 65, 4 killed at 85, 6 ends at 85, 1 at 100, 7 at 110.
 	type row struct {
-		id, state, reason, nodeList string
+		id, state, reason, nodeList                                     string
 		start, end, wait, runtime, walltime, turnaround, slowdown, bsld any
-		nodes                                                          int64
-		energy                                                         float64
+		nodes                                                           int64
+		energy                                                          float64
 	}
 	// energy_j = Σ tasks (max−idle)/capacity · cpus · runtime:
 	// on a 100/4 = 25 W per cpu, on b 200/4 = 50 W per cpu.
@@ -266,5 +266,24 @@ func TestLabels(t *testing.T) {
 	}
 	if _, err := NewRecorder(t.TempDir(), twoNodes(t), Options{Format: "xlsx"}); err == nil {
 		t.Error("format xlsx accepted")
+	}
+}
+
+// TestHotPathAllocs: recording a job costs no allocation once the
+// builders have grown (the waits slice and builders grow geometrically).
+func TestHotPathAllocs(t *testing.T) {
+	rec, err := NewRecorder(t.TempDir(), twoNodes(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Abort()
+	j := &sim.JobRun{Job: job("x", 0, 10, -1, 3, 1), Status: sim.Completed, Start: secs(5), End: secs(15), Nodes: []int32{1, 0, 1}}
+	rec.Submitted(0, j)
+	allocs := testing.AllocsPerRun(20000, func() {
+		rec.Started(j.Start, j)
+		rec.Ended(j.End, j)
+	})
+	if allocs > 0.01 {
+		t.Errorf("%v allocations per job", allocs)
 	}
 }

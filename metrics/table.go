@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sync"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -20,18 +21,33 @@ const rowsPerRecord = 64 << 10
 // table is one output file being written: builders reused across records,
 // a record cut every cut rows and streamed by a tableWriter into a hidden
 // temp file that commit renames into place.
+//
+// Encoding runs in one goroutine per table, fed through a channel of
+// capacity one. Parquet encoding and compression cost about as much as
+// the simulation itself; overlapping them takes them off the engine's
+// path on any machine with a spare core. The goroutine writes records in
+// the order they were cut, so the bytes do not depend on scheduling, and
+// at most three records per table are alive (building, queued, encoding).
+// It decides nothing about the simulation.
 type table struct {
-	rb   *array.RecordBuilder
-	rows int // rows appended since the last cut
-	cut  int
-	file *tempFile
-	bw   *seekWriter
-	tw   tableWriter
-	done bool // tw closed
+	rb    *array.RecordBuilder
+	rows  int   // rows appended since the last cut
+	total int64 // rows appended in all
+	cut   int
+	file  *tempFile
+	bw    *seekWriter
+	tw    tableWriter
+
+	recs    chan arrow.Record // to the encoder; closed by stop
+	stopped chan error        // the encoder's final error
+	mu      sync.Mutex
+	encErr  error // first encoder error, seen by flush before the end
+	ended   bool  // stop was called
+	endErr  error // what stop returned
 }
 
-// newTable opens <dir>/<name>.<format> as a temp file and starts a writer
-// for schema.
+// newTable opens <dir>/<name>.<format> as a temp file and starts its
+// encoder for schema.
 func newTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocator) (*table, error) {
 	f, err := createTemp(filepath.Join(dir, name+"."+format))
 	if err != nil {
@@ -44,7 +60,35 @@ func newTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocat
 		return nil, fmt.Errorf("metrics: %s: %w", name, err)
 	}
 	t.rb = array.NewRecordBuilder(mem, schema)
+	t.recs = make(chan arrow.Record, 1)
+	t.stopped = make(chan error, 1)
+	go t.encode()
 	return t, nil
+}
+
+// encode writes the records it receives, then the footer, then flushes
+// the buffer. After an error it only releases what it receives.
+func (t *table) encode() {
+	var err error
+	for rec := range t.recs {
+		if err == nil {
+			if err = t.tw.write(rec); err != nil {
+				t.mu.Lock()
+				t.encErr = err
+				t.mu.Unlock()
+			}
+		}
+		rec.Release()
+	}
+	// The footer is written even after an error: closing is what makes
+	// the encoder give its memory back.
+	if cerr := t.tw.close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = t.bw.w.Flush()
+	}
+	t.stopped <- err
 }
 
 // col returns the builder of the named column. Binding builders by name
@@ -62,65 +106,67 @@ func (t *table) col(name string) array.Builder {
 // record when enough have piled up.
 func (t *table) endRow() error {
 	t.rows++
+	t.total++
 	if t.rows >= t.cut {
 		return t.flush()
 	}
 	return nil
 }
 
-// flush writes the pending rows as one record. NewRecord resets the
-// builders, which are then reused for the next record.
+// flush hands the pending rows to the encoder as one record. NewRecord
+// resets the builders, which are then reused for the next record. It
+// reports an encoder error met so far, so a failing disk stops the
+// recording early.
 func (t *table) flush() error {
-	if t.rows == 0 {
-		return nil
+	t.mu.Lock()
+	err := t.encErr
+	t.mu.Unlock()
+	if err != nil || t.rows == 0 {
+		return err
 	}
 	rec := t.rb.NewRecord()
-	defer rec.Release()
+	// A full record means more will come: size the fresh builders for a
+	// whole record at once instead of letting them double their way up.
+	// Small runs never reach this and allocate only what they use.
+	if t.rows == t.cut {
+		t.rb.Reserve(t.cut)
+	}
 	t.rows = 0
-	return t.tw.write(rec)
+	t.recs <- rec
+	return nil
+}
+
+// stop ends the encoder and returns its error; it is idempotent.
+func (t *table) stop() error {
+	if !t.ended {
+		t.ended = true
+		close(t.recs)
+		t.endErr = <-t.stopped
+		t.rb.Release()
+	}
+	return t.endErr
 }
 
 // finish writes the pending rows and the footer and makes the temp file
 // durable. The file is still under its temp name.
 func (t *table) finish() error {
 	err := t.flush()
-	if cerr := t.closeWriter(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = t.bw.w.Flush()
+	if serr := t.stop(); err == nil {
+		err = serr
 	}
 	if err == nil {
 		err = t.file.finish()
 	}
-	t.release()
 	return err
 }
 
 // commit renames the finished file into place.
 func (t *table) commit() error { return t.file.commit() }
 
-// abort drops the table and its temp file. It closes the writer first so
-// the encoder gives back the memory it holds.
+// abort stops the encoder and removes the temp file.
 func (t *table) abort() {
-	t.closeWriter()
-	t.release()
+	t.stop()
 	t.file.abort()
-}
-
-func (t *table) release() {
-	if t.rb != nil {
-		t.rb.Release()
-		t.rb = nil
-	}
-}
-
-func (t *table) closeWriter() error {
-	if t.done {
-		return nil
-	}
-	t.done = true
-	return t.tw.close()
 }
 
 // seekWriter buffers writes and counts them. The Arrow IPC file writer
