@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 
 	"github.com/schedsim/schedsim/sim"
@@ -157,6 +158,11 @@ func TestFormatsAgree(t *testing.T) {
 	}
 	if kv := pf.MetaData().KeyValueMetadata(); kv.Len() != 0 {
 		t.Errorf("parquet metadata %v", kv)
+	}
+	// A REPEATED root (the library's default) breaks readers such as
+	// hyparquet; pyarrow writes REQUIRED.
+	if rep := pf.MetaData().Schema.Root().RepetitionType(); rep != parquet.Repetitions.Required {
+		t.Errorf("root repetition %v", rep)
 	}
 }
 

@@ -55,6 +55,10 @@ func newParquetWriter(schema *arrow.Schema, w io.Writer, mem memory.Allocator) (
 		// repetitive columns (user, state) Snappy gets most of the gain
 		// (5% bigger jobs files) without a hash per value.
 		parquet.WithDictionaryDefault(false),
+		// The library marks the root REPEATED by default (a legacy of
+		// parquet-cpp); some readers (hyparquet) then misread every
+		// column. REQUIRED is what pyarrow writes.
+		parquet.WithRootRepetition(parquet.Repetitions.Required),
 	)
 	fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
 	if err != nil {

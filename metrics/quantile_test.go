@@ -29,6 +29,12 @@ func TestQuantile(t *testing.T) {
 			t.Errorf("quantile(%v, %v) = %v, want %v", c.xs, c.p, got, c.want)
 		}
 	}
+	// Bit for bit what numpy 1.24 prints for np.percentile([0, 10, 20, 30], 95):
+	// (n−1)·0.95 rounds to 2.8499999999999996 and numpy's lerp computes
+	// 30 − 10·(1 − 0.8499999999999996).
+	if got := quantile([]float64{0, 10, 20, 30}, 0.95); got != 28.499999999999996 {
+		t.Errorf("quantile = %v, numpy gives 28.499999999999996", got)
+	}
 	if !math.IsNaN(quantile(nil, 0.5)) {
 		t.Error("quantile of nothing is not NaN")
 	}
