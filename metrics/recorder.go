@@ -30,7 +30,12 @@ type Recorder struct {
 	tally  tally
 	idleW  float64 // the cluster's draw with nothing running
 
-	tables   []*table // every file opened, for Close and Abort
+	tables []*table // every file opened, for Close and Abort
+	// moved is set by every job event and cleared by Stepped. A step
+	// without one (a scheduler's WakeAt that started nothing) changes no
+	// draw and may lie past the makespan, so it does not advance the
+	// energy integral.
+	moved    bool
 	finished bool
 	end      sim.Time // end of the makespan, known at Finished
 	events   int64    // events the engine reported to Finished
@@ -99,11 +104,13 @@ func (r *Recorder) Submitted(now sim.Time, j *sim.JobRun) {
 	}
 	t.submitted++
 	t.lastSubmit = now
+	r.moved = true
 }
 
 // Started implements sim.Observer.
 func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 	r.nodes.start(now, j)
+	r.moved = true
 	w := (j.Start - j.Job.Submit).Seconds()
 	t := &r.tally
 	t.waits = append(t.waits, w)
@@ -114,6 +121,7 @@ func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 // Ended implements sim.Observer.
 func (r *Recorder) Ended(now sim.Time, j *sim.JobRun) {
 	energy := r.nodes.charge(j, j.End, true)
+	r.moved = true
 	t := &r.tally
 	if j.Status == sim.Killed {
 		t.killed++
@@ -143,8 +151,11 @@ func (r *Recorder) Rejected(now sim.Time, j *sim.JobRun) {
 
 // Stepped implements sim.Observer.
 func (r *Recorder) Stepped(now sim.Time, c *sim.Context) {
-	r.tally.advance(now)
-	r.tally.lastPower = c.PowerW()
+	if r.moved {
+		r.moved = false
+		r.tally.advance(now)
+		r.tally.lastPower = c.PowerW()
+	}
 	if r.err == nil {
 		r.fail(r.series.step(now, c))
 	}

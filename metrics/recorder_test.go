@@ -287,3 +287,46 @@ func TestHotPathAllocs(t *testing.T) {
 		t.Errorf("%v allocations per job", allocs)
 	}
 }
+
+// waker is fcfs that also asks for a pass at a fixed time, as backfill
+// reservations and cycle ticks do.
+type waker struct {
+	fcfs
+	at sim.Time
+}
+
+func (w *waker) Schedule(c *sim.Context) error {
+	c.WakeAt(w.at)
+	return w.fcfs.Schedule(c)
+}
+
+// TestWakeAfterLastEnd: a pass at 500 s, long after the last job ended at
+// 110 s, changes nothing: the makespan and the energy stay those of
+// TestHandComputed, and the timeseries ends with the idle state at 500 s.
+func TestWakeAfterLastEnd(t *testing.T) {
+	dir := t.TempDir()
+	c := twoNodes(t)
+	rec, err := NewRecorder(dir, c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := sim.NewEngine(c, &sim.SliceSource{Jobs: sevenJobs()}, &waker{at: secs(500)}, sim.Config{KillAtWalltime: true}, rec)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(FinalInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadSummaryCSV(filepath.Join(dir, "summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s["makespan_s"] != "110" || s["energy_j"] != "43750" || s["utilization"] != strconv.FormatFloat(760.0/880, 'g', -1, 64) {
+		t.Errorf("makespan %s energy %s utilization %s", s["makespan_s"], s["energy_j"], s["utilization"])
+	}
+	ts := readParquet(t, filepath.Join(dir, "timeseries.parquet"))
+	n := len(ts["time_s"])
+	if ts["time_s"][n-1] != 500.0 || ts["time_s"][n-2] != 110.0 || ts["power_w"][n-1] != 150.0 {
+		t.Errorf("last rows: %v", ts["time_s"][n-2:])
+	}
+}
