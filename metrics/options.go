@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -62,6 +63,7 @@ func (o *Options) normalize() error {
 	case o.Tau == 0:
 		o.Tau = DefaultTau
 	}
+	o.Labels = slices.Clone(o.Labels) // the caller may reuse its slice
 	seen := map[string]bool{}
 	for _, l := range o.Labels {
 		if l.Name == "" || snake(l.Name) != l.Name {

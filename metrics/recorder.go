@@ -16,7 +16,8 @@ import (
 // kept, later events are ignored, and Close returns it.
 //
 // Use: NewRecorder, pass it to sim.NewEngine, Run, then Close on success
-// or Abort on failure.
+// or Abort on failure. One of the two must be called: each file has an
+// encoder goroutine that only they stop.
 type Recorder struct {
 	dir string
 	c   *sim.Cluster
@@ -31,6 +32,7 @@ type Recorder struct {
 	idleW  float64 // the cluster's draw with nothing running
 
 	tables []*table // every file opened, for Close and Abort
+
 	// moved is set by every job event and cleared by Stepped. A step
 	// without one (a scheduler's WakeAt that started nothing) changes no
 	// draw and may lie past the makespan, so it does not advance the

@@ -59,8 +59,13 @@ func floatCol(name string, v float64) col {
 	return col{name: name, kind: arrow.FLOAT64, f: v, null: math.IsNaN(v) || math.IsInf(v, 0)}
 }
 
-// summaryCols computes the summary row. makespan runs from the first
-// submit to end.
+// summaryCols computes the summary row. The makespan runs from the first
+// submit to end. Wait statistics are over started jobs (those still
+// running at the end included); slowdown and bsld need an end, so they are
+// over ended jobs (completed or killed), and mean_slowdown skips jobs that
+// ran 0 s. A statistic over no job is null. utilization_<res> is the
+// time-weighted mean of allocated/capacity over the makespan; utilization
+// is that of cpu, or of the first resource without cpu.
 func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	t := &r.tally
 	var makespan sim.Time
