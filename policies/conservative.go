@@ -15,17 +15,38 @@ import (
 //
 // The profile persists between passes and is updated incrementally: an
 // early end gives back [end, expected end) on the job's nodes.
+//
+// Compression is the costly part: every queued job, on every job end. Two
+// facts make most of it free. A job's slot can only move earlier if
+// capacity grew somewhere since it was last placed (an early end, or a job
+// leaving an old slot), and then only to a start before the end of such a
+// growth. The profile logs every growth; a job with none since its last
+// placement is skipped, and the search of the others stops at the bound.
+// The result is the same as searching every job in full.
 type conservative struct {
 	prof    *profile
 	res     map[*sim.JobRun]*reservation
+	running byEnd
 	events  []fitEvent
 	rebuild bool
+	memo    shapeMemo
+}
+
+// shapeMemo remembers the last unsuccessful count-based search (see
+// compressCount).
+type shapeMemo struct {
+	version    int64
+	res        int
+	need       sim.Amount
+	dur, start sim.Time
+	lowest     sim.Time // no window starts before this
 }
 
 type reservation struct {
 	start sim.Time
 	dur   sim.Time
 	nodes []int32 // node of each task
+	seen  int64   // profile growth log position when last placed
 }
 
 func newConservative() *conservative {
@@ -36,6 +57,14 @@ func (s *conservative) Schedule(c *sim.Context) error {
 	now := c.Now()
 	base := c.FreeVector()
 	compress := len(c.Ended()) > 0
+	for _, j := range c.Ended() {
+		s.running.remove(j)
+	}
+	// A running job past its estimate (walltime kill disabled) breaks the
+	// projection: it holds its nodes beyond what the profile assumed.
+	if len(s.running) > 0 && endKey(s.running[0]) <= now {
+		s.rebuild = true
+	}
 	if s.rebuild || s.prof == nil {
 		s.build(c)
 	} else {
@@ -45,26 +74,11 @@ func (s *conservative) Schedule(c *sim.Context) error {
 			s.giveBack(j, base, j.End)
 		}
 	}
-	// A running job past its estimate (walltime kill disabled) breaks the
-	// projection: it holds its nodes beyond what the profile assumed.
-	for _, j := range c.Running() {
-		if j.Start+j.EstimatedRuntime() <= now {
-			s.rebuild = true
-		}
-	}
-	if s.rebuild {
-		s.build(c)
-	}
 	q := c.Queue()
 	if compress {
 		for _, j := range q {
-			r, ok := s.res[j]
-			if !ok {
-				continue
-			}
-			s.place(r, j, base, -1)
-			if err := s.reserve(c, j, r); err != nil {
-				return err
+			if r, ok := s.res[j]; ok {
+				s.compress(c, j, r)
 			}
 		}
 	}
@@ -73,9 +87,7 @@ func (s *conservative) Schedule(c *sim.Context) error {
 			continue
 		}
 		r := &reservation{dur: j.EstimatedRuntime()}
-		if err := s.reserve(c, j, r); err != nil {
-			return err
-		}
+		s.reserve(c, j, r, sim.Forever)
 		s.res[j] = r
 	}
 	next := sim.Forever
@@ -92,24 +104,88 @@ func (s *conservative) Schedule(c *sim.Context) error {
 		if err := c.Start(j, r.nodes); err != nil {
 			return err
 		}
+		s.running.insert(j)
 	}
 	c.WakeAt(next)
 	return nil
 }
 
-// reserve finds j's earliest slot and books it in the profile.
-func (s *conservative) reserve(c *sim.Context, j *sim.JobRun, r *reservation) error {
-	t, nodes, ok, ev := s.prof.earliest(c.FreeVector(), len(c.Cluster().Nodes), j.Needs(), j.Job.Tasks, r.dur, s.events)
+// compress moves j's reservation to its earliest slot, if that is earlier.
+func (s *conservative) compress(c *sim.Context, j *sim.JobRun, r *reservation) {
+	bound, grew := s.prof.grownSince(r.seen)
+	r.seen = s.prof.logged()
+	if !grew || r.start == c.Now() {
+		return
+	}
+	if s.compressCount(c, j, r, min(bound, r.start)) {
+		return
+	}
+	old := *r
+	s.place(r, j, c.FreeVector(), -1)
+	if !s.reserve(c, j, r, min(bound, old.start)) {
+		// Nothing earlier: the old slot is still free (reservations made
+		// since were made around it).
+		*r = old
+		s.place(r, j, c.FreeVector(), 1)
+		return
+	}
+	s.prof.grew(old.start + max(old.dur, 1))
+}
+
+// compressCount is compress for a one-node profile and a one-resource
+// request, the count-based model: it searches with the job's own slot
+// counted as free instead of taking it out and putting it back, which is
+// most of the cost when the job does not move. It reports whether it
+// handled the job.
+func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservation, before sim.Time) bool {
+	if len(c.Cluster().Nodes) != 1 {
+		return false
+	}
+	l, has := s.prof.lines[0]
+	res, need, ok := countBased(j.Needs(), j.Job.Tasks)
+	if !has || !ok {
+		return false
+	}
+	d := max(r.dur, 1)
+	// Queues often hold runs of identical jobs (a user's burst). If the
+	// previous job had the same shape, the profile has not changed since
+	// its search and its slot is no later than this one's, then no window
+	// ending by its start (and before its bound) exists for this job
+	// either: the two views differ only in slots at or after that start.
+	from := c.Now()
+	m := &s.memo
+	if m.version == s.prof.version && m.res == res && m.need == need && m.dur == d && r.start >= m.start {
+		from = max(from, m.lowest)
+	}
+	t, found := s.prof.firstWindowCount(l, d, res, need, from, before, slot{r.start, r.start + d, need})
+	if !found {
+		*m = shapeMemo{version: s.prof.version, res: res, need: need, dur: d, start: r.start,
+			lowest: max(from, min(before, r.start-d+1))}
+		return true
+	}
+	s.place(r, j, c.FreeVector(), -1)
+	old := r.start
+	r.start = t
+	s.place(r, j, c.FreeVector(), 1)
+	s.prof.grew(old + d)
+	return true
+}
+
+// reserve books j's earliest slot starting before `before` and reports
+// whether there was one.
+func (s *conservative) reserve(c *sim.Context, j *sim.JobRun, r *reservation, before sim.Time) bool {
+	t, nodes, ok, ev := s.prof.earliest(c.FreeVector(), len(c.Cluster().Nodes), j.Needs(), j.Job.Tasks, max(r.dur, 1), before, s.events)
 	s.events = ev
 	if !ok {
-		// Cannot happen for a job the engine accepted (it fits the empty
-		// cluster, and every reservation ends); keep it far away anyway.
+		// Only possible with a bound: the engine accepts only jobs that fit
+		// the empty cluster, and every reservation ends.
 		r.start, r.nodes = sim.Forever, nil
-		return nil
+		return false
 	}
 	r.start, r.nodes = t, nodes
+	r.seen = s.prof.logged()
 	s.place(r, j, c.FreeVector(), 1)
-	return nil
+	return true
 }
 
 // place books (sign 1) or frees (sign −1) r in the profile.
@@ -132,6 +208,7 @@ func (s *conservative) giveBack(j *sim.JobRun, base []sim.Amount, from sim.Time)
 	for _, n := range j.Nodes {
 		s.prof.add(n, base, from, exp, j.Needs(), 1, 1)
 	}
+	s.prof.grew(exp)
 }
 
 // build starts the profile afresh from the engine's state: running jobs end
@@ -155,4 +232,6 @@ func (s *conservative) build(c *sim.Context) {
 			s.place(r, j, base, 1)
 		}
 	}
+	// Anything may have changed: every reservation may move.
+	s.prof.grew(sim.Forever)
 }

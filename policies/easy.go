@@ -12,7 +12,7 @@ import "github.com/schedsim/schedsim/sim"
 // leaves on its reserved nodes ("extra", per node).
 type easy struct {
 	buf     []int32
-	ends    byEnd // running jobs by projected end
+	ends    byEnd                  // running jobs by projected end
 	scratch map[int32][]sim.Amount // free at the shadow, for nodes freed before it
 	extra   map[int32][]sim.Amount // what the head leaves on its reserved nodes
 	// After a pass, every job then queued has been tried against the state

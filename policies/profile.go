@@ -14,6 +14,41 @@ type profile struct {
 	R     int
 	now   sim.Time
 	lines map[int32]*timeline
+	// Growth log: every time capacity grows somewhere before time b, an
+	// entry (sequence number, b). Only the suffix maxima of b matter, so
+	// the log is kept as a stack with b decreasing.
+	growth  []growth
+	growths int64
+	// version counts changes to free amounts, so a search result can be
+	// known to still hold.
+	version int64
+}
+
+type growth struct {
+	seq int64
+	end sim.Time
+}
+
+// grew logs that free capacity grew somewhere before end.
+func (p *profile) grew(end sim.Time) {
+	for len(p.growth) > 0 && p.growth[len(p.growth)-1].end <= end {
+		p.growth = p.growth[:len(p.growth)-1]
+	}
+	p.growth = append(p.growth, growth{p.growths, end})
+	p.growths++
+}
+
+// logged is the log position now.
+func (p *profile) logged() int64 { return p.growths }
+
+// grownSince returns the latest end of the growths logged at or after
+// position pos, and whether there were any.
+func (p *profile) grownSince(pos int64) (sim.Time, bool) {
+	i := sort.Search(len(p.growth), func(i int) bool { return p.growth[i].seq >= pos })
+	if i == len(p.growth) {
+		return 0, false
+	}
+	return p.growth[i].end, true
 }
 
 // timeline: free[i*R:(i+1)*R] holds on [times[i], times[i+1]), the last
@@ -41,6 +76,7 @@ func (p *profile) line(n int32, base []sim.Amount) *timeline {
 // advance moves the profile's now forward, folding past breakpoints.
 func (p *profile) advance(now sim.Time) {
 	p.now = now
+	p.version++
 	for _, l := range p.lines {
 		i := sort.Search(len(l.times), func(i int) bool { return l.times[i] > now }) - 1
 		if i > 0 {
@@ -84,6 +120,7 @@ func (p *profile) add(n int32, base []sim.Amount, from, to sim.Time, req []sim.N
 		j = p.breakAt(l, to)
 	}
 	k := sign * sim.Amount(count)
+	p.version++
 	for s := i; s < j; s++ {
 		v := l.free[s*p.R : (s+1)*p.R]
 		for _, q := range req {
@@ -115,17 +152,17 @@ type fitEvent struct {
 	delta int
 }
 
-// earliest finds the first time t ≥ now at which k tasks with request req
-// fit throughout [t, t+d), and the nodes (lowest-numbered first) that take
-// them. base is the engine's free vector for nodes without a timeline.
-// ok is false when no such time exists.
-func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k int, d sim.Time, events []fitEvent) (t sim.Time, nodes []int32, ok bool, buf []fitEvent) {
+// earliest finds the first time t, now ≤ t < before, at which k tasks with
+// request req fit throughout [t, t+d), and the nodes (lowest-numbered
+// first) that take them. base is the engine's free vector for nodes without
+// a timeline. ok is false when no such time exists.
+func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k int, d sim.Time, before sim.Time, events []fitEvent) (t sim.Time, nodes []int32, ok bool, buf []fitEvent) {
 	if d < 1 {
 		d = 1 // a zero-length job still needs its nodes at the instant it runs
 	}
 	if numNodes == 1 {
 		if l, has := p.lines[0]; has {
-			t, ok := p.firstWindow(l, d, req, k)
+			t, ok := p.firstWindow(l, d, req, k, before)
 			if !ok {
 				return 0, nil, false, events
 			}
@@ -148,6 +185,9 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		total += w
 	}
 	t = p.now
+	if t >= before {
+		return 0, nil, false, events
+	}
 	if total < k {
 		sort.Slice(events, func(a, b int) bool { return events[a].at < events[b].at })
 		found := false
@@ -155,6 +195,9 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 			at := events[i].at
 			for ; i < len(events) && events[i].at == at; i++ {
 				total += events[i].delta
+			}
+			if at >= before {
+				break
 			}
 			if total >= k {
 				t, found = at, true
@@ -181,25 +224,83 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	return t, nodes, true, events
 }
 
-// firstWindow returns the earliest t ≥ now at which k tasks fit on one
-// timeline throughout [t, t+d). It stops at the first fit, so a job that
-// can start soon costs little however long the profile.
-func (p *profile) firstWindow(l *timeline, d sim.Time, req []sim.Need, k int) (sim.Time, bool) {
+// firstWindow returns the earliest t, now ≤ t < before, at which k tasks
+// fit on one timeline throughout [t, t+d). It stops at the first fit, so a
+// job that can start soon costs little however long the profile.
+func (p *profile) firstWindow(l *timeline, d sim.Time, req []sim.Need, k int, before sim.Time) (sim.Time, bool) {
+	if r, need, ok := countBased(req, k); ok {
+		return p.firstWindowCount(l, d, r, need, p.now, before, slot{})
+	}
 	m := len(l.times)
-	for i := 0; i < m; {
-		if sim.TasksFittingIn(l.free, p.R, i, req, k) < k {
+	fits := func(i int) bool { return sim.TasksFittingIn(l.free, p.R, i, req, k) >= k }
+	for i := 0; i < m && l.times[i] < before; {
+		if !fits(i) {
 			i++
 			continue
 		}
 		start := l.times[i]
 		j := i + 1
-		for j < m && l.times[j] < start+d && sim.TasksFittingIn(l.free, p.R, j, req, k) >= k {
+		for j < m && l.times[j] < start+d && fits(j) {
 			j++
 		}
 		if j == m || l.times[j] >= start+d {
 			return start, true
 		}
 		i = j + 1 // segment j is too full; a window must start after it
+	}
+	return 0, false
+}
+
+// countBased reports whether a request is one positive amount of one
+// resource (the count-based case of SWF replays), and the total k tasks
+// need of it.
+func countBased(req []sim.Need, k int) (res int, need sim.Amount, ok bool) {
+	if len(req) != 1 || req[0].Amt <= 0 {
+		return 0, 0, false
+	}
+	return int(req[0].Res), req[0].Amt * sim.Amount(k), true
+}
+
+// slot is an amount held over [from, to): a job's own reservation, which a
+// search for its new slot counts as free without taking it out first.
+type slot struct {
+	from, to sim.Time
+	amt      sim.Amount
+}
+
+// firstWindowCount is firstWindow for one resource, with own counted as
+// free, for starts in [from, before): plain comparisons on the amounts.
+func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Amount, from, before sim.Time, own slot) (sim.Time, bool) {
+	m, R := len(l.times), p.R
+	free := func(i int) sim.Amount {
+		f := l.free[i*R+res]
+		if own.amt != 0 && l.times[i] >= own.from && l.times[i] < own.to {
+			f += own.amt
+		}
+		return f
+	}
+	i := 0
+	if from > l.times[0] {
+		// Start in the segment holding from.
+		i = sort.Search(m, func(i int) bool { return l.times[i] > from }) - 1
+	}
+	for i < m && l.times[i] < before {
+		if free(i) < need {
+			i++
+			continue
+		}
+		start := max(l.times[i], from)
+		j := i + 1
+		for j < m && l.times[j] < start+d && free(j) >= need {
+			j++
+		}
+		if j == m || l.times[j] >= start+d {
+			if start >= before {
+				return 0, false
+			}
+			return start, true
+		}
+		i = j + 1
 	}
 	return 0, false
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -63,8 +64,13 @@ on the cluster its header describes, with FCFS and EASY backfilling.`,
 	}
 	cfg.bindFlags(cmd.Flags())
 	cmd.Flags().StringVar(&configPath, "config", "", "YAML file with the same keys as the flags (trace, backfill, swf_model, …); flags win")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a Go CPU profile of the run to this file")
+	cmd.Flags().MarkHidden("cpuprofile")
 	return cmd
 }
+
+// cpuProfile is a developer flag: where to write a CPU profile.
+var cpuProfile string
 
 // runReplay runs one replay end to end.
 func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
@@ -113,6 +119,15 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 	defer source.Close()
 	engine := sim.NewEngine(cluster, source, sched, sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order}, observers...)
 
+	if cpuProfile != "" {
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return failed(err)
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	start := time.Now()
 	runErr := engine.Run()
 	wall := time.Since(start).Seconds()
