@@ -11,16 +11,19 @@
 //
 // where ext is parquet (default), arrow (IPC file format) or csv.
 //
-// Memory follows the jobs alive, not the trace: a job's row is built from
+// Memory follows the jobs alive, not the trace: a job's row is taken from
 // the sim.JobRun when the job ends (or is rejected, or is still queued or
-// running when the run finishes), appended to reused Arrow builders, and a
-// record is cut every 64k rows and streamed to an open file writer. The one
-// exception is one float64 per started job, kept so the median and p95 wait
-// are exact rather than sketched. Each file's encoder (Parquet encoding and
-// compression cost about as much as the simulation) runs in its own
-// goroutine, fed records in cut order, so it overlaps the engine without
-// touching any decision or the output bytes.
-//
+// running when the run finishes) and staged as a small Go struct; every
+// 64k rows the batch goes to the file's encoder goroutine, which appends it
+// to reused Arrow builders, cuts a record and streams it to an open file
+// writer. The engine's goroutine thus pays a struct append per row; Arrow
+// building, Parquet encoding and compression (about as costly as the
+// simulation) overlap it on a spare core, in cut order, so the bytes never
+// depend on scheduling. Two batches per table take turns, which bounds
+// memory to a few tens of MB. The one exception is one float64 per
+// started job, kept so the median and p95 wait are exact rather than
+// sketched.
+
 // Every file is written to a hidden temp file in the run directory and
 // renamed into place by Close, summary.csv last: a run that fails or is
 // aborted leaves no file under a final name, and the presence of

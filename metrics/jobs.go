@@ -35,16 +35,39 @@ var jobsSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "restarts", Type: arrow.PrimitiveTypes.Int64},
 }, nil)
 
-// jobsTable appends job rows to the streamed jobs file.
+// jobRow is one job staged on the engine's goroutine: only what the
+// JobRun will not keep (times, strings, the node list) and no derived
+// value; the encoder computes waits and slowdowns.
+type jobRow struct {
+	id, user, group, queue, reason string
+	submit, start, end, walltime   sim.Time
+	energyJ                        float64
+	tasks, nodes                   int64
+	textEnd                        int // node_list is batch.text[previous row's textEnd:textEnd]
+	state                          sim.JobStatus
+}
+
+// jobBatch is up to one record of staged rows. Two batches take turns:
+// the engine fills one while the encoder turns the other into a record.
+type jobBatch struct {
+	rows []jobRow
+	text []byte // node lists, back to back
+}
+
+// jobsTable stages job rows and streams them to the jobs file.
 type jobsTable struct {
 	*table
-	id, user, group, queue, state, reason, nodeList                                 *array.StringBuilder
-	tasks, nodes, restarts                                                          *array.Int64Builder
-	submit, start, end, wait, runtime, walltime, turnaround, slowdown, bsld, energy *array.Float64Builder
+	cur   *jobBatch
+	free  chan *jobBatch // batches the encoder is done with
+	cut   int            // rows per record
+	total int64          // rows in all
+	tau   sim.Time
+	nodes []int32 // scratch copy of a job's nodes, sorted for node_list
 
-	tau     sim.Time
-	scratch []int32 // copy of a job's nodes, sorted for node_list
-	buf     []byte  // node_list text
+	// The encoder's builders.
+	id, user, group, queue, state, reason, nodeList                                 *array.StringBuilder
+	tasks, nNodes, restarts                                                         *array.Int64Builder
+	submit, start, end, wait, runtime, walltime, turnaround, slowdown, bsld, energy *array.Float64Builder
 }
 
 func newJobsTable(dir, format string, tau sim.Time, mem memory.Allocator) (*jobsTable, error) {
@@ -52,78 +75,119 @@ func newJobsTable(dir, format string, tau sim.Time, mem memory.Allocator) (*jobs
 	if err != nil {
 		return nil, err
 	}
-	s := func(name string) *array.StringBuilder { return tb.col(name).(*array.StringBuilder) }
-	i := func(name string) *array.Int64Builder { return tb.col(name).(*array.Int64Builder) }
-	f := func(name string) *array.Float64Builder { return tb.col(name).(*array.Float64Builder) }
-	return &jobsTable{
-		table: tb, tau: tau,
-		id: s("job_id"), user: s("user"), group: s("group"), queue: s("queue"),
-		state: s("state"), reason: s("reason"), nodeList: s("node_list"),
-		tasks: i("tasks"), nodes: i("nodes"), restarts: i("restarts"),
-		submit: f("submit_s"), start: f("start_s"), end: f("end_s"), wait: f("wait_s"),
-		runtime: f("runtime_s"), walltime: f("walltime_s"), turnaround: f("turnaround_s"),
-		slowdown: f("slowdown"), bsld: f("bsld"), energy: f("energy_j"),
-	}, nil
+	b := builders{tb.rb}
+	t := &jobsTable{
+		table: tb, cur: &jobBatch{}, free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau,
+		id: b.str("job_id"), user: b.str("user"), group: b.str("group"), queue: b.str("queue"),
+		state: b.str("state"), reason: b.str("reason"), nodeList: b.str("node_list"),
+		tasks: b.i64("tasks"), nNodes: b.i64("nodes"), restarts: b.i64("restarts"),
+		submit: b.f64("submit_s"), start: b.f64("start_s"), end: b.f64("end_s"), wait: b.f64("wait_s"),
+		runtime: b.f64("runtime_s"), walltime: b.f64("walltime_s"), turnaround: b.f64("turnaround_s"),
+		slowdown: b.f64("slowdown"), bsld: b.f64("bsld"), energy: b.f64("energy_j"),
+	}
+	t.free <- &jobBatch{}
+	return t, nil
 }
 
-// add appends j's row as of state: completed and killed jobs have every
-// time; running ones (at the end of the run) a start but no end; queued
-// and rejected ones neither.
+// add stages j's row as of state. It runs once per job on the engine's
+// goroutine and allocates nothing once the batches have grown.
 func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) error {
 	job := j.Job
-	t.id.Append(job.ID)
-	t.user.Append(job.User)
-	t.group.Append(job.Group)
-	t.queue.Append(job.Queue)
-	t.tasks.Append(int64(job.Tasks))
-	t.submit.Append(job.Submit.Seconds())
-
-	started := state == sim.Running || state == sim.Completed || state == sim.Killed
-	if started {
-		t.start.Append(j.Start.Seconds())
-		t.wait.Append((j.Start - job.Submit).Seconds())
-	} else {
-		t.start.AppendNull()
-		t.wait.AppendNull()
+	b := t.cur
+	row := jobRow{
+		id: job.ID, user: job.User, group: job.Group, queue: job.Queue, reason: j.Reason,
+		submit: job.Submit, start: j.Start, end: j.End, walltime: job.Walltime,
+		energyJ: energyJ, tasks: int64(job.Tasks), state: state,
 	}
-	if state == sim.Completed || state == sim.Killed {
-		run, turn := j.End-j.Start, j.End-job.Submit
-		t.end.Append(j.End.Seconds())
-		t.runtime.Append(run.Seconds())
-		t.turnaround.Append(turn.Seconds())
-		if run > 0 {
-			t.slowdown.Append(slowdown(turn, run))
+	if started(state) {
+		t.nodes = append(t.nodes[:0], j.Nodes...)
+		var n int
+		b.text, n = appendNodeRanges(b.text, t.nodes)
+		row.nodes = int64(n)
+	}
+	row.textEnd = len(b.text)
+	b.rows = append(b.rows, row)
+	t.total++
+	if len(b.rows) >= t.cut {
+		return t.flush()
+	}
+	return nil
+}
+
+// flush sends the staged rows to the encoder and takes the other batch.
+func (t *jobsTable) flush() error {
+	b := t.cur
+	if len(b.rows) == 0 {
+		return nil
+	}
+	err := t.send(func(*array.RecordBuilder) {
+		t.build(b)
+		b.rows, b.text = b.rows[:0], b.text[:0]
+		t.free <- b
+	})
+	if err != nil {
+		return err
+	}
+	t.cur = <-t.free
+	return nil
+}
+
+func started(s sim.JobStatus) bool {
+	return s == sim.Running || s == sim.Completed || s == sim.Killed
+}
+
+// build appends a batch to the builders, on the encoder: completed and
+// killed jobs have every time; running ones (at the end of the run) a
+// start but no end; queued and rejected ones neither.
+func (t *jobsTable) build(b *jobBatch) {
+	text := 0
+	for i := range b.rows {
+		r := &b.rows[i]
+		t.id.Append(r.id)
+		t.user.Append(r.user)
+		t.group.Append(r.group)
+		t.queue.Append(r.queue)
+		t.tasks.Append(r.tasks)
+		t.submit.Append(r.submit.Seconds())
+		if started(r.state) {
+			t.start.Append(r.start.Seconds())
+			t.wait.Append((r.start - r.submit).Seconds())
 		} else {
-			t.slowdown.AppendNull()
+			t.start.AppendNull()
+			t.wait.AppendNull()
 		}
-		t.bsld.Append(bsld(turn, run, t.tau))
-	} else {
-		t.end.AppendNull()
-		t.runtime.AppendNull()
-		t.turnaround.AppendNull()
-		t.slowdown.AppendNull()
-		t.bsld.AppendNull()
+		if r.state == sim.Completed || r.state == sim.Killed {
+			run, turn := r.end-r.start, r.end-r.submit
+			t.end.Append(r.end.Seconds())
+			t.runtime.Append(run.Seconds())
+			t.turnaround.Append(turn.Seconds())
+			if run > 0 {
+				t.slowdown.Append(slowdown(turn, run))
+			} else {
+				t.slowdown.AppendNull()
+			}
+			t.bsld.Append(bsld(turn, run, t.tau))
+		} else {
+			t.end.AppendNull()
+			t.runtime.AppendNull()
+			t.turnaround.AppendNull()
+			t.slowdown.AppendNull()
+			t.bsld.AppendNull()
+		}
+		if r.walltime == sim.NoWalltime {
+			t.walltime.AppendNull()
+		} else {
+			t.walltime.Append(r.walltime.Seconds())
+		}
+		t.state.Append(r.state.String())
+		t.reason.Append(r.reason)
+		t.nNodes.Append(r.nodes)
+		// The embedded BinaryBuilder takes bytes: no string is made.
+		t.nodeList.BinaryBuilder.Append(b.text[text:r.textEnd])
+		text = r.textEnd
+		t.energy.Append(r.energyJ)
+		t.restarts.Append(0)
 	}
-	if job.Walltime == sim.NoWalltime {
-		t.walltime.AppendNull()
-	} else {
-		t.walltime.Append(job.Walltime.Seconds())
-	}
-	t.state.Append(state.String())
-	t.reason.Append(j.Reason)
-
-	var n int
-	t.buf = t.buf[:0]
-	if started {
-		t.scratch = append(t.scratch[:0], j.Nodes...)
-		t.buf, n = appendNodeRanges(t.buf, t.scratch)
-	}
-	t.nodes.Append(int64(n))
-	// The embedded BinaryBuilder takes bytes, so no string is allocated.
-	t.nodeList.BinaryBuilder.Append(t.buf)
-	t.energy.Append(energyJ)
-	t.restarts.Append(0)
-	return t.endRow()
 }
 
 // slowdown is turnaround / runtime; the ratio of two microsecond counts is

@@ -124,45 +124,39 @@ func nodesSchema(res []string) *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
-// writeNodes fills the nodes table, one row per node in index order, over
-// a run of length makespan.
+// writeNodes sends the nodes table's one record, a row per node in index
+// order, over a run of length makespan. The counters are final: the run
+// is over.
 func (u *nodeUsage) writeNodes(tb *table, c *sim.Cluster, res []string, makespan sim.Time) error {
 	m := makespan.Seconds()
-	idx := tb.col("node_index").(*array.Int64Builder)
-	name := tb.col("node").(*array.StringBuilder)
-	busy := tb.col("busy_s").(*array.Float64Builder)
-	use := make([]*array.Float64Builder, u.R)
-	util := make([]*array.Float64Builder, u.R)
-	for r, s := range res {
-		use[r] = tb.col(s + "_seconds").(*array.Float64Builder)
-		util[r] = tb.col("utilization_" + s).(*array.Float64Builder)
-	}
-	energy := tb.col("energy_j").(*array.Float64Builder)
-	idle := tb.col("idle_w").(*array.Float64Builder)
-	maxW := tb.col("max_w").(*array.Float64Builder)
-	tasks := tb.col("tasks_run").(*array.Int64Builder)
-	for n, spec := range c.Nodes {
-		idx.Append(int64(n))
-		name.Append(spec.Name)
-		busy.Append(u.busy[n].Seconds())
-		for r := 0; r < u.R; r++ {
-			v := u.use[n*u.R+r]
-			use[r].Append(v)
-			if capa, ok := c.Capacity(n, r); ok && capa > 0 && m > 0 {
-				util[r].Append(v / (capa.Float() * m))
-			} else {
-				util[r].AppendNull()
+	return tb.send(func(rb *array.RecordBuilder) {
+		b := builders{rb}
+		idx, name, busy := b.i64("node_index"), b.str("node"), b.f64("busy_s")
+		use := make([]*array.Float64Builder, u.R)
+		util := make([]*array.Float64Builder, u.R)
+		for r, s := range res {
+			use[r], util[r] = b.f64(s+"_seconds"), b.f64("utilization_"+s)
+		}
+		energy, idle, maxW, tasks := b.f64("energy_j"), b.f64("idle_w"), b.f64("max_w"), b.i64("tasks_run")
+		for n, spec := range c.Nodes {
+			idx.Append(int64(n))
+			name.Append(spec.Name)
+			busy.Append(u.busy[n].Seconds())
+			for r := 0; r < u.R; r++ {
+				v := u.use[n*u.R+r]
+				use[r].Append(v)
+				if capa, ok := c.Capacity(n, r); ok && capa > 0 && m > 0 {
+					util[r].Append(v / (capa.Float() * m))
+				} else {
+					util[r].AppendNull()
+				}
 			}
+			energy.Append(spec.Power.IdleW*m + u.dynJ[n])
+			idle.Append(spec.Power.IdleW)
+			maxW.Append(spec.Power.MaxW)
+			tasks.Append(u.tasks[n])
 		}
-		energy.Append(spec.Power.IdleW*m + u.dynJ[n])
-		idle.Append(spec.Power.IdleW)
-		maxW.Append(spec.Power.MaxW)
-		tasks.Append(u.tasks[n])
-		if err := tb.endRow(); err != nil {
-			return err
-		}
-	}
-	return nil
+	})
 }
 
 // newNodesTable opens the nodes file.

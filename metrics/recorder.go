@@ -194,6 +194,9 @@ func (r *Recorder) Finished(now sim.Time, c *sim.Context) {
 	if r.err == nil {
 		r.fail(r.series.finish())
 	}
+	if r.err == nil {
+		r.fail(r.jobs.flush())
+	}
 	r.finished = true
 }
 

@@ -160,24 +160,25 @@ func summarySchema(cols []col) *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
-// writeSummary appends the one summary row to tb, whose schema is
+// writeSummary sends the one summary row to tb, whose schema is
 // summarySchema(cols).
 func writeSummary(tb *table, cols []col) error {
-	for i, c := range cols {
-		switch b := tb.rb.Field(i).(type) {
-		case *array.Int64Builder:
-			b.Append(c.i)
-		case *array.Float64Builder:
-			if c.null {
-				b.AppendNull()
-			} else {
-				b.Append(c.f)
+	return tb.send(func(rb *array.RecordBuilder) {
+		for i, c := range cols {
+			switch b := rb.Field(i).(type) {
+			case *array.Int64Builder:
+				b.Append(c.i)
+			case *array.Float64Builder:
+				if c.null {
+					b.AppendNull()
+				} else {
+					b.Append(c.f)
+				}
+			case *array.StringBuilder:
+				b.Append(c.s)
 			}
-		case *array.StringBuilder:
-			b.Append(c.s)
 		}
-	}
-	return tb.endRow()
+	})
 }
 
 // checkSummaryNames rejects a label that would shadow a summary column

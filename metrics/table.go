@@ -13,35 +13,33 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/memory"
 )
 
-// rowsPerRecord is where a table cuts a record and hands it to the file
-// writer: big enough for efficient columnar encoding, small enough that a
-// table's memory stays a few MB whatever the trace length.
+// rowsPerRecord is where a streamed table cuts a batch of rows into one
+// record: big enough for efficient columnar encoding, small enough that a
+// table's memory stays a few tens of MB whatever the trace length.
 const rowsPerRecord = 64 << 10
 
-// table is one output file being written: builders reused across records,
-// a record cut every cut rows and streamed by a tableWriter into a hidden
-// temp file that commit renames into place.
+// table is one output file being written by its own encoder goroutine.
 //
-// Encoding runs in one goroutine per table, fed through a channel of
-// capacity one. Parquet encoding and compression cost about as much as
-// the simulation itself; overlapping them takes them off the engine's
-// path on any machine with a spare core. The goroutine writes records in
-// the order they were cut, so the bytes do not depend on scheduling, and
-// at most three records per table are alive (building, queued, encoding).
-// It decides nothing about the simulation.
+// The engine's goroutine only stages rows as small Go structs (jobs.go,
+// timeseries.go) and every rowsPerRecord rows sends the encoder a fill
+// function. The encoder runs the fills in order: each appends its rows to
+// the table's builders, which are reused from record to record, and the
+// encoder cuts the record and writes it into a hidden temp file that commit
+// renames into place. Building and encoding Arrow/Parquet costs about as
+// much as the simulation itself; this way it overlaps the engine on any
+// machine with a spare core. Fills run in the order they were sent, so the
+// bytes do not depend on scheduling; the encoder decides nothing about the
+// simulation.
 type table struct {
-	rb    *array.RecordBuilder
-	rows  int   // rows appended since the last cut
-	total int64 // rows appended in all
-	cut   int
-	file  *tempFile
-	bw    *seekWriter
-	tw    tableWriter
+	file *tempFile
+	bw   *seekWriter
+	tw   tableWriter
+	rb   *array.RecordBuilder // the encoder's, once it runs
 
-	recs    chan arrow.Record // to the encoder; closed by stop
-	stopped chan error        // the encoder's final error
+	fills   chan func(rb *array.RecordBuilder) // closed by stop
+	stopped chan error                         // the encoder's final error
 	mu      sync.Mutex
-	encErr  error // first encoder error, seen by flush before the end
+	encErr  error // first encoder error, seen by send before the end
 	ended   bool  // stop was called
 	endErr  error // what stop returned
 }
@@ -53,24 +51,27 @@ func newTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocat
 	if err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	t := &table{file: f, bw: &seekWriter{w: bufio.NewWriterSize(f, 1<<20)}, cut: rowsPerRecord}
+	t := &table{file: f, bw: &seekWriter{w: bufio.NewWriterSize(f, 1<<20)}}
 	t.tw, err = newTableWriter(format, schema, t.bw, mem)
 	if err != nil {
 		f.abort()
 		return nil, fmt.Errorf("metrics: %s: %w", name, err)
 	}
 	t.rb = array.NewRecordBuilder(mem, schema)
-	t.recs = make(chan arrow.Record, 1)
+	t.fills = make(chan func(*array.RecordBuilder), 1)
 	t.stopped = make(chan error, 1)
 	go t.encode()
 	return t, nil
 }
 
-// encode writes the records it receives, then the footer, then flushes
-// the buffer. After an error it only releases what it receives.
+// encode runs the fills it receives, writing one record each, then the
+// footer, then flushes the buffer. After an error it still runs the fills
+// (they hand staged batches back) but writes nothing more.
 func (t *table) encode() {
 	var err error
-	for rec := range t.recs {
+	for fill := range t.fills {
+		fill(t.rb)
+		rec := t.rb.NewRecord() // resets the builders for the next fill
 		if err == nil {
 			if err = t.tw.write(rec); err != nil {
 				t.mu.Lock()
@@ -88,51 +89,21 @@ func (t *table) encode() {
 	if err == nil {
 		err = t.bw.w.Flush()
 	}
+	t.rb.Release()
 	t.stopped <- err
 }
 
-// col returns the builder of the named column. Binding builders by name
-// keeps each schema declared in one place; a wrong name or type panics at
-// construction, which every test exercises.
-func (t *table) col(name string) array.Builder {
-	idx := t.rb.Schema().FieldIndices(name)
-	if len(idx) != 1 {
-		panic("metrics: no column " + name)
-	}
-	return t.rb.Field(idx[0])
-}
-
-// endRow counts a row whose every column has been appended, and cuts a
-// record when enough have piled up.
-func (t *table) endRow() error {
-	t.rows++
-	t.total++
-	if t.rows >= t.cut {
-		return t.flush()
-	}
-	return nil
-}
-
-// flush hands the pending rows to the encoder as one record. NewRecord
-// resets the builders, which are then reused for the next record. It
-// reports an encoder error met so far, so a failing disk stops the
-// recording early.
-func (t *table) flush() error {
+// send queues fill to append one record's rows on the encoder. It reports
+// an encoder error met so far, so a failing disk stops the recording
+// early; fill is then not run.
+func (t *table) send(fill func(rb *array.RecordBuilder)) error {
 	t.mu.Lock()
 	err := t.encErr
 	t.mu.Unlock()
-	if err != nil || t.rows == 0 {
+	if err != nil {
 		return err
 	}
-	rec := t.rb.NewRecord()
-	// A full record means more will come: size the fresh builders for a
-	// whole record at once instead of letting them double their way up.
-	// Small runs never reach this and allocate only what they use.
-	if t.rows == t.cut {
-		t.rb.Reserve(t.cut)
-	}
-	t.rows = 0
-	t.recs <- rec
+	t.fills <- fill
 	return nil
 }
 
@@ -140,20 +111,16 @@ func (t *table) flush() error {
 func (t *table) stop() error {
 	if !t.ended {
 		t.ended = true
-		close(t.recs)
+		close(t.fills)
 		t.endErr = <-t.stopped
-		t.rb.Release()
 	}
 	return t.endErr
 }
 
-// finish writes the pending rows and the footer and makes the temp file
-// durable. The file is still under its temp name.
+// finish writes the footer and makes the temp file durable. The file is
+// still under its temp name.
 func (t *table) finish() error {
-	err := t.flush()
-	if serr := t.stop(); err == nil {
-		err = serr
-	}
+	err := t.stop()
 	if err == nil {
 		err = t.file.finish()
 	}
@@ -167,6 +134,24 @@ func (t *table) commit() error { return t.file.commit() }
 func (t *table) abort() {
 	t.stop()
 	t.file.abort()
+}
+
+// builders binds typed builders by column name, on the encoder's record
+// builder. Binding by name keeps each schema declared in one place; a
+// wrong name or type panics at construction, which every test exercises.
+type builders struct{ rb *array.RecordBuilder }
+
+func (b builders) col(name string) array.Builder {
+	idx := b.rb.Schema().FieldIndices(name)
+	if len(idx) != 1 {
+		panic("metrics: no column " + name)
+	}
+	return b.rb.Field(idx[0])
+}
+func (b builders) str(name string) *array.StringBuilder { return b.col(name).(*array.StringBuilder) }
+func (b builders) i64(name string) *array.Int64Builder  { return b.col(name).(*array.Int64Builder) }
+func (b builders) f64(name string) *array.Float64Builder {
+	return b.col(name).(*array.Float64Builder)
 }
 
 // seekWriter buffers writes and counts them. The Arrow IPC file writer

@@ -31,6 +31,18 @@ func timeseriesSchema(res []string) *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
+// seriesRow is one staged step; its R allocations are in the batch.
+type seriesRow struct {
+	at              sim.Time
+	queued, running int64
+	powerW          float64
+}
+
+type seriesBatch struct {
+	rows  []seriesRow
+	alloc []sim.Amount // R per row
+}
+
 // seriesTable streams the timeseries. A step that changed nothing (same
 // counts, draw and allocations as the last row written) is not written,
 // which shrinks the table a lot on traces with many simultaneous events;
@@ -38,18 +50,24 @@ func timeseriesSchema(res []string) *arrow.Schema {
 // whole run.
 type seriesTable struct {
 	*table
+	cur   *seriesBatch
+	free  chan *seriesBatch
+	cut   int
+	total int64
+	R     int
+
+	wrote     bool
+	last      seriesRow    // the last row written (its time aside)…
+	lastAlloc []sim.Amount // …and its allocations
+	stepAlloc []sim.Amount // this step's allocations
+	pending   bool         // the newest step was skipped…
+	pendingAt sim.Time     // …and happened then
+
+	// The encoder's builders and the capacities it divides by.
 	time, power     *array.Float64Builder
 	queued, running *array.Int64Builder
 	util, alloc     []*array.Float64Builder
 	capacity        []float64 // total capacity per resource, units; nodes do not go offline yet
-
-	wrote        bool
-	last         []sim.Amount // allocations of the last row written
-	lastQ, lastR int64
-	lastP        float64
-	cur          []sim.Amount
-	pending      bool     // the newest step was skipped…
-	pendingAt    sim.Time // …and happened then
 }
 
 func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory.Allocator) (*seriesTable, error) {
@@ -58,59 +76,97 @@ func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory
 		return nil, err
 	}
 	R := len(res)
+	b := builders{tb.rb}
 	s := &seriesTable{
-		table: tb,
-		time:  tb.col("time_s").(*array.Float64Builder), power: tb.col("power_w").(*array.Float64Builder),
-		queued: tb.col("queued_jobs").(*array.Int64Builder), running: tb.col("running_jobs").(*array.Int64Builder),
-		util: make([]*array.Float64Builder, R), alloc: make([]*array.Float64Builder, R),
-		capacity: make([]float64, R), last: make([]sim.Amount, R), cur: make([]sim.Amount, R),
+		table: tb, cur: &seriesBatch{}, free: make(chan *seriesBatch, 2), cut: rowsPerRecord, R: R,
+		lastAlloc: make([]sim.Amount, R), stepAlloc: make([]sim.Amount, R),
+		time: b.f64("time_s"), power: b.f64("power_w"), queued: b.i64("queued_jobs"), running: b.i64("running_jobs"),
+		util: make([]*array.Float64Builder, R), alloc: make([]*array.Float64Builder, R), capacity: make([]float64, R),
 	}
 	for r, name := range res {
-		s.util[r] = tb.col("utilization_" + name).(*array.Float64Builder)
-		s.alloc[r] = tb.col("allocated_" + name).(*array.Float64Builder)
+		s.util[r] = b.f64("utilization_" + name)
+		s.alloc[r] = b.f64("allocated_" + name)
 		s.capacity[r] = c.TotalCapacity(r).Float()
 	}
+	s.free <- &seriesBatch{}
 	return s, nil
 }
 
 // step records the state after the pass at now.
 func (s *seriesTable) step(now sim.Time, c *sim.Context) error {
-	q, r, p := int64(len(c.Queue())), int64(len(c.Running())), c.PowerW()
-	for i := range s.cur {
-		s.cur[i] = c.Allocated(i)
+	row := seriesRow{at: now, queued: int64(len(c.Queue())), running: int64(len(c.Running())), powerW: c.PowerW()}
+	for i := range s.stepAlloc {
+		s.stepAlloc[i] = c.Allocated(i)
 	}
-	if s.wrote && q == s.lastQ && r == s.lastR && p == s.lastP && slices.Equal(s.cur, s.last) {
+	if s.wrote && row.queued == s.last.queued && row.running == s.last.running && row.powerW == s.last.powerW &&
+		slices.Equal(s.stepAlloc, s.lastAlloc) {
 		s.pending, s.pendingAt = true, now
 		return nil
 	}
-	s.lastQ, s.lastR, s.lastP = q, r, p
-	copy(s.last, s.cur)
+	s.last = row
+	copy(s.lastAlloc, s.stepAlloc)
 	s.wrote, s.pending = true, false
-	return s.row(now)
+	return s.add(row)
 }
 
-// finish writes the last step if step skipped it.
+// finish writes the last step if step skipped it, and the staged rows.
 func (s *seriesTable) finish() error {
-	if !s.pending {
+	if s.pending {
+		s.pending = false
+		row := s.last
+		row.at = s.pendingAt
+		if err := s.add(row); err != nil {
+			return err
+		}
+	}
+	return s.flush()
+}
+
+// add stages row with the allocations in lastAlloc.
+func (s *seriesTable) add(row seriesRow) error {
+	b := s.cur
+	b.rows = append(b.rows, row)
+	b.alloc = append(b.alloc, s.lastAlloc...)
+	s.total++
+	if len(b.rows) >= s.cut {
+		return s.flush()
+	}
+	return nil
+}
+
+// flush sends the staged rows to the encoder and takes the other batch.
+func (s *seriesTable) flush() error {
+	b := s.cur
+	if len(b.rows) == 0 {
 		return nil
 	}
-	s.pending = false
-	return s.row(s.pendingAt)
+	err := s.send(func(*array.RecordBuilder) {
+		s.build(b)
+		b.rows, b.alloc = b.rows[:0], b.alloc[:0]
+		s.free <- b
+	})
+	if err != nil {
+		return err
+	}
+	s.cur = <-s.free
+	return nil
 }
 
-// row appends the state held in last/lastQ/lastR/lastP at time t.
-func (s *seriesTable) row(t sim.Time) error {
-	s.time.Append(t.Seconds())
-	s.queued.Append(s.lastQ)
-	s.running.Append(s.lastR)
-	s.power.Append(s.lastP)
-	for i, a := range s.last {
-		if s.capacity[i] > 0 {
-			s.util[i].Append(a.Float() / s.capacity[i])
-		} else {
-			s.util[i].AppendNull()
+// build appends a batch to the builders, on the encoder.
+func (s *seriesTable) build(b *seriesBatch) {
+	for i := range b.rows {
+		r := &b.rows[i]
+		s.time.Append(r.at.Seconds())
+		s.queued.Append(r.queued)
+		s.running.Append(r.running)
+		s.power.Append(r.powerW)
+		for k, a := range b.alloc[i*s.R : (i+1)*s.R] {
+			if s.capacity[k] > 0 {
+				s.util[k].Append(a.Float() / s.capacity[k])
+			} else {
+				s.util[k].AppendNull()
+			}
+			s.alloc[k].Append(a.Float())
 		}
-		s.alloc[i].Append(a.Float())
 	}
-	return s.endRow()
 }
