@@ -23,7 +23,7 @@
 // memory to a few tens of MB. The one exception is one float64 per
 // started job, kept so the median and p95 wait are exact rather than
 // sketched.
-
+//
 // Every file is written to a hidden temp file in the run directory and
 // renamed into place by Close, summary.csv last: a run that fails or is
 // aborted leaves no file under a final name, and the presence of
