@@ -1,0 +1,51 @@
+package sim
+
+import "testing"
+
+func TestParseSecondsExact(t *testing.T) {
+	cases := []struct {
+		in   string
+		want Time
+	}{
+		{"0", 0},
+		{"88.51", 88_510_000},    // fractional trace times survive exactly
+		{"-1", -Second},          // SWF's "unknown"
+		{"1.0000005", 1_000_001}, // rounded half up at the microsecond
+		{"1e3", 1000 * Second},
+		{".5", 500_000},
+		{"12.", 12 * Second},
+	}
+	for _, c := range cases {
+		got, err := ParseSeconds(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("ParseSeconds(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"", "-", "abc", "1.2.3", "1e400", "NaN", "."} {
+		if _, err := ParseSeconds(bad); err == nil {
+			t.Errorf("ParseSeconds(%q) accepted", bad)
+		}
+	}
+}
+
+func TestFormatSeconds(t *testing.T) {
+	for in, want := range map[Time]string{0: "0", 88_510_000: "88.51", -Second: "-1", 1: "0.000001"} {
+		if got := FormatSeconds(in); got != want {
+			t.Errorf("FormatSeconds(%d) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestAmountNoDrift: a million allocate/release cycles of fractional
+// amounts leave the accounting exactly where it started.
+func TestAmountNoDrift(t *testing.T) {
+	free := Units(64)
+	share, _ := ParseAmount("0.1")
+	for i := 0; i < 1_000_000; i++ {
+		free -= share
+		free += share
+	}
+	if free != Units(64) {
+		t.Fatalf("drift: %s", free)
+	}
+}

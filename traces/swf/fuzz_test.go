@@ -1,0 +1,53 @@
+package swf
+
+import (
+	"errors"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/schedsim/schedsim/traces"
+)
+
+// FuzzReader: whatever the bytes, the reader never panics, yields jobs in
+// submit order with sane fields, and ends.
+func FuzzReader(f *testing.F) {
+	if data, err := os.ReadFile(sample); err == nil {
+		f.Add(data, false)
+		f.Add(data, true)
+	}
+	f.Add([]byte("; MaxNodes: 2\n1 0 -1 5 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 -1 -1\n"), false)
+	f.Add([]byte("1 1e3 -1 .5 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"), true)
+	f.Add([]byte{0x1f, 0x8b, 0, 0}, false)
+	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
+		for _, m := range []Model{Pool, Nodes} {
+			r, err := OpenBytes("fuzz", data, Options{Options: traces.Options{Strict: strict}, Model: m, ProcsPerNode: 3})
+			if err != nil {
+				return
+			}
+			last := int64(-1)
+			for i := 0; ; i++ {
+				j, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					// Strict stops at a bad record; both stop at a broken
+					// gzip stream. Either way the error says where.
+					var pe *traces.ParseError
+					if !errors.As(err, &pe) {
+						t.Fatalf("error without a location: %v", err)
+					}
+					break
+				}
+				if int64(j.Submit) < last || j.Runtime < 0 || j.Tasks < 1 || j.Walltime < 0 {
+					t.Fatalf("bad job %+v", j)
+				}
+				last = int64(j.Submit)
+				if i > len(data) {
+					t.Fatal("more jobs than bytes")
+				}
+			}
+		}
+	})
+}
