@@ -37,16 +37,7 @@ func main() {
 	// A replay is a short-lived batch job whose heap is small: trading
 	// memory for fewer collections pays.
 	debug.SetGCPercent(400)
-	root := &cobra.Command{
-		Use:           "schedsim",
-		Short:         "Trace-replay scheduling simulator",
-		Long:          "schedsim replays captured workload traces against placement and queue policies under a virtual clock,\nand records utilization, wait, slowdown, fairness and energy as Parquet, Arrow IPC or CSV tables.",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	root.AddCommand(newReplayCommand(), newBenchCommand())
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
-	err := root.Execute()
+	err := newRootCommand().Execute()
 	if err == nil {
 		os.Exit(exitOK)
 	}
@@ -57,4 +48,17 @@ func main() {
 	}
 	// Unknown commands and flags from cobra are usage errors.
 	os.Exit(exitBadInput)
+}
+
+func newRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "schedsim",
+		Short:         "Trace-replay scheduling simulator",
+		Long:          "schedsim replays captured workload traces against placement and queue policies under a virtual clock,\nand records utilization, wait, slowdown, fairness and energy as Parquet, Arrow IPC or CSV tables.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newReplayCommand(), newBenchCommand())
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
+	return root
 }
