@@ -37,21 +37,35 @@ var jobsSchema = arrow.NewSchema([]arrow.Field{
 
 // jobRow is one job staged on the engine's goroutine: only what the
 // JobRun will not keep (times, strings, the node list) and no derived
-// value; the encoder computes waits and slowdowns.
+// value; the encoder computes waits and slowdowns. It holds no pointer:
+// its strings are copied into the batch's text, so the garbage collector
+// never scans a batch and appends need no write barrier.
 type jobRow struct {
-	id, user, group, queue, reason string
-	submit, start, end, walltime   sim.Time
-	energyJ                        float64
-	tasks, nodes                   int64
-	textEnd                        int // node_list is batch.text[previous row's textEnd:textEnd]
-	state                          sim.JobStatus
+	submit, start, end, walltime sim.Time
+	energyJ                      float64
+	tasks, nodes                 int64
+	// text[k] is where string k (see the str* constants) ends in the
+	// batch's text; it starts where string k−1 ends.
+	text  [numStrs]uint32
+	state sim.JobStatus
 }
+
+// The staged strings of a job, in text order.
+const (
+	strID = iota
+	strUser
+	strGroup
+	strQueue
+	strReason
+	strNodeList
+	numStrs
+)
 
 // jobBatch is up to one record of staged rows. Two batches take turns:
 // the engine fills one while the encoder turns the other into a record.
 type jobBatch struct {
 	rows []jobRow
-	text []byte // node lists, back to back
+	text []byte // every row's strings, back to back
 }
 
 // jobsTable stages job rows and streams them to the jobs file.
@@ -95,9 +109,12 @@ func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) err
 	job := j.Job
 	b := t.cur
 	row := jobRow{
-		id: job.ID, user: job.User, group: job.Group, queue: job.Queue, reason: j.Reason,
 		submit: job.Submit, start: j.Start, end: j.End, walltime: job.Walltime,
 		energyJ: energyJ, tasks: int64(job.Tasks), state: state,
+	}
+	for k, str := range [...]string{job.ID, job.User, job.Group, job.Queue, j.Reason} {
+		b.text = append(b.text, str...)
+		row.text[k] = uint32(len(b.text))
 	}
 	if started(state) {
 		t.nodes = append(t.nodes[:0], j.Nodes...)
@@ -105,7 +122,7 @@ func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) err
 		b.text, n = appendNodeRanges(b.text, t.nodes)
 		row.nodes = int64(n)
 	}
-	row.textEnd = len(b.text)
+	row.text[strNodeList] = uint32(len(b.text))
 	b.rows = append(b.rows, row)
 	t.total++
 	if len(b.rows) >= t.cut {
@@ -140,13 +157,21 @@ func started(s sim.JobStatus) bool {
 // killed jobs have every time; running ones (at the end of the run) a
 // start but no end; queued and rejected ones neither.
 func (t *jobsTable) build(b *jobBatch) {
-	text := 0
+	var from uint32
+	str := func(r *jobRow, k int) []byte {
+		s := b.text[from:r.text[k]]
+		from = r.text[k]
+		return s
+	}
 	for i := range b.rows {
 		r := &b.rows[i]
-		t.id.Append(r.id)
-		t.user.Append(r.user)
-		t.group.Append(r.group)
-		t.queue.Append(r.queue)
+		// The embedded BinaryBuilders take bytes: no string is made.
+		t.id.BinaryBuilder.Append(str(r, strID))
+		t.user.BinaryBuilder.Append(str(r, strUser))
+		t.group.BinaryBuilder.Append(str(r, strGroup))
+		t.queue.BinaryBuilder.Append(str(r, strQueue))
+		t.reason.BinaryBuilder.Append(str(r, strReason))
+		t.nodeList.BinaryBuilder.Append(str(r, strNodeList))
 		t.tasks.Append(r.tasks)
 		t.submit.Append(r.submit.Seconds())
 		if started(r.state) {
@@ -180,11 +205,7 @@ func (t *jobsTable) build(b *jobBatch) {
 			t.walltime.Append(r.walltime.Seconds())
 		}
 		t.state.Append(r.state.String())
-		t.reason.Append(r.reason)
 		t.nNodes.Append(r.nodes)
-		// The embedded BinaryBuilder takes bytes: no string is made.
-		t.nodeList.BinaryBuilder.Append(b.text[text:r.textEnd])
-		text = r.textEnd
 		t.energy.Append(r.energyJ)
 		t.restarts.Append(0)
 	}
