@@ -125,11 +125,16 @@ func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) err
 	row.text[strNodeList] = uint32(len(b.text))
 	b.rows = append(b.rows, row)
 	t.total++
-	if len(b.rows) >= t.cut {
+	if len(b.rows) >= t.cut || len(b.text) >= maxBatchText {
 		return t.flush()
 	}
 	return nil
 }
+
+// maxBatchText cuts a record early when its strings pile up (huge
+// scattered node lists), which keeps text offsets within uint32 and the
+// batch's memory bounded.
+const maxBatchText = 256 << 20
 
 // flush sends the staged rows to the encoder and takes the other batch.
 func (t *jobsTable) flush() error {
