@@ -13,8 +13,14 @@ import "github.com/schedsim/schedsim/sim"
 type easy struct {
 	buf     []int32
 	ends    byEnd                  // running jobs by projected end
-	scratch map[int32][]sim.Amount // free at the shadow, for nodes freed before it
-	extra   map[int32][]sim.Amount // what the head leaves on its reserved nodes
+	scratch nodeVectors // free at the shadow, for nodes freed before it
+	extra   nodeVectors // what the head leaves on its reserved nodes
+	cand    []uint64    // nodes with room at the shadow
+	// held[r] is the free amount of r now that jobs running past the
+	// shadow cannot use because the head needs it then; valid while
+	// heldOK. A quick test before scanning nodes.
+	held   []sim.Amount
+	heldOK bool
 	// After a pass, every job then queued has been tried against the state
 	// the pass left. If no job has ended since and the head is the same,
 	// none of them can start now either, so only newer jobs are tried.
@@ -58,12 +64,16 @@ func (s *easy) Schedule(c *sim.Context) error {
 		if !shadowKnown {
 			shadow = s.reserve(c, head)
 			shadowKnown = true
+			s.heldOK = false
 		}
 		crosses := c.Now()+j.EstimatedRuntime() > shadow
+		if crosses && !s.crossingAllowed(c, j) {
+			continue
+		}
 		var limit func(n, fit int) int
 		if crosses {
 			limit = func(n, fit int) int {
-				if ex, ok := s.extra[int32(n)]; ok {
+				if ex, ok := s.extra.get(int32(n)); ok {
 					R := c.Cluster().NumResources()
 					if k := sim.TasksFittingIn(ex, R, 0, j.Needs(), fit); k < fit {
 						return k
@@ -79,9 +89,10 @@ func (s *easy) Schedule(c *sim.Context) error {
 		if err := s.start(c, j, nodes); err != nil {
 			return err
 		}
+		s.heldOK = false
 		if crosses {
 			for _, n := range nodes {
-				if ex, ok := s.extra[n]; ok {
+				if ex, ok := s.extra.get(n); ok {
 					for _, need := range j.Needs() {
 						ex[need.Res] -= need.Amt
 					}
@@ -90,6 +101,34 @@ func (s *easy) Schedule(c *sim.Context) error {
 		}
 	}
 	return nil
+}
+
+// crossingAllowed is a necessary condition for a job that runs past the
+// shadow: the free totals minus what the head holds cover it.
+func (s *easy) crossingAllowed(c *sim.Context, j *sim.JobRun) bool {
+	R := c.Cluster().NumResources()
+	if !s.heldOK {
+		s.held = append(s.held[:0], make([]sim.Amount, R)...)
+		free := c.FreeVector()
+		for _, n := range s.extra.nodes {
+			ex, _ := s.extra.get(n)
+			for r := 0; r < R; r++ {
+				f := free[int(n)*R+r]
+				if f == sim.Absent || f <= 0 {
+					continue
+				}
+				s.held[r] += f - max(0, min(f, ex[r]))
+			}
+		}
+		s.heldOK = true
+	}
+	k := sim.Amount(j.Job.Tasks)
+	for _, q := range j.Needs() {
+		if q.Amt*k > c.TotalFree(int(q.Res))-s.held[q.Res] {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *easy) start(c *sim.Context, j *sim.JobRun, nodes []int32) error {
@@ -111,14 +150,14 @@ func (s *easy) reserve(c *sim.Context, head *sim.JobRun) sim.Time {
 	free := c.FreeVector()
 	need := head.Job.Tasks
 	req := head.Needs()
-	s.scratch = map[int32][]sim.Amount{}
-	s.extra = map[int32][]sim.Amount{}
+	s.scratch.reset(len(cl.Nodes), R)
+	s.extra.reset(len(cl.Nodes), R)
 
-	fitNow := 0
-	for n := range cl.Nodes {
-		fitNow += sim.TasksFittingIn(free, R, n, req, need)
-	}
-	total := fitNow
+	total := 0
+	candidates(c, req, func(n int) bool {
+		total += sim.TasksFittingIn(free, R, n, req, need)
+		return true
+	})
 	shadow := sim.Forever
 	for i := 0; i < len(s.ends) && total < need; {
 		t := s.ends[i].ExpectedEnd(now)
@@ -126,10 +165,9 @@ func (s *easy) reserve(c *sim.Context, head *sim.JobRun) sim.Time {
 		for ; i < len(s.ends) && s.ends[i].ExpectedEnd(now) == t; i++ {
 			r := s.ends[i]
 			for _, n := range r.Nodes {
-				v, ok := s.scratch[n]
+				v, ok := s.scratch.get(n)
 				if !ok {
-					v = append([]sim.Amount(nil), free[int(n)*R:int(n)*R+R]...)
-					s.scratch[n] = v
+					v = s.scratch.put(n, free[int(n)*R:int(n)*R+R])
 				}
 				before := sim.TasksFittingIn(v, R, 0, req, need)
 				for _, q := range r.Needs() {
@@ -145,23 +183,38 @@ func (s *easy) reserve(c *sim.Context, head *sim.JobRun) sim.Time {
 	if shadow == sim.Forever {
 		return shadow
 	}
-	// The reservation: lowest-numbered nodes with room at the shadow.
+	// The reservation: lowest-numbered nodes with room at the shadow, among
+	// those with room now and those freed by then.
+	s.cand = s.cand[:0]
+	candidates(c, req, func(n int) bool {
+		for len(s.cand) <= n/64 {
+			s.cand = append(s.cand, 0)
+		}
+		s.cand[n/64] |= 1 << (n % 64)
+		return true
+	})
+	for _, n := range s.scratch.nodes {
+		for len(s.cand) <= int(n)/64 {
+			s.cand = append(s.cand, 0)
+		}
+		s.cand[n/64] |= 1 << (n % 64)
+	}
 	left := need
-	for n := 0; n < len(cl.Nodes) && left > 0; n++ {
-		v, ok := s.scratch[int32(n)]
+	forEachBit(s.cand, func(n int) bool {
+		v, ok := s.scratch.get(int32(n))
 		if !ok {
 			v = free[n*R : n*R+R]
 		}
 		k := sim.TasksFittingIn(v, R, 0, req, left)
 		if k == 0 {
-			continue
+			return true
 		}
-		ex := append([]sim.Amount(nil), v...)
+		ex := s.extra.put(int32(n), v)
 		for _, q := range req {
 			ex[q.Res] -= q.Amt * sim.Amount(k)
 		}
-		s.extra[int32(n)] = ex
 		left -= k
-	}
+		return left > 0
+	})
 	return shadow
 }

@@ -25,7 +25,7 @@ func firstFit(c *sim.Context, j *sim.JobRun, limit func(n int, fit int) int, out
 	}
 	left := j.Job.Tasks
 	out = out[:0]
-	for n := range c.Cluster().Nodes {
+	candidates(c, j.Needs(), func(n int) bool {
 		k := c.TasksFitting(j, n, left)
 		if k > 0 && limit != nil {
 			k = limit(n, k)
@@ -34,9 +34,10 @@ func firstFit(c *sim.Context, j *sim.JobRun, limit func(n int, fit int) int, out
 			out = append(out, int32(n))
 		}
 		left -= k
-		if left == 0 {
-			return out
-		}
+		return left > 0
+	})
+	if left > 0 {
+		return nil
 	}
-	return nil
+	return out
 }

@@ -41,6 +41,11 @@ func (c *Context) TasksFitting(j *JobRun, n int, limit int) int {
 	return tasksFitting(c.e.free, len(c.e.cluster.Resources), n, j.req, limit)
 }
 
+// AvailableNodes returns a bitset (bit n%64 of word n/64) of the nodes
+// with a positive free amount of resource r. Read-only; valid until the
+// next Start.
+func (c *Context) AvailableNodes(r int) []uint64 { return c.e.avail[r] }
+
 // Allocated returns the amount of resource r in use over the cluster.
 func (c *Context) Allocated(r int) Amount { return c.e.allocated[r] }
 

@@ -41,6 +41,9 @@ type Engine struct {
 	submitted int64
 	// allocated[r] is the amount of resource r in use over all nodes.
 	allocated []Amount
+	// avail[r] is a bitset of the nodes with some of resource r free, so
+	// policies can skip full nodes on large clusters.
+	avail [][]uint64
 	fitCache  map[string]int
 	power     *powerModel
 	ctx       Context
@@ -67,8 +70,38 @@ func NewEngine(c *Cluster, src Source, s Scheduler, cfg Config, obs ...Observer)
 		wakes:     map[Time]bool{},
 		power:     newPowerModel(c),
 	}
+	e.avail = make([][]uint64, len(c.Resources))
+	for r := range e.avail {
+		e.avail[r] = make([]uint64, (len(c.Nodes)+63)/64)
+	}
+	for n := range c.Nodes {
+		e.updateAvail(int32(n), nil)
+	}
 	e.ctx.e = e
 	return e
+}
+
+// updateAvail refreshes node n's bits for the resources in req (all when
+// req is nil).
+func (e *Engine) updateAvail(n int32, req []Need) {
+	R := len(e.cluster.Resources)
+	set := func(r int) {
+		word, bit := &e.avail[r][n/64], uint64(1)<<(n%64)
+		if e.free[int(n)*R+r] > 0 {
+			*word |= bit
+		} else {
+			*word &^= bit
+		}
+	}
+	if req == nil {
+		for r := 0; r < R; r++ {
+			set(r)
+		}
+		return
+	}
+	for _, q := range req {
+		set(int(q.Res))
+	}
 }
 
 // Cluster returns the engine's cluster.
@@ -312,6 +345,7 @@ func (e *Engine) take(req []Need, n int32) {
 		e.free[base+int(q.Res)] -= q.Amt
 		e.allocated[q.Res] += q.Amt
 	}
+	e.updateAvail(n, req)
 	e.power.changed(int(n), req, 1)
 }
 
@@ -323,6 +357,7 @@ func (e *Engine) release(req []Need, nodes []int32) {
 			e.free[base+int(q.Res)] += q.Amt
 			e.allocated[q.Res] -= q.Amt
 		}
+		e.updateAvail(n, req)
 		e.power.changed(int(n), req, -1)
 	}
 }
