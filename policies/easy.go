@@ -12,7 +12,7 @@ import "github.com/schedsim/schedsim/sim"
 // leaves on its reserved nodes ("extra", per node).
 type easy struct {
 	buf     []int32
-	ends    byEnd                  // running jobs by projected end
+	ends    byEnd       // running jobs by projected end
 	scratch nodeVectors // free at the shadow, for nodes freed before it
 	extra   nodeVectors // what the head leaves on its reserved nodes
 	cand    []uint64    // nodes with room at the shadow

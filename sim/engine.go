@@ -43,15 +43,15 @@ type Engine struct {
 	allocated []Amount
 	// avail[r] is a bitset of the nodes with some of resource r free, so
 	// policies can skip full nodes on large clusters.
-	avail [][]uint64
-	fitCache  map[string]int
-	power     *powerModel
-	ctx       Context
-	events64  int64 // events applied
-	lastTime  Time
-	done      bool
-	ended     []*JobRun // jobs that ended since the last scheduling pass
-	wakes     map[Time]bool
+	avail    [][]uint64
+	fitCache map[string]int
+	power    *powerModel
+	ctx      Context
+	events64 int64 // events applied
+	lastTime Time
+	done     bool
+	ended    []*JobRun // jobs that ended since the last scheduling pass
+	wakes    map[Time]bool
 	// startedInPass says the queue holds started jobs to compact away.
 	startedInPass bool
 }
