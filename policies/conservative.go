@@ -141,7 +141,7 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 	if len(c.Cluster().Nodes) != 1 {
 		return false
 	}
-	l, has := s.prof.lines[0]
+	l, has := s.prof.lineOf(0)
 	res, need, ok := countBased(j.Needs(), j.Job.Tasks)
 	if !has || !ok {
 		return false
@@ -216,7 +216,12 @@ func (s *conservative) giveBack(j *sim.JobRun, base []sim.Amount, from sim.Time)
 func (s *conservative) build(c *sim.Context) {
 	s.rebuild = false
 	now := c.Now()
-	s.prof = newProfile(c.Cluster().NumResources(), now)
+	R := c.Cluster().NumResources()
+	totals := make([]sim.Amount, R)
+	for r := range totals {
+		totals[r] = c.TotalFree(r)
+	}
+	s.prof = newProfile(R, len(c.Cluster().Nodes), now, totals)
 	base := c.FreeVector()
 	for _, j := range c.Running() {
 		end := j.ExpectedEnd(now)

@@ -13,7 +13,11 @@ import (
 type profile struct {
 	R     int
 	now   sim.Time
-	lines map[int32]*timeline
+	lines []*timeline // by node; nil for nodes nothing has touched
+	// agg is the cluster-wide total of free amounts over time. A window
+	// the totals do not admit cannot hold the job on any set of nodes, so
+	// multi-node searches check it first.
+	agg *timeline
 	// Growth log: every time capacity grows somewhere before time b, an
 	// entry (sequence number, b). Only the suffix maxima of b matter, so
 	// the log is kept as a stack with b decreasing.
@@ -58,14 +62,21 @@ type timeline struct {
 	free  []sim.Amount
 }
 
-func newProfile(R int, now sim.Time) *profile {
-	return &profile{R: R, now: now, lines: map[int32]*timeline{}}
+func newProfile(R, numNodes int, now sim.Time, totals []sim.Amount) *profile {
+	agg := &timeline{times: []sim.Time{now}, free: append([]sim.Amount(nil), totals...)}
+	return &profile{R: R, now: now, lines: make([]*timeline, numNodes), agg: agg}
+}
+
+// lineOf returns node n's timeline, if it has one.
+func (p *profile) lineOf(n int) (*timeline, bool) {
+	l := p.lines[n]
+	return l, l != nil
 }
 
 // line returns node n's timeline, starting one from base if needed.
 func (p *profile) line(n int32, base []sim.Amount) *timeline {
-	l, ok := p.lines[n]
-	if !ok {
+	l := p.lines[n]
+	if l == nil {
 		v := base[int(n)*p.R : int(n)*p.R+p.R]
 		l = &timeline{times: []sim.Time{p.now}, free: append([]sim.Amount(nil), v...)}
 		p.lines[n] = l
@@ -77,14 +88,23 @@ func (p *profile) line(n int32, base []sim.Amount) *timeline {
 func (p *profile) advance(now sim.Time) {
 	p.now = now
 	p.version++
+	p.fold(p.agg)
 	for _, l := range p.lines {
-		i := sort.Search(len(l.times), func(i int) bool { return l.times[i] > now }) - 1
-		if i > 0 {
-			l.times = append(l.times[:0], l.times[i:]...)
-			l.free = append(l.free[:0], l.free[i*p.R:]...)
+		if l != nil {
+			p.fold(l)
 		}
-		l.times[0] = now
 	}
+}
+
+// fold drops the breakpoints before now.
+func (p *profile) fold(l *timeline) {
+	now := p.now
+	i := sort.Search(len(l.times), func(i int) bool { return l.times[i] > now }) - 1
+	if i > 0 {
+		l.times = append(l.times[:0], l.times[i:]...)
+		l.free = append(l.free[:0], l.free[i*p.R:]...)
+	}
+	l.times[0] = now
 }
 
 // breakAt makes sure the timeline has a breakpoint at t (t ≥ now) and
@@ -121,6 +141,18 @@ func (p *profile) add(n int32, base []sim.Amount, from, to sim.Time, req []sim.N
 	}
 	k := sign * sim.Amount(count)
 	p.version++
+	p.addRange(l, i, j, req, k)
+	a := p.agg
+	i = p.breakAt(a, from)
+	j = len(a.times)
+	if to != sim.Forever {
+		j = p.breakAt(a, to)
+	}
+	p.addRange(a, i, j, req, k)
+}
+
+// addRange adds k·req to segments [i, j) of l.
+func (p *profile) addRange(l *timeline, i, j int, req []sim.Need, k sim.Amount) {
 	for s := i; s < j; s++ {
 		v := l.free[s*p.R : (s+1)*p.R]
 		for _, q := range req {
@@ -161,7 +193,7 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		d = 1 // a zero-length job still needs its nodes at the instant it runs
 	}
 	if numNodes == 1 {
-		if l, has := p.lines[0]; has {
+		if l, has := p.lineOf(0); has {
 			t, ok := p.firstWindow(l, d, req, k, before)
 			if !ok {
 				return 0, nil, false, events
@@ -172,10 +204,24 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 			return t, nodes, true, events
 		}
 	}
+	// The totals are a necessary condition: try their feasible starts in
+	// order, checking each exactly, for a few rounds; most searches end at
+	// the first. Then fall back to the exact sweep over every node.
+	from := p.now
+	for round := 0; round < 4; round++ {
+		t0, ok := p.firstWindowTotals(d, req, k, from, before)
+		if !ok {
+			return 0, nil, false, events
+		}
+		if nodes = p.pick(base, numNodes, req, k, d, t0); nodes != nil {
+			return t0, nodes, true, events
+		}
+		from = t0 + 1
+	}
 	total := 0
 	events = events[:0]
 	for n := 0; n < numNodes; n++ {
-		l, has := p.lines[int32(n)]
+		l, has := p.lineOf(n)
 		if !has {
 			total += sim.TasksFittingIn(base, p.R, n, req, k)
 			continue
@@ -208,10 +254,17 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 			return 0, nil, false, events
 		}
 	}
+	return t, p.pick(base, numNodes, req, k, d, t), true, events
+}
+
+// pick returns the lowest-numbered nodes that hold k tasks throughout
+// [t, t+d), or nil when they do not exist.
+func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time) []int32 {
+	var nodes []int32
 	left := k
 	for n := 0; n < numNodes && left > 0; n++ {
 		var w int
-		if l, has := p.lines[int32(n)]; has {
+		if l, has := p.lineOf(n); has {
 			w = p.windowMin(l, t, d, req, left)
 		} else {
 			w = sim.TasksFittingIn(base, p.R, n, req, left)
@@ -221,7 +274,45 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		}
 		left -= w
 	}
-	return t, nodes, true, events
+	if left > 0 {
+		return nil
+	}
+	return nodes
+}
+
+// firstWindowTotals is the earliest start in [from, before) at which the
+// cluster's free totals cover k tasks throughout [t, t+d).
+func (p *profile) firstWindowTotals(d sim.Time, req []sim.Need, k int, from, before sim.Time) (sim.Time, bool) {
+	l, R := p.agg, p.R
+	fits := func(i int) bool {
+		for _, q := range req {
+			if q.Amt > 0 && l.free[i*R+int(q.Res)] < q.Amt*sim.Amount(k) {
+				return false
+			}
+		}
+		return true
+	}
+	m := len(l.times)
+	i := 0
+	if from > l.times[0] {
+		i = sort.Search(m, func(i int) bool { return l.times[i] > from }) - 1
+	}
+	for i < m && l.times[i] < before {
+		if !fits(i) {
+			i++
+			continue
+		}
+		start := max(l.times[i], from)
+		j := i + 1
+		for j < m && l.times[j] < start+d && fits(j) {
+			j++
+		}
+		if j == m || l.times[j] >= start+d {
+			return start, start < before
+		}
+		i = j + 1
+	}
+	return 0, false
 }
 
 // firstWindow returns the earliest t, now ≤ t < before, at which k tasks

@@ -31,9 +31,15 @@ per run, and print a Markdown table.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			traces := args
 			if len(traces) == 0 {
+				seen := map[string]bool{}
 				for _, pat := range []string{"*.swf", "*.swf.gz", "lublin_*"} {
 					m, _ := filepath.Glob(filepath.Join(dir, pat))
-					traces = append(traces, m...)
+					for _, f := range m {
+						if !seen[f] {
+							seen[f] = true
+							traces = append(traces, f)
+						}
+					}
 				}
 				sort.Strings(traces)
 			}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -34,9 +33,6 @@ func badInput(err error) error { return &exitError{exitBadInput, err} }
 func failed(err error) error   { return &exitError{exitFailed, err} }
 
 func main() {
-	// A replay is a short-lived batch job whose heap is small: trading
-	// memory for fewer collections pays.
-	debug.SetGCPercent(400)
 	err := newRootCommand().Execute()
 	if err == nil {
 		os.Exit(exitOK)
