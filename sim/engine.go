@@ -329,7 +329,7 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 		j.finishing = Killed
 		j.Reason = "walltime exceeded"
 	}
-	j.queuePos = len(e.running)
+	j.runIndex = len(e.running)
 	e.running = append(e.running, j)
 	e.push(j.finishAt, evFinish, j)
 	for _, o := range e.observers {
@@ -368,8 +368,8 @@ func (e *Engine) finish(j *JobRun) {
 	j.End = e.now
 	last := len(e.running) - 1
 	moved := e.running[last]
-	e.running[j.queuePos] = moved
-	moved.queuePos = j.queuePos
+	e.running[j.runIndex] = moved
+	moved.runIndex = j.runIndex
 	e.running[last] = nil
 	e.running = e.running[:last]
 	e.ended = append(e.ended, j)

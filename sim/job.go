@@ -56,7 +56,7 @@ type JobRun struct {
 	req       []Need // compiled Request
 	finishAt  Time   // when the engine ends it
 	finishing JobStatus
-	queuePos  int
+	runIndex  int // position in Engine.running
 }
 
 // Need is one entry of a compiled request: a resource index (see
