@@ -21,7 +21,13 @@ type Config struct {
 	Until Time
 	// Less orders the queue (policies.Order); nil means FCFS (arrival order).
 	Less func(a, b *JobRun) bool
+	// Interrupt, when closed, stops the run between two instants with
+	// ErrInterrupted (Ctrl-C). It is polled, so it costs nothing per event.
+	Interrupt <-chan struct{}
 }
+
+// ErrInterrupted is returned by Run when Config.Interrupt was closed.
+var ErrInterrupted = errors.New("interrupted")
 
 // Engine runs one simulation.
 type Engine struct {
@@ -123,7 +129,14 @@ func (e *Engine) Run() error {
 	if err := e.pull(); err != nil {
 		return err
 	}
-	for len(e.events) > 0 {
+	for steps := 0; len(e.events) > 0; steps++ {
+		if e.cfg.Interrupt != nil && steps%1024 == 0 {
+			select {
+			case <-e.cfg.Interrupt:
+				return ErrInterrupted
+			default:
+			}
+		}
 		t := e.events[0].at
 		if e.cfg.Until > 0 && t > e.cfg.Until {
 			break

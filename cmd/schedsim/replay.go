@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -117,7 +119,18 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 	}
 	source := traces.Prefetch(w.source, 4096)
 	defer source.Close()
-	engine := sim.NewEngine(cluster, source, sched, sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order}, observers...)
+	// Ctrl-C (or SIGTERM) stops the run cleanly: no partial files remain.
+	interrupt := make(chan struct{})
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	go func() {
+		if _, ok := <-signals; ok {
+			close(interrupt)
+		}
+	}()
+	engine := sim.NewEngine(cluster, source, sched,
+		sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: interrupt}, observers...)
 
 	if cpuProfile != "" {
 		f, err := os.Create(cpuProfile)
