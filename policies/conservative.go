@@ -120,6 +120,14 @@ func (s *conservative) compress(c *sim.Context, j *sim.JobRun, r *reservation) {
 	if s.compressCount(c, j, r, min(bound, r.start)) {
 		return
 	}
+	// The cluster-wide totals are a necessary condition; checking them with
+	// the job's own slot counted free avoids taking it out and putting it
+	// back when the job cannot move.
+	d := max(r.dur, 1)
+	own := slot{r.start, r.start + d, sim.Amount(j.Job.Tasks)}
+	if _, ok := s.prof.firstWindowTotals(d, j.Needs(), j.Job.Tasks, c.Now(), min(bound, r.start), own); !ok {
+		return
+	}
 	old := *r
 	s.place(r, j, c.FreeVector(), -1)
 	if !s.reserve(c, j, r, min(bound, old.start)) {

@@ -26,6 +26,8 @@ type profile struct {
 	// version counts changes to free amounts, so a search result can be
 	// known to still hold.
 	version int64
+	// scratch for lineEvents
+	levels, deque []int
 }
 
 type growth struct {
@@ -165,12 +167,11 @@ func (p *profile) addRange(l *timeline, i, j int, req []sim.Need, k sim.Amount) 
 // [t, t+d), at most limit.
 func (p *profile) windowMin(l *timeline, t, d sim.Time, req []sim.Need, limit int) int {
 	best := limit
-	for i := range l.times {
+	// Start at the segment holding t.
+	first := sort.Search(len(l.times), func(i int) bool { return l.times[i] > t }) - 1
+	for i := max(first, 0); i < len(l.times); i++ {
 		if l.times[i] >= t+d {
 			break
-		}
-		if i+1 < len(l.times) && l.times[i+1] <= t {
-			continue
 		}
 		if k := sim.TasksFittingIn(l.free, p.R, i, req, best); k < best {
 			best = k
@@ -209,7 +210,7 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	// the first. Then fall back to the exact sweep over every node.
 	from := p.now
 	for round := 0; round < 4; round++ {
-		t0, ok := p.firstWindowTotals(d, req, k, from, before)
+		t0, ok := p.firstWindowTotals(d, req, k, from, before, slot{})
 		if !ok {
 			return 0, nil, false, events
 		}
@@ -281,12 +282,18 @@ func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d
 }
 
 // firstWindowTotals is the earliest start in [from, before) at which the
-// cluster's free totals cover k tasks throughout [t, t+d).
-func (p *profile) firstWindowTotals(d sim.Time, req []sim.Need, k int, from, before sim.Time) (sim.Time, bool) {
+// cluster's free totals cover k tasks throughout [t, t+d). own, when set,
+// is the job's own reservation (own.amt tasks over [own.from, own.to)),
+// counted as free.
+func (p *profile) firstWindowTotals(d sim.Time, req []sim.Need, k int, from, before sim.Time, own slot) (sim.Time, bool) {
 	l, R := p.agg, p.R
 	fits := func(i int) bool {
+		extra := sim.Amount(0)
+		if own.amt != 0 && l.times[i] >= own.from && l.times[i] < own.to {
+			extra = own.amt
+		}
 		for _, q := range req {
-			if q.Amt > 0 && l.free[i*R+int(q.Res)] < q.Amt*sim.Amount(k) {
+			if q.Amt > 0 && l.free[i*R+int(q.Res)]+extra*q.Amt < q.Amt*sim.Amount(k) {
 				return false
 			}
 		}
@@ -406,9 +413,16 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 // leaves at t = T_{i+1}.
 func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, events []fitEvent) (int, []fitEvent) {
 	m := len(l.times)
-	level := func(i int) int { return sim.TasksFittingIn(l.free, p.R, i, req, k) }
+	// Each segment's level once; the deque compares them many times.
+	p.levels = p.levels[:0]
+	for i := 0; i < m; i++ {
+		p.levels = append(p.levels, sim.TasksFittingIn(l.free, p.R, i, req, k))
+	}
+	levels := p.levels
+	level := func(i int) int { return levels[i] }
 	now := l.times[0]
-	var dq []int // segment indices, levels increasing
+	dq := p.deque[:0] // segment indices, levels increasing
+	defer func() { p.deque = dq[:0] }()
 	push := func(i int) {
 		lv := level(i)
 		for len(dq) > 0 && level(dq[len(dq)-1]) >= lv {
