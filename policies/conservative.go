@@ -32,14 +32,29 @@ type conservative struct {
 	memo    shapeMemo
 }
 
-// shapeMemo remembers the last unsuccessful count-based search (see
-// compressCount).
+// shapeMemo remembers the last unsuccessful count-based search, on the
+// one-node profile or on the cluster totals (see compressCount).
 type shapeMemo struct {
 	version    int64
 	res        int
 	need       sim.Amount
 	dur, start sim.Time
 	lowest     sim.Time // no window starts before this
+}
+
+// from is where a search for a job of this shape and slot start may
+// begin: the memo's bound when it applies, else now.
+func (m *shapeMemo) from(version int64, res int, need sim.Amount, d, start, now sim.Time) sim.Time {
+	if m.version == version && m.res == res && m.need == need && m.dur == d && start >= m.start {
+		return max(now, m.lowest)
+	}
+	return now
+}
+
+// failed records a search over [from, before) that found no window.
+func (m *shapeMemo) failed(version int64, res int, need sim.Amount, d, start, from, before sim.Time) {
+	*m = shapeMemo{version: version, res: res, need: need, dur: d, start: start,
+		lowest: max(from, min(before, start-d+1))}
 }
 
 type reservation struct {
@@ -124,8 +139,17 @@ func (s *conservative) compress(c *sim.Context, j *sim.JobRun, r *reservation) {
 	// the job's own slot counted free avoids taking it out and putting it
 	// back when the job cannot move.
 	d := max(r.dur, 1)
+	before := min(bound, r.start)
+	from := c.Now()
+	res, need, countable := countBased(j.Needs(), j.Job.Tasks)
+	if countable {
+		from = s.memo.from(s.prof.version, res, need, d, r.start, from)
+	}
 	own := slot{r.start, r.start + d, sim.Amount(j.Job.Tasks)}
-	if _, ok := s.prof.firstWindowTotals(d, j.Needs(), j.Job.Tasks, c.Now(), min(bound, r.start), own); !ok {
+	if _, ok := s.prof.firstWindowTotals(d, j.Needs(), j.Job.Tasks, from, before, own); !ok {
+		if countable {
+			s.memo.failed(s.prof.version, res, need, d, r.start, from, before)
+		}
 		return
 	}
 	old := *r
@@ -160,15 +184,10 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 	// its search and its slot is no later than this one's, then no window
 	// ending by its start (and before its bound) exists for this job
 	// either: the two views differ only in slots at or after that start.
-	from := c.Now()
-	m := &s.memo
-	if m.version == s.prof.version && m.res == res && m.need == need && m.dur == d && r.start >= m.start {
-		from = max(from, m.lowest)
-	}
+	from := s.memo.from(s.prof.version, res, need, d, r.start, c.Now())
 	t, found := s.prof.firstWindowCount(l, d, res, need, from, before, slot{r.start, r.start + d, need})
 	if !found {
-		*m = shapeMemo{version: s.prof.version, res: res, need: need, dur: d, start: r.start,
-			lowest: max(from, min(before, r.start-d+1))}
+		s.memo.failed(s.prof.version, res, need, d, r.start, from, before)
 		return true
 	}
 	s.place(r, j, c.FreeVector(), -1)
