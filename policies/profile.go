@@ -205,6 +205,9 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 			return t, nodes, true, events
 		}
 	}
+	if k == 1 {
+		return p.earliestOne(base, numNodes, req, d, before, events)
+	}
 	// The totals are a necessary condition: try their feasible starts in
 	// order, checking each exactly, for a few rounds; most searches end at
 	// the first. Then fall back to the exact sweep over every node.
@@ -256,6 +259,26 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		}
 	}
 	return t, p.pick(base, numNodes, req, k, d, t), true, events
+}
+
+// earliestOne is earliest for a single task: the least first window over
+// the nodes, the lowest-numbered node on ties. Each node's search stops at
+// the best start found so far, and a node free now ends the search.
+func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d, before sim.Time, events []fitEvent) (sim.Time, []int32, bool, []fitEvent) {
+	best, node := before, -1
+	for n := 0; n < numNodes && best > p.now; n++ {
+		if l, has := p.lineOf(n); has {
+			if t, ok := p.firstWindow(l, d, req, 1, best); ok && t < best {
+				best, node = t, n
+			}
+		} else if sim.TasksFittingIn(base, p.R, n, req, 1) >= 1 {
+			best, node = p.now, n
+		}
+	}
+	if node < 0 {
+		return 0, nil, false, events
+	}
+	return best, []int32{int32(node)}, true, events
 }
 
 // pick returns the lowest-numbered nodes that hold k tasks throughout
