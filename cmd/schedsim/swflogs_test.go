@@ -9,11 +9,22 @@ import (
 	"github.com/schedsim/schedsim/metrics"
 )
 
+// slowNodesConservative are the logs whose conservative replay in the
+// nodes model (node-level reservations for every queued job, compressed at
+// every job end) takes minutes to hours on two cores; they run only with
+// SCHEDSIM_LONG=1. See README, Performance.
+var slowNodesConservative = map[string]bool{
+	"LANL-CM5-1994-4.1-cln.swf.gz": true, "LLNL-Thunder-2007-1.1-cln.swf.gz": true,
+	"HPC2N-2002-2.1-cln.swf.gz": true, "SDSC-BLUE-2000-4.2-cln.swf.gz": true,
+	"CEA-Curie-2011-2.1-cln.swf.gz": true,
+}
+
 // TestSWFLogs replays every SWF log of ../shared/traces/swf with none, EASY
 // and conservative backfilling in both cluster models, with the invariant
 // checker on, and checks that every job is accounted for. With -short only
 // the two smallest logs run.
 func TestSWFLogs(t *testing.T) {
+	long := os.Getenv("SCHEDSIM_LONG") != ""
 	needShared(t)
 	logs, _ := filepath.Glob(filepath.Join(shared, "swf", "*"))
 	if len(logs) == 0 {
@@ -28,6 +39,9 @@ func TestSWFLogs(t *testing.T) {
 		for _, model := range []string{"pool", "nodes"} {
 			for _, bf := range []string{"none", "easy", "conservative"} {
 				t.Run(name+"/"+model+"/"+bf, func(t *testing.T) {
+					if model == "nodes" && bf == "conservative" && slowNodesConservative[name] && !long {
+						t.Skip("slow: set SCHEDSIM_LONG=1")
+					}
 					t.Parallel()
 					out := filepath.Join(t.TempDir(), "run")
 					_, err := execute(t, "replay", "--quiet", "--check", "--trace", log, "--swf-model", model,
