@@ -220,7 +220,14 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		if nodes = p.pick(base, numNodes, req, k, d, t0); nodes != nil {
 			return t0, nodes, true, events
 		}
-		from = t0 + 1
+		// Node windows only open at breakpoints, and every node's
+		// breakpoints are breakpoints of the totals.
+		a := p.agg.times
+		i := sort.Search(len(a), func(i int) bool { return a[i] > t0 })
+		if i == len(a) {
+			break
+		}
+		from = a[i]
 	}
 	total := 0
 	events = events[:0]
