@@ -120,7 +120,8 @@ func (e *Engine) Now() Time { return e.now }
 func (e *Engine) EventsApplied() int64 { return e.events64 }
 
 // Run plays the simulation to the end of the trace (or the horizon). It
-// returns the first error from the trace, the scheduler or an observer.
+// returns the first error from the trace or the scheduler, or
+// ErrInterrupted.
 func (e *Engine) Run() error {
 	if e.done {
 		return errors.New("engine already ran")
