@@ -128,6 +128,12 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 		if _, ok := <-signals; ok {
 			close(interrupt)
 		}
+		// A second signal does not wait for the current instant to end
+		// (one scheduling pass can be long); temp files may remain, but
+		// never under a final name.
+		if _, ok := <-signals; ok {
+			os.Exit(exitFailed)
+		}
 	}()
 	engine := sim.NewEngine(cluster, source, sched,
 		sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: interrupt}, observers...)
