@@ -144,6 +144,9 @@ func (p *profile) add(n int32, base []sim.Amount, from, to sim.Time, req []sim.N
 	k := sign * sim.Amount(count)
 	p.version++
 	p.addRange(l, i, j, req, k)
+	if len(p.lines) == 1 {
+		return // one node: the totals are that node's timeline
+	}
 	a := p.agg
 	i = p.breakAt(a, from)
 	j = len(a.times)
