@@ -33,28 +33,41 @@ type conservative struct {
 }
 
 // shapeMemo remembers the last unsuccessful count-based search, on the
-// one-node profile or on the cluster totals (see compressCount).
+// one-node profile or on the cluster totals (see compressCount): no window
+// for a job of that shape, with a slot no earlier, starts before lowest.
+// Reservations made or moved since only take capacity, which cannot open a
+// window; capacity given back before lowest + dur can, and clears the memo
+// (conservative.grew).
 type shapeMemo struct {
-	version    int64
+	valid      bool
 	res        int
 	need       sim.Amount
 	dur, start sim.Time
-	lowest     sim.Time // no window starts before this
+	lowest     sim.Time
 }
 
 // from is where a search for a job of this shape and slot start may
 // begin: the memo's bound when it applies, else now.
-func (m *shapeMemo) from(version int64, res int, need sim.Amount, d, start, now sim.Time) sim.Time {
-	if m.version == version && m.res == res && m.need == need && m.dur == d && start >= m.start {
+func (m *shapeMemo) from(res int, need sim.Amount, d, start, now sim.Time) sim.Time {
+	if m.valid && m.res == res && m.need == need && m.dur == d && start >= m.start {
 		return max(now, m.lowest)
 	}
 	return now
 }
 
 // failed records a search over [from, before) that found no window.
-func (m *shapeMemo) failed(version int64, res int, need sim.Amount, d, start, from, before sim.Time) {
-	*m = shapeMemo{version: version, res: res, need: need, dur: d, start: start,
+func (m *shapeMemo) failed(res int, need sim.Amount, d, start, from, before sim.Time) {
+	*m = shapeMemo{valid: true, res: res, need: need, dur: d, start: start,
 		lowest: max(from, min(before, start-d+1))}
+}
+
+// grew logs that capacity came back over [from, end) and clears the memo
+// if that can open a window it ruled out.
+func (s *conservative) grew(from, end sim.Time) {
+	s.prof.grew(end)
+	if s.memo.valid && from < s.memo.lowest+s.memo.dur {
+		s.memo.valid = false
+	}
 }
 
 type reservation struct {
@@ -143,12 +156,12 @@ func (s *conservative) compress(c *sim.Context, j *sim.JobRun, r *reservation) {
 	from := c.Now()
 	res, need, countable := countBased(j.Needs(), j.Job.Tasks)
 	if countable {
-		from = s.memo.from(s.prof.version, res, need, d, r.start, from)
+		from = s.memo.from(res, need, d, r.start, from)
 	}
 	own := slot{r.start, r.start + d, sim.Amount(j.Job.Tasks)}
 	if _, ok := s.prof.firstWindowTotals(d, j.Needs(), j.Job.Tasks, from, before, own); !ok {
 		if countable {
-			s.memo.failed(s.prof.version, res, need, d, r.start, from, before)
+			s.memo.failed(res, need, d, r.start, from, before)
 		}
 		return
 	}
@@ -161,7 +174,7 @@ func (s *conservative) compress(c *sim.Context, j *sim.JobRun, r *reservation) {
 		s.place(r, j, c.FreeVector(), 1)
 		return
 	}
-	s.prof.grew(old.start + max(old.dur, 1))
+	s.grew(old.start, old.start+max(old.dur, 1))
 }
 
 // compressCount is compress for a one-node profile and a one-resource
@@ -184,17 +197,17 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 	// its search and its slot is no later than this one's, then no window
 	// ending by its start (and before its bound) exists for this job
 	// either: the two views differ only in slots at or after that start.
-	from := s.memo.from(s.prof.version, res, need, d, r.start, c.Now())
+	from := s.memo.from(res, need, d, r.start, c.Now())
 	t, found := s.prof.firstWindowCount(l, d, res, need, from, before, slot{r.start, r.start + d, need})
 	if !found {
-		s.memo.failed(s.prof.version, res, need, d, r.start, from, before)
+		s.memo.failed(res, need, d, r.start, from, before)
 		return true
 	}
 	s.place(r, j, c.FreeVector(), -1)
 	old := r.start
 	r.start = t
 	s.place(r, j, c.FreeVector(), 1)
-	s.prof.grew(old + d)
+	s.grew(old, old+d)
 	return true
 }
 
@@ -235,7 +248,7 @@ func (s *conservative) giveBack(j *sim.JobRun, base []sim.Amount, from sim.Time)
 	for _, n := range j.Nodes {
 		s.prof.add(n, base, from, exp, j.Needs(), 1, 1)
 	}
-	s.prof.grew(exp)
+	s.grew(from, exp)
 }
 
 // build starts the profile afresh from the engine's state: running jobs end
@@ -265,5 +278,5 @@ func (s *conservative) build(c *sim.Context) {
 		}
 	}
 	// Anything may have changed: every reservation may move.
-	s.prof.grew(sim.Forever)
+	s.grew(now, sim.Forever)
 }

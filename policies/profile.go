@@ -23,9 +23,6 @@ type profile struct {
 	// the log is kept as a stack with b decreasing.
 	growth  []growth
 	growths int64
-	// version counts changes to free amounts, so a search result can be
-	// known to still hold.
-	version int64
 	// scratch for lineEvents
 	levels, deque []int
 }
@@ -89,7 +86,6 @@ func (p *profile) line(n int32, base []sim.Amount) *timeline {
 // advance moves the profile's now forward, folding past breakpoints.
 func (p *profile) advance(now sim.Time) {
 	p.now = now
-	p.version++
 	p.fold(p.agg)
 	for _, l := range p.lines {
 		if l != nil {
@@ -142,7 +138,6 @@ func (p *profile) add(n int32, base []sim.Amount, from, to sim.Time, req []sim.N
 		j = p.breakAt(l, to)
 	}
 	k := sign * sim.Amount(count)
-	p.version++
 	p.addRange(l, i, j, req, k)
 	if len(p.lines) == 1 {
 		return // one node: the totals are that node's timeline
