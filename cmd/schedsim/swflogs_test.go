@@ -14,7 +14,6 @@ import (
 // every job end) takes minutes to hours on two cores; they run only with
 // SCHEDSIM_LONG=1. See README, Performance.
 var slowNodesConservative = map[string]bool{
-	"LANL-CM5-1994-4.1-cln.swf.gz": true, "LLNL-Thunder-2007-1.1-cln.swf.gz": true,
 	"HPC2N-2002-2.1-cln.swf.gz": true, "SDSC-BLUE-2000-4.2-cln.swf.gz": true,
 	"CEA-Curie-2011-2.1-cln.swf.gz": true,
 }
