@@ -398,29 +398,36 @@ type slot struct {
 // free, for starts in [from, before): plain comparisons on the amounts.
 func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Amount, from, before sim.Time, own slot) (sim.Time, bool) {
 	m, R := len(l.times), p.R
-	free := func(i int) sim.Amount {
-		f := l.free[i*R+res]
-		if own.amt != 0 && l.times[i] >= own.from && l.times[i] < own.to {
+	times, free := l.times, l.free
+	index := func(t sim.Time) int { return sort.Search(m, func(i int) bool { return times[i] >= t }) }
+	// Segments [ownLo, ownHi) lie in the own slot: they have own.amt more.
+	ownLo, ownHi := m, m
+	if own.amt != 0 {
+		ownLo, ownHi = index(own.from), index(own.to)
+	}
+	room := func(i int) bool {
+		f := free[i*R+res]
+		if i >= ownLo && i < ownHi {
 			f += own.amt
 		}
-		return f
+		return f >= need
 	}
 	i := 0
-	if from > l.times[0] {
+	if from > times[0] {
 		// Start in the segment holding from.
-		i = sort.Search(m, func(i int) bool { return l.times[i] > from }) - 1
+		i = sort.Search(m, func(i int) bool { return times[i] > from }) - 1
 	}
-	for i < m && l.times[i] < before {
-		if free(i) < need {
+	for i < m && times[i] < before {
+		if !room(i) {
 			i++
 			continue
 		}
-		start := max(l.times[i], from)
+		start := max(times[i], from)
 		j := i + 1
-		for j < m && l.times[j] < start+d && free(j) >= need {
+		for j < m && times[j] < start+d && room(j) {
 			j++
 		}
-		if j == m || l.times[j] >= start+d {
+		if j == m || times[j] >= start+d {
 			if start >= before {
 				return 0, false
 			}
