@@ -3,6 +3,8 @@ package metrics
 import (
 	"slices"
 	"strconv"
+
+	"github.com/schedsim/schedsim/sim"
 )
 
 // snake lowercases s and turns every run of characters other than ASCII
@@ -52,8 +54,18 @@ func resourceNames(res []string) []string {
 	return out
 }
 
-// mainResource is the resource the summary's plain utilization is about:
-// cpu when the cluster has it, else the first; -1 when there is none.
+// mainResourceOf is the resource the summary's plain utilization is
+// about: the one driving the first node's power (its own choice, a Batsim
+// platform's "host"), which defaults to cpu, else the first resource.
+func mainResourceOf(c *sim.Cluster) int {
+	if len(c.Nodes) > 0 {
+		return c.PowerResource(0)
+	}
+	return mainResource(c.Resources)
+}
+
+// mainResource is cpu when the cluster has it, else the first; -1 when
+// there is none.
 func mainResource(res []string) int {
 	if i := slices.Index(res, "cpu"); i >= 0 {
 		return i

@@ -122,7 +122,7 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 		floatCol("mean_bsld", mean(t.bsldSum, t.bsldN)),
 	}
 	mainU := nan
-	if i := mainResource(r.c.Resources); i >= 0 {
+	if i := mainResourceOf(r.c); i >= 0 {
 		mainU = util[i]
 	}
 	cols = append(cols, floatCol("utilization", mainU))

@@ -43,8 +43,14 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 	line("energy", fmt.Sprintf("%.4g J (%.1f kWh)", num("energy_j"), num("energy_kwh")))
 	line("simulated in", fmt.Sprintf("%.3f s (%.0f events/s)", num("wall_s"), num("events_per_s")))
 	tw.Flush()
-	ext := cfg.Format
-	fmt.Fprintf(out, "\n  files in %s/: jobs.%s timeseries.%s nodes.%s summary.%s summary.csv run.yaml\n", cfg.Out, ext, ext, ext, ext)
+	files := ""
+	for _, table := range []string{"jobs", "timeseries", "nodes", "summary"} {
+		files += table + "." + cfg.Format + " "
+	}
+	if cfg.Format != "csv" {
+		files += "summary.csv "
+	}
+	fmt.Fprintf(out, "\n  files in %s/: %srun.yaml\n", cfg.Out, files)
 	return nil
 }
 
