@@ -1,0 +1,355 @@
+package policies
+
+import (
+	"sort"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// Searches over a profile: the earliest window in which a job's tasks fit
+// on specific nodes. A count-based path serves one-node profiles (the pool
+// model) with plain comparisons; multi-node searches check the cluster
+// totals first, then nodes exactly, then, when those fail, sweep every
+// node's sliding-window minimum.
+
+// windowMin returns how many tasks fit on the timeline throughout
+// [t, t+d), at most limit.
+func (p *profile) windowMin(l *timeline, t, d sim.Time, req []sim.Need, limit int) int {
+	best := limit
+	// Start at the segment holding t.
+	first := sort.Search(len(l.times), func(i int) bool { return l.times[i] > t }) - 1
+	for i := max(first, 0); i < len(l.times); i++ {
+		if l.times[i] >= t+d {
+			break
+		}
+		if k := sim.TasksFittingIn(l.free, p.R, i, req, best); k < best {
+			best = k
+		}
+	}
+	return best
+}
+
+type fitEvent struct {
+	at    sim.Time
+	delta int
+}
+
+// earliest finds the first time t, now ≤ t < before, at which k tasks with
+// request req fit throughout [t, t+d), and the nodes (lowest-numbered
+// first) that take them. base is the engine's free vector for nodes without
+// a timeline. ok is false when no such time exists.
+func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k int, d sim.Time, before sim.Time, events []fitEvent) (t sim.Time, nodes []int32, ok bool, buf []fitEvent) {
+	if d < 1 {
+		d = 1 // a zero-length job still needs its nodes at the instant it runs
+	}
+	if numNodes == 1 {
+		if l, has := p.lineOf(0); has {
+			t, ok := p.firstWindow(l, d, req, k, before)
+			if !ok {
+				return 0, nil, false, events
+			}
+			for i := 0; i < k; i++ {
+				nodes = append(nodes, 0)
+			}
+			return t, nodes, true, events
+		}
+	}
+	if k == 1 {
+		return p.earliestOne(base, numNodes, req, d, before, events)
+	}
+	// The totals are a necessary condition: try their feasible starts in
+	// order, checking each exactly, for a few rounds; most searches end at
+	// the first. Then fall back to the exact sweep over every node.
+	from := p.now
+	for round := 0; round < 4; round++ {
+		t0, ok := p.firstWindowTotals(d, req, k, from, before, slot{})
+		if !ok {
+			return 0, nil, false, events
+		}
+		if nodes = p.pick(base, numNodes, req, k, d, t0); nodes != nil {
+			return t0, nodes, true, events
+		}
+		// Node windows only open at breakpoints, and every node's
+		// breakpoints are breakpoints of the totals.
+		a := p.agg.times
+		i := sort.Search(len(a), func(i int) bool { return a[i] > t0 })
+		if i == len(a) {
+			break
+		}
+		from = a[i]
+	}
+	total := 0
+	events = events[:0]
+	for n := 0; n < numNodes; n++ {
+		l, has := p.lineOf(n)
+		if !has {
+			total += sim.TasksFittingIn(base, p.R, n, req, k)
+			continue
+		}
+		var w int
+		w, events = p.lineEvents(l, d, req, k, events)
+		total += w
+	}
+	t = p.now
+	if t >= before {
+		return 0, nil, false, events
+	}
+	if total < k {
+		sort.Slice(events, func(a, b int) bool { return events[a].at < events[b].at })
+		found := false
+		for i := 0; i < len(events); {
+			at := events[i].at
+			for ; i < len(events) && events[i].at == at; i++ {
+				total += events[i].delta
+			}
+			if at >= before {
+				break
+			}
+			if total >= k {
+				t, found = at, true
+				break
+			}
+		}
+		if !found {
+			return 0, nil, false, events
+		}
+	}
+	return t, p.pick(base, numNodes, req, k, d, t), true, events
+}
+
+// earliestOne is earliest for a single task: the least first window over
+// the nodes, the lowest-numbered node on ties. Each node's search stops at
+// the best start found so far, and a node free now ends the search.
+func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d, before sim.Time, events []fitEvent) (sim.Time, []int32, bool, []fitEvent) {
+	best, node := before, -1
+	for n := 0; n < numNodes && best > p.now; n++ {
+		if l, has := p.lineOf(n); has {
+			if t, ok := p.firstWindow(l, d, req, 1, best); ok && t < best {
+				best, node = t, n
+			}
+		} else if sim.TasksFittingIn(base, p.R, n, req, 1) >= 1 {
+			best, node = p.now, n
+		}
+	}
+	if node < 0 {
+		return 0, nil, false, events
+	}
+	return best, []int32{int32(node)}, true, events
+}
+
+// pick returns the lowest-numbered nodes that hold k tasks throughout
+// [t, t+d), or nil when they do not exist.
+func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time) []int32 {
+	var nodes []int32
+	left := k
+	for n := 0; n < numNodes && left > 0; n++ {
+		var w int
+		if l, has := p.lineOf(n); has {
+			w = p.windowMin(l, t, d, req, left)
+		} else {
+			w = sim.TasksFittingIn(base, p.R, n, req, left)
+		}
+		for i := 0; i < w; i++ {
+			nodes = append(nodes, int32(n))
+		}
+		left -= w
+	}
+	if left > 0 {
+		return nil
+	}
+	return nodes
+}
+
+// firstWindowTotals is the earliest start in [from, before) at which the
+// cluster's free totals cover k tasks throughout [t, t+d). own, when set,
+// is the job's own reservation (own.amt tasks over [own.from, own.to)),
+// counted as free.
+func (p *profile) firstWindowTotals(d sim.Time, req []sim.Need, k int, from, before sim.Time, own slot) (sim.Time, bool) {
+	l, R := p.agg, p.R
+	fits := func(i int) bool {
+		extra := sim.Amount(0)
+		if own.amt != 0 && l.times[i] >= own.from && l.times[i] < own.to {
+			extra = own.amt
+		}
+		for _, q := range req {
+			if q.Amt > 0 && l.free[i*R+int(q.Res)]+extra*q.Amt < q.Amt*sim.Amount(k) {
+				return false
+			}
+		}
+		return true
+	}
+	m := len(l.times)
+	i := 0
+	if from > l.times[0] {
+		i = sort.Search(m, func(i int) bool { return l.times[i] > from }) - 1
+	}
+	for i < m && l.times[i] < before {
+		if !fits(i) {
+			i++
+			continue
+		}
+		start := max(l.times[i], from)
+		j := i + 1
+		for j < m && l.times[j] < start+d && fits(j) {
+			j++
+		}
+		if j == m || l.times[j] >= start+d {
+			return start, start < before
+		}
+		i = j + 1
+	}
+	return 0, false
+}
+
+// firstWindow returns the earliest t, now ≤ t < before, at which k tasks
+// fit on one timeline throughout [t, t+d). It stops at the first fit, so a
+// job that can start soon costs little however long the profile.
+func (p *profile) firstWindow(l *timeline, d sim.Time, req []sim.Need, k int, before sim.Time) (sim.Time, bool) {
+	if r, need, ok := countBased(req, k); ok {
+		return p.firstWindowCount(l, d, r, need, p.now, before, slot{})
+	}
+	m := len(l.times)
+	fits := func(i int) bool { return sim.TasksFittingIn(l.free, p.R, i, req, k) >= k }
+	for i := 0; i < m && l.times[i] < before; {
+		if !fits(i) {
+			i++
+			continue
+		}
+		start := l.times[i]
+		j := i + 1
+		for j < m && l.times[j] < start+d && fits(j) {
+			j++
+		}
+		if j == m || l.times[j] >= start+d {
+			return start, true
+		}
+		i = j + 1 // segment j is too full; a window must start after it
+	}
+	return 0, false
+}
+
+// countBased reports whether a request is one positive amount of one
+// resource (the count-based case of SWF replays), and the total k tasks
+// need of it.
+func countBased(req []sim.Need, k int) (res int, need sim.Amount, ok bool) {
+	if len(req) != 1 || req[0].Amt <= 0 {
+		return 0, 0, false
+	}
+	return int(req[0].Res), req[0].Amt * sim.Amount(k), true
+}
+
+// slot is an amount held over [from, to): a job's own reservation, which a
+// search for its new slot counts as free without taking it out first.
+type slot struct {
+	from, to sim.Time
+	amt      sim.Amount
+}
+
+// firstWindowCount is firstWindow for one resource, with own counted as
+// free, for starts in [from, before): plain comparisons on the amounts.
+func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Amount, from, before sim.Time, own slot) (sim.Time, bool) {
+	m, R := len(l.times), p.R
+	times, free := l.times, l.free
+	index := func(t sim.Time) int { return sort.Search(m, func(i int) bool { return times[i] >= t }) }
+	// Segments [ownLo, ownHi) lie in the own slot: they have own.amt more.
+	ownLo, ownHi := m, m
+	if own.amt != 0 {
+		ownLo, ownHi = index(own.from), index(own.to)
+	}
+	room := func(i int) bool {
+		f := free[i*R+res]
+		if i >= ownLo && i < ownHi {
+			f += own.amt
+		}
+		return f >= need
+	}
+	i := 0
+	if from > times[0] {
+		// Start in the segment holding from.
+		i = sort.Search(m, func(i int) bool { return times[i] > from }) - 1
+	}
+	for i < m && times[i] < before {
+		if !room(i) {
+			i++
+			continue
+		}
+		start := max(times[i], from)
+		j := i + 1
+		for j < m && times[j] < start+d && room(j) {
+			j++
+		}
+		if j == m || times[j] >= start+d {
+			if start >= before {
+				return 0, false
+			}
+			return start, true
+		}
+		i = j + 1
+	}
+	return 0, false
+}
+
+// lineEvents computes how many tasks fit node l throughout the window
+// [t, t+d) as t moves from now on: it returns the count at now and appends
+// every later change as an event. A sliding-window minimum over the
+// timeline's segments (a monotone deque) keeps it linear.
+//
+// Segment i, on [T_i, T_{i+1}), is in the window iff T_i < t+d and
+// T_{i+1} > t: it enters at t = T_i − d + 1 (integer microseconds) and
+// leaves at t = T_{i+1}.
+func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, events []fitEvent) (int, []fitEvent) {
+	m := len(l.times)
+	// Each segment's level once; the deque compares them many times.
+	p.levels = p.levels[:0]
+	for i := 0; i < m; i++ {
+		p.levels = append(p.levels, sim.TasksFittingIn(l.free, p.R, i, req, k))
+	}
+	levels := p.levels
+	level := func(i int) int { return levels[i] }
+	now := l.times[0]
+	dq := p.deque[:0] // segment indices, levels increasing
+	defer func() { p.deque = dq[:0] }()
+	push := func(i int) {
+		lv := level(i)
+		for len(dq) > 0 && level(dq[len(dq)-1]) >= lv {
+			dq = dq[:len(dq)-1]
+		}
+		dq = append(dq, i)
+	}
+	hi := 0 // next segment to enter
+	for hi < m && l.times[hi] < now+d {
+		push(hi)
+		hi++
+	}
+	lo := 0 // first segment still in the window
+	cur := level(dq[0])
+	first := cur
+	for {
+		// Next change: the next segment entering, or the first leaving.
+		next := sim.Forever
+		if hi < m {
+			next = l.times[hi] - d + 1
+		}
+		if lo+1 < m && l.times[lo+1] < next {
+			next = l.times[lo+1]
+		}
+		if next == sim.Forever {
+			break
+		}
+		for hi < m && l.times[hi]-d+1 <= next {
+			push(hi)
+			hi++
+		}
+		for lo+1 < m && l.times[lo+1] <= next {
+			lo++
+		}
+		for dq[0] < lo {
+			dq = dq[1:]
+		}
+		if v := level(dq[0]); v != cur {
+			events = append(events, fitEvent{next, v - cur})
+			cur = v
+		}
+	}
+	return first, events
+}
