@@ -59,6 +59,9 @@ func (p *profile) grownSince(pos int64) (sim.Time, bool) {
 type timeline struct {
 	times []sim.Time
 	free  []sim.Amount
+	// blocks indexes one resource's free amounts for count-based searches
+	// (blockindex.go).
+	blocks blockIndex
 }
 
 func newProfile(R, numNodes int, now sim.Time, totals []sim.Amount) *profile {
@@ -101,6 +104,7 @@ func (p *profile) fold(l *timeline) {
 	if i > 0 {
 		l.times = append(l.times[:0], l.times[i:]...)
 		l.free = append(l.free[:0], l.free[i*p.R:]...)
+		l.blocks.shifted(0)
 	}
 	l.times[0] = now
 }
@@ -112,6 +116,7 @@ func (p *profile) breakAt(l *timeline, t sim.Time) int {
 	if i < len(l.times) && l.times[i] == t {
 		return i
 	}
+	l.blocks.shifted(i)
 	l.times = append(l.times, 0)
 	copy(l.times[i+1:], l.times[i:])
 	l.times[i] = t
@@ -153,6 +158,9 @@ func (p *profile) add(n int32, base []sim.Amount, from, to sim.Time, req []sim.N
 
 // addRange adds k·req to segments [i, j) of l.
 func (p *profile) addRange(l *timeline, i, j int, req []sim.Need, k sim.Amount) {
+	for _, q := range req {
+		l.blocks.added(i, j, int(q.Res), k*q.Amt)
+	}
 	for s := i; s < j; s++ {
 		v := l.free[s*p.R : (s+1)*p.R]
 		for _, q := range req {

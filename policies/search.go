@@ -263,22 +263,40 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 		}
 		return f >= need
 	}
+	b := &l.blocks
+	useBlocks := m >= 2*blockSize
+	if useBlocks {
+		b.ensure(l, R, res)
+	}
+	// next returns the first segment in [i, end) whose room is want, or end.
+	next := func(i, end int, want bool) int {
+		for i < end {
+			if useBlocks && i%blockSize == 0 && i+blockSize <= end && i/blockSize < len(b.mins) &&
+				b.skippable(i/blockSize, want, need, ownLo, ownHi, own.amt) {
+				i += blockSize
+				continue
+			}
+			if room(i) == want {
+				return i
+			}
+			i++
+		}
+		return end
+	}
 	i := 0
 	if from > times[0] {
 		// Start in the segment holding from.
 		i = sort.Search(m, func(i int) bool { return times[i] > from }) - 1
 	}
-	for i < m && times[i] < before {
-		if !room(i) {
-			i++
-			continue
+	for {
+		i = next(i, m, true)
+		if i >= m || times[i] >= before {
+			return 0, false
 		}
 		start := max(times[i], from)
-		j := i + 1
-		for j < m && times[j] < start+d && room(j) {
-			j++
-		}
-		if j == m || times[j] >= start+d {
+		end := index(start + d)
+		j := next(i+1, end, false)
+		if j == end {
 			if start >= before {
 				return 0, false
 			}
@@ -286,7 +304,6 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 		}
 		i = j + 1
 	}
-	return 0, false
 }
 
 // lineEvents computes how many tasks fit node l throughout the window
