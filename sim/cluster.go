@@ -83,12 +83,6 @@ func NewCluster(nodes []NodeSpec) (*Cluster, error) {
 // NumResources is the number of distinct resources.
 func (c *Cluster) NumResources() int { return len(c.Resources) }
 
-// ResourceIndex returns the index of a resource name.
-func (c *Cluster) ResourceIndex(name string) (int, bool) {
-	i, ok := c.resIndex[name]
-	return int(i), ok
-}
-
 // Capacity returns node n's capacity of resource r and whether it has it.
 func (c *Cluster) Capacity(n, r int) (Amount, bool) {
 	a := c.capacity[n*len(c.Resources)+r]

@@ -110,12 +110,6 @@ func (e *Engine) updateAvail(n int32, req []Need) {
 	}
 }
 
-// Cluster returns the engine's cluster.
-func (e *Engine) Cluster() *Cluster { return e.cluster }
-
-// Now returns the virtual clock.
-func (e *Engine) Now() Time { return e.now }
-
 // EventsApplied counts events applied so far.
 func (e *Engine) EventsApplied() int64 { return e.events64 }
 

@@ -36,7 +36,9 @@ func newReplayCommand() *cobra.Command {
 jobs, timeseries, nodes and summary tables (Parquet by default), summary.csv and run.yaml.
 
 With no arguments it replays the embedded KTH-SP2 log (Parallel Workloads Archive)
-on the cluster its header describes, with FCFS and EASY backfilling.`,
+on the cluster its header describes, with FCFS and EASY backfilling.
+
+` + policyHelp(),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if configPath != "" {
@@ -69,6 +71,21 @@ on the cluster its header describes, with FCFS and EASY backfilling.`,
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a Go CPU profile of the run to this file")
 	cmd.Flags().MarkHidden("cpuprofile")
 	return cmd
+}
+
+// policyHelp lists the queue orders and backfill disciplines with a line
+// of doc each, for --help.
+func policyHelp() string {
+	var b strings.Builder
+	b.WriteString("  queue orders (--queue):\n")
+	for _, name := range policies.OrderNames() {
+		fmt.Fprintf(&b, "    %-13s %s\n", name, policies.OrderDoc(name))
+	}
+	b.WriteString("  backfilling (--backfill):\n")
+	for _, bf := range []policies.Backfill{policies.NoBackfill, policies.EASY, policies.Conservative} {
+		fmt.Fprintf(&b, "    %-13s %s\n", bf, policies.BackfillDoc(bf))
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // cpuProfile is a developer flag: where to write a CPU profile.
