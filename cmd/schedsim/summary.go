@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strconv"
 	"text/tabwriter"
@@ -20,8 +21,12 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 	if err != nil {
 		return failed(err)
 	}
+	// An empty cell is a statistic over no jobs (no job started, say).
 	num := func(k string) float64 {
-		v, _ := strconv.ParseFloat(row[k], 64)
+		v, err := strconv.ParseFloat(row[k], 64)
+		if err != nil {
+			return math.NaN()
+		}
 		return v
 	}
 	fmt.Fprintf(out, "schedsim replay: %s\n", w.name)
@@ -37,9 +42,9 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 	line("makespan", duration(num("makespan_s")))
 	line("wait mean / median", duration(num("mean_wait_s"))+" / "+duration(num("median_wait_s")))
 	line("wait p95 / max", duration(num("p95_wait_s"))+" / "+duration(num("max_wait_s")))
-	line("mean slowdown", fmt.Sprintf("%.2f", num("mean_slowdown")))
-	line("mean bounded slowdown", fmt.Sprintf("%.2f (τ = %g s)", num("mean_bsld"), cfg.TauS))
-	line("utilization", fmt.Sprintf("%.1f %%", 100*num("utilization")))
+	line("mean slowdown", orNA(num("mean_slowdown"), "%.2f"))
+	line("mean bounded slowdown", orNA(num("mean_bsld"), "%.2f")+fmt.Sprintf(" (τ = %g s)", cfg.TauS))
+	line("utilization", orNA(100*num("utilization"), "%.1f %%"))
 	line("energy", fmt.Sprintf("%.4g J (%.1f kWh)", num("energy_j"), num("energy_kwh")))
 	line("simulated in", fmt.Sprintf("%.3f s (%.0f events/s)", num("wall_s"), num("events_per_s")))
 	tw.Flush()
@@ -54,8 +59,20 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 	return nil
 }
 
-// duration prints seconds readably: "0 s", "42 s", "3h25m10s".
+// orNA formats v, or says "n/a" for a statistic over no jobs.
+func orNA(v float64, format string) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	return fmt.Sprintf(format, v)
+}
+
+// duration prints seconds readably: "0 s", "42 s", "3h25m10s"; "n/a"
+// for a statistic over no jobs.
 func duration(s float64) string {
+	if math.IsNaN(s) {
+		return "n/a"
+	}
 	if s < 60 {
 		return strconv.FormatFloat(s, 'f', -1, 64) + " s"
 	}
