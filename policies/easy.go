@@ -108,7 +108,10 @@ func (s *easy) Schedule(c *sim.Context) error {
 func (s *easy) crossingAllowed(c *sim.Context, j *sim.JobRun) bool {
 	R := c.Cluster().NumResources()
 	if !s.heldOK {
-		s.held = append(s.held[:0], make([]sim.Amount, R)...)
+		s.held = s.held[:0]
+		for r := 0; r < R; r++ {
+			s.held = append(s.held, 0)
+		}
 		free := c.FreeVector()
 		for _, n := range s.extra.nodes {
 			ex, _ := s.extra.get(n)

@@ -178,27 +178,7 @@ func (p *profile) firstWindowTotals(d sim.Time, req []sim.Need, k int, from, bef
 		}
 		return true
 	}
-	m := len(l.times)
-	i := 0
-	if from > l.times[0] {
-		i = sort.Search(m, func(i int) bool { return l.times[i] > from }) - 1
-	}
-	for i < m && l.times[i] < before {
-		if !fits(i) {
-			i++
-			continue
-		}
-		start := max(l.times[i], from)
-		j := i + 1
-		for j < m && l.times[j] < start+d && fits(j) {
-			j++
-		}
-		if j == m || l.times[j] >= start+d {
-			return start, start < before
-		}
-		i = j + 1
-	}
-	return 0, false
+	return scanWindow(l.times, d, from, before, fits)
 }
 
 // firstWindow returns the earliest t, now ≤ t < before, at which k tasks
@@ -208,20 +188,31 @@ func (p *profile) firstWindow(l *timeline, d sim.Time, req []sim.Need, k int, be
 	if r, need, ok := countBased(req, k); ok {
 		return p.firstWindowCount(l, d, r, need, p.now, before, slot{})
 	}
-	m := len(l.times)
 	fits := func(i int) bool { return sim.TasksFittingIn(l.free, p.R, i, req, k) >= k }
-	for i := 0; i < m && l.times[i] < before; {
+	return scanWindow(l.times, d, p.now, before, fits)
+}
+
+// scanWindow returns the earliest t in [from, before) such that every
+// segment overlapping [t, t+d) fits. A segment that does not fit rules out
+// every start up to it, so the scan never looks at a segment twice.
+func scanWindow(times []sim.Time, d, from, before sim.Time, fits func(i int) bool) (sim.Time, bool) {
+	m := len(times)
+	i := 0
+	if from > times[0] {
+		i = sort.Search(m, func(i int) bool { return times[i] > from }) - 1
+	}
+	for i < m && times[i] < before {
 		if !fits(i) {
 			i++
 			continue
 		}
-		start := l.times[i]
+		start := max(times[i], from)
 		j := i + 1
-		for j < m && l.times[j] < start+d && fits(j) {
+		for j < m && times[j] < start+d && fits(j) {
 			j++
 		}
-		if j == m || l.times[j] >= start+d {
-			return start, true
+		if j == m || times[j] >= start+d {
+			return start, start < before
 		}
 		i = j + 1 // segment j is too full; a window must start after it
 	}
