@@ -55,6 +55,7 @@ func newRootCommand() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newReplayCommand(), newBenchCommand())
+	root.AddCommand(newOpenbCommand())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
 	return root
 }

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/schedsim/schedsim/policies/gpu"
+	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/openb"
+)
+
+// openbOptions are the flags of `schedsim openb`.
+type openbOptions struct {
+	nodes, pods string
+	policies    []string
+	seeds       string
+	out         string
+	workers     int
+	quiet       bool
+	ties        string
+	inflation   float64
+	step        float64
+	popularity  float64
+}
+
+// newOpenbCommand runs the FGD paper's experiment on the openb traces.
+func newOpenbCommand() *cobra.Command {
+	o := openbOptions{
+		nodes:      filepath.Join("..", "shared", "traces", "openb", "openb_node_list_gpu_node.csv"),
+		pods:       filepath.Join("..", "shared", "traces", "openb", "openb_pod_list_default.csv"),
+		policies:   gpu.Names,
+		seeds:      "42-51",
+		out:        filepath.Join("runs", "openb"),
+		workers:    runtime.NumCPU(),
+		ties:       "lowest",
+		inflation:  1.3,
+		step:       1,
+		popularity: gpu.DefaultPopularity,
+	}
+	var doc strings.Builder
+	for _, n := range gpu.Names {
+		fmt.Fprintf(&doc, "  %-15s %s\n", n, gpu.Doc(n))
+	}
+	cmd := &cobra.Command{
+		Use:   "openb",
+		Short: "Run the FGD paper's experiment: openb pods arrive until 130% of GPU capacity, per policy and seed",
+		Long: `Run the experiment of Weng et al., "Beware of Fragmentation" (USENIX ATC'23) on an openb
+node list and pod list: for each policy and seed the pod list is shuffled and inflated by sampling
+with replacement until the GPU requested reaches --inflation times the cluster's GPU capacity; pods
+arrive one by one and never leave. It prints the GPU allocation ratio at 100% and 130% arrived
+(mean ± sd over seeds) and writes, atomically, to --out:
+  openb_alloc.csv    allocation ratio and fragmentation vs arrived GPU %, every --step %, per policy and seed
+  openb_summary.csv  the printed table
+Output is the same, byte for byte, for the same inputs and seeds, whatever --workers.
+
+Policies:
+` + doc.String(),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runOpenb(cmd.OutOrStdout(), o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.nodes, "nodes", o.nodes, "openb node list (CSV)")
+	f.StringVar(&o.pods, "pods", o.pods, "openb pod list (CSV)")
+	f.StringSliceVar(&o.policies, "policies", o.policies, "policies to run, comma-separated")
+	f.StringVar(&o.seeds, "seeds", o.seeds, "seeds: a list and ranges, e.g. 42-51 or 1,5,7-9")
+	f.StringVar(&o.out, "out", o.out, "output directory")
+	f.IntVar(&o.workers, "workers", o.workers, "runs in parallel (results do not depend on it)")
+	f.BoolVar(&o.quiet, "quiet", false, "print nothing but errors")
+	f.StringVar(&o.ties, "ties", o.ties, "score ties: lowest (node index) or random (seeded, as Kubernetes)")
+	f.Float64Var(&o.inflation, "inflation", o.inflation, "GPU requested to reach, times the cluster's GPU capacity")
+	f.Float64Var(&o.step, "step", o.step, "sampling step of arrived GPU, percent of capacity")
+	f.Float64Var(&o.popularity, "popularity", o.popularity, "share of pods the fragmentation's task types cover")
+	return cmd
+}
+
+func runOpenb(stdout io.Writer, o openbOptions) error {
+	seeds, err := parseSeeds(o.seeds)
+	if err != nil {
+		return badInput(err)
+	}
+	if o.ties != "lowest" && o.ties != "random" {
+		return badInput(fmt.Errorf("--ties %q: want lowest or random", o.ties))
+	}
+	for _, p := range o.policies {
+		if gpu.Doc(p) == "" {
+			return badInput(fmt.Errorf("unknown policy %q (known: %s)", p, strings.Join(gpu.Names, ", ")))
+		}
+	}
+	e, err := loadOpenbExperiment(o)
+	if err != nil {
+		return badInput(err)
+	}
+	e.RandomTies = o.ties == "random"
+	e.Check = true
+	results, err := e.RunAll(o.policies, seeds, o.workers)
+	if err != nil {
+		return failed(err)
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return failed(err)
+	}
+	var curve, summary bytes.Buffer
+	writeOpenbCurve(&curve, results)
+	rows := summarizeOpenb(o.policies, results, 100*o.inflation)
+	writeOpenbSummaryCSV(&summary, rows)
+	for name, b := range map[string][]byte{"openb_alloc.csv": curve.Bytes(), "openb_summary.csv": summary.Bytes()} {
+		if err := writeAtomic(filepath.Join(o.out, name), b); err != nil {
+			return failed(err)
+		}
+	}
+	if !o.quiet {
+		fmt.Fprintf(stdout, "openb: %d nodes, %d GPUs, %d pods (%s); %d task types; seeds %s; ties %s\n",
+			len(e.Cluster.Nodes), e.Cluster.GPUCapacity()/gpu.MilliPerGPU, len(e.Pods), filepath.Base(o.pods),
+			len(e.Cluster.TaskTable().Types), o.seeds, o.ties)
+		printOpenbSummary(stdout, rows, 100*o.inflation)
+		fmt.Fprintf(stdout, "files in %s\n", o.out)
+	}
+	return nil
+}
+
+// loadOpenbExperiment reads the lists and builds the empty cluster with its
+// task table (from the pod list as given, before inflation).
+func loadOpenbExperiment(o openbOptions) (*gpu.Experiment, error) {
+	nodes, _, err := openb.ReadNodes(o.nodes, traces.Options{Strict: true})
+	if err != nil {
+		return nil, err
+	}
+	specs := make([]gpu.NodeSpec, len(nodes))
+	for i, n := range nodes {
+		specs[i] = gpu.NodeSpec{Name: n.Name, CPU: n.CPUMilli, Mem: n.MemoryMiB, GPUs: n.GPUs, Model: n.Model}
+	}
+	c, err := gpu.NewCluster(specs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o.nodes, err)
+	}
+	pods, _, err := openb.ReadPods(o.pods, traces.Options{Strict: true})
+	if err != nil {
+		return nil, err
+	}
+	ds := make([]gpu.Demand, len(pods))
+	for i, p := range pods {
+		if ds[i], err = c.Demand(p.CPUMilli, p.MemoryMiB, p.NumGPU, int32(p.GPUMilli), p.GPUSpec); err != nil {
+			return nil, fmt.Errorf("%s: pod %s: %w", o.pods, p.Name, err)
+		}
+	}
+	tt, err := gpu.NewTaskTable(ds, o.popularity)
+	if err != nil {
+		return nil, err
+	}
+	c.SetTaskTable(tt)
+	return &gpu.Experiment{Cluster: c, Pods: ds, Inflation: o.inflation, StepPct: o.step}, nil
+}
+
+// parseSeeds reads "42-51" or "1,5,7-9".
+func parseSeeds(s string) ([]uint64, error) {
+	var out []uint64
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.ParseUint(lo, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--seeds %q: bad seed %q", s, part)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(hi, 10, 64); err != nil || b < a || b-a >= 100000 {
+				return nil, fmt.Errorf("--seeds %q: bad range %q", s, part)
+			}
+		}
+		for x := a; ; x++ {
+			out = append(out, x)
+			if x == b {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// writeOpenbCurve writes one row per result and step.
+func writeOpenbCurve(w io.Writer, rs []*gpu.Result) {
+	fmt.Fprintln(w, "policy,seed,arrived_pct,pods_arrived,pods_placed,arrived_gpu,allocated_gpu,gpu_alloc_pct,frag_gpu,frag_pct_of_free")
+	for _, r := range rs {
+		for _, p := range r.Points {
+			fmt.Fprintf(w, "%s,%d,%s,%d,%d,%.3f,%.3f,%.4f,%.4f,%.4f\n", r.Policy, r.Seed, strconv.FormatFloat(p.ArrivedPct, 'f', -1, 64),
+				p.Pods, p.Placed, float64(p.ArrivedGPU)/gpu.MilliPerGPU, float64(p.AllocGPU)/gpu.MilliPerGPU,
+				100*r.Alloc(p), p.FragGPU, 100*p.FragRatio)
+		}
+	}
+}
+
+// openbRow is one policy's summary over seeds.
+type openbRow struct {
+	policy                     string
+	runs                       int
+	at100, sd100, atEnd, sdEnd float64 // allocation ratio, percent
+	fragEnd                    float64 // fragmentation % of free GPU at the end, mean
+}
+
+func summarizeOpenb(policies []string, rs []*gpu.Result, end float64) []openbRow {
+	var rows []openbRow
+	for _, pol := range policies {
+		var a100, aEnd, fEnd []float64
+		for _, r := range rs {
+			if r.Policy != pol {
+				continue
+			}
+			if p, ok := r.At(100); ok {
+				a100 = append(a100, 100*r.Alloc(p))
+			}
+			p := r.Points[len(r.Points)-1]
+			aEnd = append(aEnd, 100*r.Alloc(p))
+			fEnd = append(fEnd, 100*p.FragRatio)
+		}
+		row := openbRow{policy: pol, runs: len(aEnd)}
+		row.at100, row.sd100 = meanSD(a100)
+		row.atEnd, row.sdEnd = meanSD(aEnd)
+		row.fragEnd, _ = meanSD(fEnd)
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// meanSD is the mean and the sample standard deviation (0 for one value).
+func meanSD(xs []float64) (float64, float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	m := s / float64(len(xs))
+	if len(xs) == 1 {
+		return m, 0
+	}
+	var v float64
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(v / float64(len(xs)-1))
+}
+
+func writeOpenbSummaryCSV(w io.Writer, rows []openbRow) {
+	fmt.Fprintln(w, "policy,runs,alloc_pct_at_100,alloc_sd_at_100,alloc_pct_at_end,alloc_sd_at_end,frag_pct_of_free_at_end")
+	for _, r := range rows {
+		fmt.Fprintf(w, "%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f\n", r.policy, r.runs, r.at100, r.sd100, r.atEnd, r.sdEnd, r.fragEnd)
+	}
+}
+
+func printOpenbSummary(w io.Writer, rows []openbRow, end float64) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "policy\truns\tGPU alloc %% at 100%% arrived\tat %g%% arrived\tfrag %% of free at %g%%\t\n", end, end)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%.2f ± %.2f\t%.2f ± %.2f\t%.1f\t\n", r.policy, r.runs, r.at100, r.sd100, r.atEnd, r.sdEnd, r.fragEnd)
+	}
+	tw.Flush()
+}
+
+// writeAtomic writes a file through a temporary file and a rename, so a
+// reader never sees half of it.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
