@@ -43,20 +43,41 @@ func (k *Checker) Started(now Time, j *JobRun) {
 	if j.Start < j.Job.Submit {
 		k.fail("job %s starts at %s s before its submit %s s", j.Job.ID, j.Start, j.Job.Submit)
 	}
-	R := len(k.cluster.Resources)
 	for _, n := range j.Nodes {
-		for _, q := range j.req {
-			i := int(n)*R + int(q.Res)
-			capa, ok := k.cluster.Capacity(int(n), int(q.Res))
+		k.book(now, j, int(n), 1)
+	}
+}
+
+// book adds (sign +1) or removes (−1) one task of j on node n to the
+// checker's accounting: on n and on each ancestor defining a resource,
+// skipping resources j is immune to. On adding, it checks the task lands
+// on a leaf whose chain defines every resource, and that nothing goes
+// over capacity.
+func (k *Checker) book(now Time, j *JobRun, n int, sign Amount) {
+	R := len(k.cluster.Resources)
+	if sign > 0 && k.cluster.IsParent(n) {
+		k.fail("job %s: task on %s, a level of the hierarchy", j.Job.ID, k.cluster.Nodes[n].Name)
+	}
+	for _, q := range j.req {
+		if contains(j.immune, q.Res) {
+			continue
+		}
+		defined := false
+		for m := n; m >= 0; m = k.cluster.parent(m) {
+			capa, ok := k.cluster.Capacity(m, int(q.Res))
 			if !ok {
-				k.fail("job %s: node %s lacks resource %s", j.Job.ID, k.cluster.Nodes[n].Name, k.cluster.Resources[q.Res])
 				continue
 			}
-			k.used[i] += q.Amt
-			if k.used[i] > capa {
-				k.fail("t=%s s: node %s over-committed on %s: %s used of %s (job %s)", now, k.cluster.Nodes[n].Name,
+			defined = true
+			i := m*R + int(q.Res)
+			k.used[i] += sign * q.Amt
+			if sign > 0 && k.used[i] > capa {
+				k.fail("t=%s s: node %s over-committed on %s: %s used of %s (job %s)", now, k.cluster.Nodes[m].Name,
 					k.cluster.Resources[q.Res], k.used[i], capa, j.Job.ID)
 			}
+		}
+		if sign > 0 && !defined {
+			k.fail("job %s: node %s lacks resource %s", j.Job.ID, k.cluster.Nodes[n].Name, k.cluster.Resources[q.Res])
 		}
 	}
 }
@@ -71,11 +92,8 @@ func (k *Checker) Ended(now Time, j *JobRun) {
 	if j.End != want || now != j.End {
 		k.fail("job %s (%s) ends at %s s, expected %s s", j.Job.ID, j.Status, j.End, want)
 	}
-	R := len(k.cluster.Resources)
 	for _, n := range j.Nodes {
-		for _, q := range j.req {
-			k.used[int(n)*R+int(q.Res)] -= q.Amt
-		}
+		k.book(now, j, int(n), -1)
 	}
 }
 

@@ -38,7 +38,7 @@ func (c *Context) FreeVector() []Amount { return c.e.free }
 
 // TasksFitting returns how many tasks of j fit on node n now, at most limit.
 func (c *Context) TasksFitting(j *JobRun, n int, limit int) int {
-	return tasksFitting(c.e.free, len(c.e.cluster.Resources), n, j.req, limit)
+	return c.e.cluster.TasksFitting(c.e.free, n, j.req, j.immune, limit)
 }
 
 // AvailableNodes returns a bitset (bit n%64 of word n/64) of the nodes

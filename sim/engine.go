@@ -235,17 +235,16 @@ func (e *Engine) neverFits(j *JobRun) string {
 	if j.Job.Tasks < 1 {
 		return "job has no tasks"
 	}
-	req, err := e.cluster.compile(j.Job)
+	req, immune, err := e.cluster.compile(j.Job)
 	if err != nil {
 		return err.Error()
 	}
-	j.req = req
-	key := requestKey(req)
+	j.req, j.immune = req, immune
+	key := requestKey(req, immune)
 	most, ok := e.fitCache[key]
 	if !ok {
-		R := len(e.cluster.Resources)
 		for n := range e.cluster.Nodes {
-			most += tasksFitting(e.cluster.capacity, R, n, req, 1<<30)
+			most += e.cluster.TasksFitting(e.cluster.capacity, n, req, immune, 1<<30)
 			if most >= 1<<30 {
 				most = 1 << 30
 				break
@@ -262,8 +261,11 @@ func (e *Engine) neverFits(j *JobRun) string {
 	return ""
 }
 
-func requestKey(req []Need) string {
-	b := make([]byte, 0, 12*len(req))
+func requestKey(req []Need, immune []int32) string {
+	b := make([]byte, 0, 12*len(req)+4*len(immune))
+	for _, r := range immune {
+		b = append(b, byte(r), byte(r>>8), byte(r>>16), 0xff)
+	}
 	for _, q := range req {
 		b = append(b, byte(q.Res), byte(q.Res>>8), byte(q.Res>>16), byte(q.Res>>24))
 		a := uint64(q.Amt)
@@ -318,13 +320,12 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 	if len(nodes) != j.Job.Tasks {
 		return fmt.Errorf("job %s: %d nodes given for %d tasks", j.Job.ID, len(nodes), j.Job.Tasks)
 	}
-	R := len(e.cluster.Resources)
 	for i, n := range nodes {
-		if n < 0 || int(n) >= len(e.cluster.Nodes) || tasksFitting(e.free, R, int(n), j.req, 1) < 1 {
-			e.release(j.req, nodes[:i])
+		if n < 0 || int(n) >= len(e.cluster.Nodes) || e.cluster.TasksFitting(e.free, int(n), j.req, j.immune, 1) < 1 {
+			e.release(j, nodes[:i])
 			return fmt.Errorf("job %s: task %d does not fit on node %d", j.Job.ID, i, n)
 		}
-		e.take(j.req, n)
+		e.take(j, n)
 	}
 	j.Status = Running
 	e.startedInPass = true
@@ -346,32 +347,49 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 	return nil
 }
 
-func (e *Engine) take(req []Need, n int32) {
-	R := len(e.cluster.Resources)
-	base := int(n) * R
-	for _, q := range req {
-		e.free[base+int(q.Res)] -= q.Amt
-		e.allocated[q.Res] += q.Amt
+func (e *Engine) take(j *JobRun, n int32) {
+	req := j.req
+	if e.cluster.special || len(j.immune) > 0 {
+		e.cluster.consume(e.free, int(n), req, j.immune, 1, e.allocated)
+		e.updateAvailChain(n, req)
+	} else {
+		base := int(n) * len(e.cluster.Resources)
+		for _, q := range req {
+			e.free[base+int(q.Res)] -= q.Amt
+			e.allocated[q.Res] += q.Amt
+		}
+		e.updateAvail(n, req)
 	}
-	e.updateAvail(n, req)
 	e.power.changed(int(n), req, 1)
 }
 
-func (e *Engine) release(req []Need, nodes []int32) {
-	R := len(e.cluster.Resources)
+func (e *Engine) release(j *JobRun, nodes []int32) {
+	req := j.req
 	for _, n := range nodes {
-		base := int(n) * R
-		for _, q := range req {
-			e.free[base+int(q.Res)] += q.Amt
-			e.allocated[q.Res] -= q.Amt
+		if e.cluster.special || len(j.immune) > 0 {
+			e.cluster.consume(e.free, int(n), req, j.immune, -1, e.allocated)
+			e.updateAvailChain(n, req)
+		} else {
+			base := int(n) * len(e.cluster.Resources)
+			for _, q := range req {
+				e.free[base+int(q.Res)] += q.Amt
+				e.allocated[q.Res] -= q.Amt
+			}
+			e.updateAvail(n, req)
 		}
-		e.updateAvail(n, req)
 		e.power.changed(int(n), req, -1)
 	}
 }
 
+// updateAvailChain refreshes the bits of n and its ancestors.
+func (e *Engine) updateAvailChain(n int32, req []Need) {
+	for m := int(n); m >= 0; m = e.cluster.parent(m) {
+		e.updateAvail(int32(m), req)
+	}
+}
+
 func (e *Engine) finish(j *JobRun) {
-	e.release(j.req, j.Nodes)
+	e.release(j, j.Nodes)
 	j.Status = j.finishing
 	j.End = e.now
 	last := len(e.running) - 1

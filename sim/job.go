@@ -19,6 +19,8 @@ type Job struct {
 	Queue     string
 	Partition string
 	Priority  int
+	// Traits are placement constraints and preferences; nil for none.
+	Traits *Traits
 }
 
 // NoWalltime marks a job whose trace gives no requested time.
@@ -53,8 +55,9 @@ type JobRun struct {
 	Nodes  []int32 // node index of each task, valid once Running
 	Reason string  // why it was rejected or killed
 
-	req       []Need // compiled Request
-	finishAt  Time   // when the engine ends it
+	req       []Need  // compiled Request
+	immune    []int32 // compiled Traits.Immunities, sorted
+	finishAt  Time    // when the engine ends it
 	finishing JobStatus
 	runIndex  int // position in Engine.running
 }
@@ -69,6 +72,9 @@ type Need struct {
 // Needs returns the job's compiled per-task request, sorted by resource
 // index. It is valid once the job is submitted and not rejected.
 func (j *JobRun) Needs() []Need { return j.req }
+
+// Immune returns the sorted indices of the resources j's tasks ignore.
+func (j *JobRun) Immune() []int32 { return j.immune }
 
 // EstimatedRuntime is the time the scheduler may assume the job runs: the
 // walltime when known, else the actual runtime (the usual simulator

@@ -24,9 +24,12 @@ const (
 // Config is a cluster file as written: groups and single nodes in file order.
 // Decode fills it; Validate checks it; NodeSpecs expands it.
 type Config struct {
-	File       string // the name used in messages
-	Name       string // optional label
-	Power      *Power // default for every node without its own; nil for none
+	File  string // the name used in messages
+	Name  string // optional label
+	Power *Power // default for every node without its own; nil for none
+	// Defaults are what every job requires of a resource it does not list
+	// (Bistro entitlements), in file order.
+	Defaults   []sim.Quantity
 	NodeGroups []NodeGroup
 	Nodes      []Node
 	where
@@ -41,6 +44,8 @@ type NodeGroup struct {
 	Resources  []sim.Quantity // per node, in file order
 	Attributes []Attribute    // in file order
 	Power      *Power         // overrides Config.Power; nil to inherit it
+	Parent     string         // every node of the group has this parent
+	Taints     []sim.Taint
 	where
 }
 
@@ -50,6 +55,8 @@ type Node struct {
 	Resources  []sim.Quantity
 	Attributes []Attribute
 	Power      *Power
+	Parent     string
+	Taints     []sim.Taint
 	where
 }
 
@@ -172,6 +179,33 @@ func Parse(data []byte, name string) ([]sim.NodeSpec, error) {
 	return c.NodeSpecs(), nil
 }
 
+// LoadCluster reads and compiles a cluster file, with its defaults.
+func LoadCluster(path string) (*sim.Cluster, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCluster(data, path)
+}
+
+// ParseCluster is Parse followed by sim.NewCluster, with the file's
+// defaults set on the cluster.
+func ParseCluster(data []byte, name string) (*sim.Cluster, error) {
+	c, p := decode(data, name)
+	if c != nil {
+		c.validate(p)
+	}
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	cl, err := sim.NewCluster(c.NodeSpecs())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	cl.Defaults = c.Defaults
+	return cl, nil
+}
+
 // Decode reads a cluster file's structure: unknown keys, values of the
 // wrong type and YAML syntax are its errors. It returns what it could read
 // even when it reports problems (nil only when the YAML itself is broken);
@@ -214,8 +248,8 @@ func (c *Config) NodeSpecs() []sim.NodeSpec {
 		n += max(g.Count, 0)
 	}
 	specs := make([]sim.NodeSpec, 0, n)
-	add := func(name string, res []sim.Quantity, attrs []Attribute, pw *Power) {
-		s := sim.NodeSpec{Name: name, Capacity: slices.Clone(res)}
+	add := func(name string, res []sim.Quantity, attrs []Attribute, pw *Power, parent string, taints []sim.Taint) {
+		s := sim.NodeSpec{Name: name, Capacity: slices.Clone(res), Parent: parent, Taints: taints}
 		if len(attrs) > 0 {
 			s.Attributes = make(map[string]string, len(attrs))
 			for _, a := range attrs {
@@ -233,11 +267,11 @@ func (c *Config) NodeSpecs() []sim.NodeSpec {
 	for gi := range c.NodeGroups {
 		g := &c.NodeGroups[gi]
 		for i := g.Start; i < g.Start+g.Count; i++ {
-			add(g.nodeName(i), g.Resources, g.Attributes, g.Power)
+			add(g.nodeName(i), g.Resources, g.Attributes, g.Power, g.Parent, g.Taints)
 		}
 	}
 	for _, nd := range c.Nodes {
-		add(nd.Name, nd.Resources, nd.Attributes, nd.Power)
+		add(nd.Name, nd.Resources, nd.Attributes, nd.Power, nd.Parent, nd.Taints)
 	}
 	return specs
 }

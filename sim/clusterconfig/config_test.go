@@ -223,8 +223,12 @@ node_groups:
 		"t.yaml:3: nodes[0].atributes: unknown field"},
 	{"unknown power key", "power: {idle_w: 1, max_w: 2, idle: 3}\nnodes: [{name: a}]\n",
 		"t.yaml:1: power.idle: unknown field"},
-	{"negative amount", "nodes:\n  - name: a\n    resources:\n      cpu: -1\n",
-		"t.yaml:4: nodes[0].resources.cpu: must be ≥ 0"},
+	{"parent unknown", "nodes:\n  - name: a\n    parent: rack9\n",
+		"t.yaml:3: nodes[0].parent: rack9 is not a node of the cluster"},
+	{"parent cycle", "nodes:\n  - {name: a, parent: b}\n  - {name: b, parent: a}\n",
+		"t.yaml:2: nodes[0].parent: parents form a cycle through a"},
+	{"bad taint effect", "nodes:\n  - name: a\n    taints: [{key: gpu, effect: Never}]\n",
+		"t.yaml:3: nodes[0].taints[0].effect: must be NoSchedule or PreferNoSchedule, not \"Never\""},
 	{"amount type", "nodes:\n  - name: a\n    resources: {cpu: lots}\n",
 		"t.yaml:3: nodes[0].resources.cpu: must be a number, not a string"},
 	{"infinite amount", "nodes:\n  - name: a\n    resources: {cpu: .inf}\n",
@@ -343,7 +347,6 @@ nodes:
 		"t.yaml:5: node_groups[0].count: must be ≥ 1",
 		"t.yaml:6: node_groups[0].resorces: unknown field",
 		"t.yaml:7: node_groups[1].prefix: must not be empty",
-		"t.yaml:9: node_groups[1].resources.cpu: must be ≥ 0",
 		"t.yaml:10: node_groups[1].attributes.rack: must be a string, not a number (quote it)",
 		"t.yaml:14: nodes[1].name: node name fat is also made by nodes[0]",
 		"t.yaml:15: nodes[1].power.resource: gpu is not among the node's resources",
@@ -375,7 +378,6 @@ func TestValidateHandBuilt(t *testing.T) {
 	}
 	want := strings.Join([]string{
 		"built: power.max_w: must be ≥ idle_w (10)",
-		"built: node_groups[0].resources.cpu: must be ≥ 0",
 		"built: node_groups[1].prefix: must not be empty",
 		"built: nodes[0].name: node name a1 is also made by node_groups[0]",
 	}, "\n")

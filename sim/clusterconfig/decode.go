@@ -203,6 +203,10 @@ func (d decoder) amount(v *yaml.Node, path string) (sim.Amount, bool) {
 			}
 			return sim.Units(i), true
 		case "!!float", "!!str":
+			switch strings.ToLower(v.Value) {
+			case "-inf", "-.inf", "-infinity":
+				return sim.Ward, true // a ward (SPEC §4.2)
+			}
 			if decimalText.MatchString(v.Value) {
 				a, err := sim.ParseAmount(v.Value)
 				if err == nil && a <= sim.Units(MaxAmount) && a >= -sim.Units(MaxAmount) {
@@ -282,6 +286,11 @@ func (d decoder) config(c *Config, doc *yaml.Node) {
 			}
 		case "power":
 			c.Power = d.power(v, key)
+		case "defaults":
+			var good bool
+			if c.Defaults, good = d.resources(v, key, &c.where); !good {
+				c.setBad(key)
+			}
 		case "node_groups":
 			d.sequence(v, key, func(i int, v *yaml.Node) {
 				c.NodeGroups = append(c.NodeGroups, d.group(v, fmt.Sprintf("node_groups[%d]", i)))
@@ -315,6 +324,10 @@ func (d decoder) group(v *yaml.Node, path string) NodeGroup {
 			g.Attributes, good = d.attributes(v, p)
 		case "power":
 			g.Power = d.power(v, p)
+		case "parent":
+			g.Parent, good = d.str(v, p)
+		case "taints":
+			g.Taints, good = d.taints(v, p)
 		default:
 			d.unknown(k, p)
 			delete(g.lines, key)
@@ -344,6 +357,10 @@ func (d decoder) node(v *yaml.Node, path string) Node {
 			nd.Attributes, good = d.attributes(v, p)
 		case "power":
 			nd.Power = d.power(v, p)
+		case "parent":
+			nd.Parent, good = d.str(v, p)
+		case "taints":
+			nd.Taints, good = d.taints(v, p)
 		default:
 			d.unknown(k, p)
 			delete(nd.lines, key)
@@ -379,6 +396,46 @@ func (d decoder) resources(v *yaml.Node, path string, w *where) ([]sim.Quantity,
 		qs = append(qs, sim.Quantity{Resource: key, Amount: a})
 	})
 	return qs, ok && good
+}
+
+// taints reads a list of {key, value, effect} with effect NoSchedule
+// (default) or PreferNoSchedule.
+func (d decoder) taints(v *yaml.Node, path string) ([]sim.Taint, bool) {
+	var ts []sim.Taint
+	good := true
+	d.sequence(v, path, func(i int, v *yaml.Node) {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		t := sim.Taint{Effect: "NoSchedule"}
+		d.mapping(v, p, func(key string, k, v *yaml.Node) {
+			var s string
+			var ok bool
+			if s, ok = d.str(v, join(p, key)); !ok {
+				good = false
+				return
+			}
+			switch key {
+			case "key":
+				t.Key = s
+			case "value":
+				t.Value = s
+			case "effect":
+				if s != "NoSchedule" && s != "PreferNoSchedule" {
+					d.add(v.Line, join(p, key), "must be NoSchedule or PreferNoSchedule, not %q", s)
+					good = false
+				}
+				t.Effect = s
+			default:
+				d.unknown(k, join(p, key))
+				good = false
+			}
+		})
+		if t.Key == "" {
+			d.add(v.Line, p, "a taint needs a key")
+			good = false
+		}
+		ts = append(ts, t)
+	})
+	return ts, good
 }
 
 // attributes reads a mapping of string → string, in file order.

@@ -14,8 +14,13 @@
 //	    power: {idle_w: 95, max_w: 190}               # replaces the default
 //	nodes:                   # single nodes
 //	  - name: fat1
-//	    resources: {cpu: 128, mem: 1048576}
+//	    resources: {cpu: 128, mem: 1048576, spiders: -inf}
 //	    attributes: {zone: b}
+//	    parent: rack1         # Bistro hierarchy (SPEC §4.6)
+//	    taints: [{key: dedicated, value: db, effect: NoSchedule}]
+//	  - name: rack1
+//	    resources: {uplink_gbps: 40}
+//	defaults: {avoid-special: 1}   # what a job requires of what it does not list
 //
 // Top level (every key optional, but the file needs at least one node):
 //   - name: string, a label.
@@ -26,6 +31,9 @@
 //     zero-padded to the width of the last index: count 16 gives cn00…cn15,
 //     count 10 with start 1 gives cn01…cn10, count 4 gives cn0…cn3.
 //   - nodes: a list of single nodes, each with a name (a non-empty string).
+//   - defaults: resource → amount that every job requires of each resource
+//     it does not list (Bistro entitlements: "avoid" and "force" a special
+//     resource). The job then needs the resource like one it lists.
 //
 // Groups and single nodes share these keys:
 //   - resources: resource name → amount per node, in the resource's own
@@ -34,8 +42,15 @@
 //     numbers ≥ 0, integers or decimals ("0.5", quoted or not), kept exact
 //     in thousandths (sim.Amount; decimals are rounded to the thousandth).
 //     A resource a node does not list, it does not have. A resource listed
-//     with 0 is a tag (SPEC §4.2). One node's amount and the cluster's total
-//     of a resource are at most 9e15.
+//     with 0 is a tag (SPEC §4.2); a negative amount is a shortcoming that
+//     blocks every task not listing a matching negative requirement, and
+//     -inf is a ward that only an immunity overcomes. One node's amount and
+//     the cluster's total of a resource are at most 9e15 in size.
+//   - parent: the name of the node one level up (rack, switch, feed). A
+//     task consumes its requirements on its node and on every ancestor that
+//     defines the resource; a node that is a parent holds no tasks.
+//   - taints: a list of {key, value, effect}; effect NoSchedule (default,
+//     hard) or PreferNoSchedule (soft). Jobs tolerate them (k8s).
 //   - attributes: string → string (zone, rack, arch, model, user.*). Values
 //     must be YAML strings: quote numbers and dates ("1", "2024-01-01").
 //   - power: {idle_w, max_w, resource}. idle_w and max_w are required watts
@@ -68,9 +83,10 @@
 //	cluster.yaml:12: nodes[0].name: node name cn03 is also made by node_groups[0]
 //
 // Unknown keys, values of the wrong type (a list where a mapping belongs, a
-// number where an attribute string belongs), keys given twice, negative
-// amounts, a count below 1, empty prefixes and names, duplicate node names,
-// max_w < idle_w and a power resource the node lacks are all errors. YAML
+// number where an attribute string belongs), keys given twice, a
+// count below 1, empty prefixes and names, duplicate node names, unknown
+// parents and cycles of parents, max_w < idle_w and a power resource the
+// node lacks are all errors. YAML
 // anchors and aliases may be used to share blocks; merge keys (<<) may not.
 //
 // Decode and Config.Validate expose the two steps of Parse (structure, then

@@ -29,6 +29,7 @@ func (c *Config) validate(p *problems) {
 	for ni := range c.Nodes {
 		v.node(&c.Nodes[ni], fmt.Sprintf("nodes[%d]", ni))
 	}
+	v.parents()
 	if len(c.NodeGroups)+len(c.Nodes) == 0 && !c.bad[""] {
 		p.add(c.line, "", "no nodes: add node_groups or nodes")
 	}
@@ -41,6 +42,56 @@ type validator struct {
 	tooBig bool              // more than MaxNodes: names are no longer checked
 	totals map[string]sim.Amount
 	over   map[string]bool // resources whose total overflowed (reported once)
+}
+
+// parents checks that every parent names a node and that following
+// parents never comes back to where it started.
+func (v *validator) parents() {
+	if v.tooBig {
+		return
+	}
+	parentOf := map[string]string{}
+	check := func(w *where, parent, path string, names func(yield func(string) bool)) {
+		if parent == "" {
+			return
+		}
+		if _, ok := v.names[parent]; !ok {
+			v.add(w.at("parent"), path+".parent", "%s is not a node of the cluster", parent)
+			return
+		}
+		for name := range names {
+			parentOf[name] = parent
+		}
+	}
+	for gi := range v.c.NodeGroups {
+		g := &v.c.NodeGroups[gi]
+		check(&g.where, g.Parent, fmt.Sprintf("node_groups[%d]", gi), func(yield func(string) bool) {
+			for i := g.Start; i < g.Start+g.Count; i++ {
+				if !yield(g.nodeName(i)) {
+					return
+				}
+			}
+		})
+	}
+	for ni := range v.c.Nodes {
+		n := &v.c.Nodes[ni]
+		check(&n.where, n.Parent, fmt.Sprintf("nodes[%d]", ni), func(yield func(string) bool) { yield(n.Name) })
+	}
+	inCycle := map[string]bool{} // reported once per cycle
+	for ni := range v.c.Nodes {
+		n := &v.c.Nodes[ni]
+		seen := map[string]bool{n.Name: true}
+		for p := parentOf[n.Name]; p != "" && !inCycle[n.Name]; p = parentOf[p] {
+			if seen[p] {
+				v.add(n.at("parent"), fmt.Sprintf("nodes[%d].parent", ni), "parents form a cycle through %s", p)
+				for s := range seen {
+					inCycle[s] = true
+				}
+				break
+			}
+			seen[p] = true
+		}
+	}
 }
 
 // required reports a missing or empty string field.
@@ -123,16 +174,15 @@ func (v *validator) resources(w *where, qs []sim.Quantity, n int, path string) {
 	limit := sim.Units(MaxAmount)
 	for _, q := range qs {
 		field := "resources." + q.Resource
-		if q.Amount < 0 {
-			v.add(w.at(field), join(path, field), "must be ≥ 0")
-			continue
-		}
-		if q.Amount > limit {
+		if q.Amount > limit || (q.Amount < -limit && q.Amount != sim.Ward) {
 			v.add(w.at(field), join(path, field), "must be at most %d", MaxAmount)
 			continue
 		}
 		t := v.totals[q.Resource]
-		if q.Amount > 0 && !v.over[q.Resource] && sim.Amount(n) > (limit-t)/q.Amount {
+		if q.Amount <= 0 {
+			continue // a tag, a shortcoming or a ward adds nothing to the total
+		}
+		if !v.over[q.Resource] && sim.Amount(n) > (limit-t)/q.Amount {
 			v.add(w.at(field), join(path, field), "the cluster's total of %s exceeds %d", q.Resource, MaxAmount)
 			v.over[q.Resource] = true
 			continue

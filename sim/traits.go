@@ -1,0 +1,59 @@
+package sim
+
+// Traits are a job's placement constraints and preferences beyond its
+// resource request. Traces and configs fill them; the placement pipeline
+// (package policies/placement) interprets them. The engine itself reads
+// only Immunities, which change what fits (SPEC §4.2). A nil *Traits means
+// none, the case of every HPC trace.
+type Traits struct {
+	// Immunities are resources whose node value the job's tasks ignore: a
+	// ward (−∞) or shortcoming on them does not block, and they are not
+	// consumed (pylighthouse; k8s tolerations are the same idea).
+	Immunities []string
+	// AversionGroups: tasks sharing a group prefer different nodes and
+	// share one only when nothing else fits (pylighthouse anti-affinity).
+	AversionGroups []string
+	// Selector: node attributes that must have these values (k8s
+	// nodeSelector), in a deterministic order.
+	Selector []Label
+	// Tolerations of node taints (k8s).
+	Tolerations []Toleration
+	// Constraints are Fenzo-style rules, each hard or soft.
+	Constraints []Constraint
+	// Architecture, when set, must equal the node's "arch" attribute (LXD).
+	Architecture string
+	// MemberGroup, when set, must be one of the node's "groups" attribute
+	// (a comma-separated list; LXD cluster groups for the job's project).
+	MemberGroup string
+	// Project is the job's LXD project, shown to scriptlets.
+	Project string
+	// Labels are free-form job metadata (shown to scriptlets as config).
+	Labels []Label
+}
+
+// Label is one key/value pair.
+type Label struct{ Key, Value string }
+
+// Toleration tolerates taints with Key and, when Value is set, that value.
+// Effect, when set, limits it to taints of that effect.
+type Toleration struct{ Key, Value, Effect string }
+
+// Tolerates reports whether t tolerates taint x.
+func (t Toleration) Tolerates(x Taint) bool {
+	return t.Key == x.Key && (t.Value == "" || t.Value == x.Value) && (t.Effect == "" || t.Effect == x.Effect)
+}
+
+// Constraint is one Fenzo constraint (SPEC §4.3). Kind is one of
+// "exclusive-host", "host-attribute", "unique-attribute",
+// "balanced-attribute". Attribute and Value are the kind's arguments
+// (unique-attribute's attribute defaults to the host name); Groups is
+// balanced-attribute's expected number of attribute values (0: count the
+// values present in the cluster). Soft constraints score instead of
+// filtering.
+type Constraint struct {
+	Kind      string
+	Attribute string
+	Value     string
+	Groups    int
+	Soft      bool
+}
