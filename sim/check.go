@@ -49,8 +49,8 @@ func (k *Checker) Started(now Time, j *JobRun) {
 }
 
 // book adds (sign +1) or removes (−1) one task of j on node n to the
-// checker's accounting: on n and on each ancestor defining a resource,
-// skipping resources j is immune to. On adding, it checks the task lands
+// checker's accounting: on n and on each ancestor defining a resource;
+// resources j is immune to are booked but not checked. On adding, it checks the task lands
 // on a leaf whose chain defines every resource, and that nothing goes
 // over capacity.
 func (k *Checker) book(now Time, j *JobRun, n int, sign Amount) {
@@ -59,9 +59,7 @@ func (k *Checker) book(now Time, j *JobRun, n int, sign Amount) {
 		k.fail("job %s: task on %s, a level of the hierarchy", j.Job.ID, k.cluster.Nodes[n].Name)
 	}
 	for _, q := range j.req {
-		if contains(j.immune, q.Res) {
-			continue
-		}
+		immune := contains(j.immune, q.Res)
 		defined := false
 		for m := n; m >= 0; m = k.cluster.parent(m) {
 			capa, ok := k.cluster.Capacity(m, int(q.Res))
@@ -71,12 +69,12 @@ func (k *Checker) book(now Time, j *JobRun, n int, sign Amount) {
 			defined = true
 			i := m*R + int(q.Res)
 			k.used[i] += sign * q.Amt
-			if sign > 0 && k.used[i] > capa {
+			if sign > 0 && !immune && k.used[i] > capa {
 				k.fail("t=%s s: node %s over-committed on %s: %s used of %s (job %s)", now, k.cluster.Nodes[m].Name,
 					k.cluster.Resources[q.Res], k.used[i], capa, j.Job.ID)
 			}
 		}
-		if sign > 0 && !defined {
+		if sign > 0 && !defined && !immune {
 			k.fail("job %s: node %s lacks resource %s", j.Job.ID, k.cluster.Nodes[n].Name, k.cluster.Resources[q.Res])
 		}
 	}

@@ -119,28 +119,46 @@ func (c *Cluster) LeafLevel(r int) bool { return c.leafLevel[r] }
 // ancestors or negative amounts (shortcomings, wards).
 func (c *Cluster) Special() bool { return c.special }
 
-// consume applies k tasks' request to node n and every ancestor defining
+// consume applies one task's request (immune resources too: an immunity
+// waives the check, not the subtraction, as in pylighthouse) to node n and every ancestor defining
 // each resource (sign +1 takes, −1 gives back). It returns, per resource,
 // the amount counted as allocated: what leaves take of resources some leaf
 // defines, and what ancestors take of the others.
 func (c *Cluster) consume(free []Amount, n int, req []Need, immune []int32, sign Amount, allocated []Amount) {
+	if !c.special && len(immune) == 0 {
+		base := n * len(c.Resources)
+		for _, q := range req {
+			free[base+int(q.Res)] -= sign * q.Amt
+			if allocated != nil {
+				allocated[q.Res] += sign * q.Amt
+			}
+		}
+		return
+	}
 	R := len(c.Resources)
 	for _, q := range req {
-		if contains(immune, q.Res) {
-			continue
-		}
 		for m := n; m >= 0; m = c.parent(m) {
 			i := m*R + int(q.Res)
 			if free[i] == absent {
 				continue
 			}
 			free[i] -= sign * q.Amt
-			if q.Amt > 0 && (m == n) == c.leafLevel[q.Res] {
+			if allocated != nil && q.Amt > 0 && (m == n) == c.leafLevel[q.Res] {
 				allocated[q.Res] += sign * q.Amt
 			}
 		}
 	}
 }
+
+// Consume applies one task's request to node n and its ancestors in a
+// free array laid out like TasksFitting's (sign +1 takes, −1 gives back).
+func (c *Cluster) Consume(free []Amount, n int, req []Need, immune []int32, sign Amount) {
+	c.consume(free, n, req, immune, sign, nil)
+}
+
+// CapacityVector returns a copy of the capacities, laid out like the free
+// array of TasksFitting: the free amounts of the empty cluster.
+func (c *Cluster) CapacityVector() []Amount { return append([]Amount(nil), c.capacity...) }
 
 func contains(sorted []int32, r int32) bool {
 	for _, x := range sorted {

@@ -7,8 +7,9 @@ package sim
 // none, the case of every HPC trace.
 type Traits struct {
 	// Immunities are resources whose node value the job's tasks ignore: a
-	// ward (−∞) or shortcoming on them does not block, and they are not
-	// consumed (pylighthouse; k8s tolerations are the same idea).
+	// ward (−∞) or shortcoming on them does not block; a listed immune
+	// resource is still subtracted (pylighthouse; k8s tolerations are the
+	// same idea).
 	Immunities []string
 	// AversionGroups: tasks sharing a group prefer different nodes and
 	// share one only when nothing else fits (pylighthouse anti-affinity).

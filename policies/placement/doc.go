@@ -1,0 +1,23 @@
+// Package placement decides which node each task of a job goes to: one
+// pipeline of filters (hard rules, each rejecting with a reason), weighted
+// scorers (soft rules, each in [0, 1], higher is better) and a selection
+// (best total score, ties to the lowest node index, optionally over a
+// limited number of feasible candidates). Every named strategy (SPEC §4.1:
+// pylighthouse's prioritized, round-robin and binpack, k8s least- and
+// most-allocated, balanced allocation and spread, LXD's fewest-instances,
+// random, Tetris dot-product) is a configuration of it, built by name from
+// the registry (registry.go) with typed, validated arguments.
+//
+// Filters and scorers work on a batch of candidate nodes rather than one
+// node per call (ARCHITECTURE.md's Filter(task, node, view)): a placement on
+// a 10,000-node cluster evaluates every rule on every node, and one call
+// per rule per batch keeps that a tight loop over flat arrays. A rule
+// written for one node at a time wraps into the batch form (PerNode).
+//
+// The pipeline reads a Ledger, its own record of what is placed where: free
+// amounts (with the engine's fit semantics, sim.Cluster.TasksFitting), task
+// counts, aversion groups and exclusive hosts per node. In a simulation the
+// Placer keeps the ledger in step with the engine (it books what it starts
+// and gives back what ends); as a library the ledger is the whole state
+// (see Distributor, the pylighthouse form).
+package placement

@@ -1,0 +1,46 @@
+package placement
+
+import "fmt"
+
+// PlaceJob places all tasks of a job, one after the other, each seeing
+// where the earlier ones went (t.Co), and books them in the ledger. When a
+// task finds no node it gives back the tasks already booked and returns
+// nil and the reason. t describes every task (t.Index and t.Co are set
+// here); tasks is how many. allow is as for Pipeline.Place, counted over
+// the whole job: allow(n, k) is how many of the job's tasks node n may hold
+// when k would fit.
+func (p *Pipeline) PlaceJob(l *Ledger, t *Task, tasks int, allow func(n, fit int) int, out []int32) ([]int32, string) {
+	out = out[:0]
+	t.Co = out
+	var perNode func(n, fit int) int
+	if allow != nil {
+		perNode = func(n, fit int) int {
+			already := 0
+			for _, m := range t.Co {
+				if int(m) == n {
+					already++
+				}
+			}
+			return allow(n, already+fit) - already
+		}
+	}
+	for i := 0; i < tasks; i++ {
+		t.Index = i
+		n := p.Place(l, t, perNode)
+		if n < 0 {
+			reason := "no node"
+			if p.Stats != nil {
+				reason = p.Stats.Reason(len(l.leaves))
+			}
+			if i > 0 {
+				l.Release(t)
+				reason = fmt.Sprintf("task %d of %d: %s", i+1, tasks, reason)
+			}
+			return nil, reason
+		}
+		l.Take(t, n)
+		out = append(out, int32(n))
+		t.Co = out
+	}
+	return out, ""
+}

@@ -1,0 +1,154 @@
+package placement
+
+import (
+	"slices"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// Ledger records what is placed where: the free amount of every resource
+// on every node and the per-node facts that rules read (tasks, aversion
+// groups, exclusive holders). It is the pipeline's view of the cluster.
+type Ledger struct {
+	Cluster *sim.Cluster
+	R       int
+	Free    []sim.Amount // Free[n*R+r], the sim.Cluster.TasksFitting layout
+	Tasks   []int32      // tasks on each node
+	// exclusive[n] counts tasks on n holding an exclusive-host constraint:
+	// while one runs, nothing else may land there.
+	exclusive []int32
+	// groups[g][n] counts tasks of aversion group g on node n.
+	groups map[string][]int32
+	// placed remembers each job's nodes, to give them back at its end.
+	placed map[int64][]int32
+	attrs   attributeColumns
+	leaves  []int32 // nodes that can hold tasks, in index order
+	tainted bool    // some node has taints
+	offline []bool  // nodes down or drained; nil when all are up
+}
+
+// NewLedger returns the ledger of an empty cluster.
+func NewLedger(c *sim.Cluster) *Ledger {
+	l := &Ledger{
+		Cluster:   c,
+		R:         c.NumResources(),
+		Free:      c.CapacityVector(),
+		Tasks:     make([]int32, len(c.Nodes)),
+		exclusive: make([]int32, len(c.Nodes)),
+		groups:    map[string][]int32{},
+		placed:    map[int64][]int32{},
+	}
+	l.attrs.init(c)
+	for n, spec := range c.Nodes {
+		if !c.IsParent(n) {
+			l.leaves = append(l.leaves, int32(n))
+		}
+		if len(spec.Taints) > 0 {
+			l.tainted = true
+		}
+	}
+	return l
+}
+
+// SetOffline marks node n down or drained (true) or back (false): nothing
+// new lands on an offline node.
+func (l *Ledger) SetOffline(n int, off bool) {
+	if l.offline == nil {
+		l.offline = make([]bool, len(l.Tasks))
+	}
+	l.offline[n] = off
+}
+
+// Leaves returns the nodes that can hold tasks, in index order.
+func (l *Ledger) Leaves() []int32 { return l.leaves }
+
+// Fits reports how many more tasks like t fit on node n now, at most limit,
+// counting exclusive hosts: a node with an exclusive task takes no other,
+// and an exclusive task wants an empty node.
+func (l *Ledger) Fits(t *Task, n int, limit int) int {
+	if l.exclusive[n] > 0 {
+		return 0
+	}
+	if isExclusive(t) {
+		if l.Tasks[n] > 0 {
+			return 0
+		}
+		limit = min(limit, 1)
+	}
+	return l.Cluster.TasksFitting(l.Free, n, t.Need, t.Immune, limit)
+}
+
+// Take books task t on node n.
+func (l *Ledger) Take(t *Task, n int) {
+	l.book(t, n, 1)
+	l.placed[t.Key] = append(l.placed[t.Key], int32(n))
+}
+
+// Release gives back every task of the job with key, as booked by Take
+// (with the same Task shape: every task of a job is alike).
+func (l *Ledger) Release(t *Task) {
+	for _, n := range l.placed[t.Key] {
+		l.book(t, int(n), -1)
+	}
+	delete(l.placed, t.Key)
+}
+
+// Placed returns the nodes booked for the job with key, in task order.
+func (l *Ledger) Placed(key int64) []int32 { return l.placed[key] }
+
+func (l *Ledger) book(t *Task, n int, sign int32) {
+	l.Cluster.Consume(l.Free, n, t.Need, t.Immune, sim.Amount(sign))
+	l.Tasks[n] += sign
+	if isExclusive(t) {
+		l.exclusive[n] += sign
+	}
+	for _, g := range t.traits().AversionGroups {
+		counts := l.groups[g]
+		if counts == nil {
+			counts = make([]int32, len(l.Tasks))
+			l.groups[g] = counts
+		}
+		counts[n] += sign
+	}
+}
+
+// GroupCount returns how many tasks of aversion group g are on node n.
+func (l *Ledger) GroupCount(g string, n int) int32 {
+	if counts := l.groups[g]; counts != nil {
+		return counts[n]
+	}
+	return 0
+}
+
+// Attribute returns the attribute column for key: a value id per node (0
+// when the node lacks the attribute) and the values by id (values[0] = "").
+func (l *Ledger) Attribute(key string) (ids []int32, values []string) {
+	return l.attrs.column(key)
+}
+
+// Clone returns an independent copy (for what-if placement).
+func (l *Ledger) Clone() *Ledger {
+	c := *l
+	c.Free = slices.Clone(l.Free)
+	c.Tasks = slices.Clone(l.Tasks)
+	c.exclusive = slices.Clone(l.exclusive)
+	c.groups = make(map[string][]int32, len(l.groups))
+	for g, v := range l.groups {
+		c.groups[g] = slices.Clone(v)
+	}
+	c.offline = slices.Clone(l.offline)
+	c.placed = make(map[int64][]int32, len(l.placed))
+	for k, v := range l.placed {
+		c.placed[k] = slices.Clone(v)
+	}
+	return &c
+}
+
+func isExclusive(t *Task) bool {
+	for _, c := range t.traits().Constraints {
+		if c.Kind == ExclusiveHost && !c.Soft {
+			return true
+		}
+	}
+	return false
+}

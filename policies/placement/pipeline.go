@@ -1,0 +1,266 @@
+package placement
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Filter is a hard rule. Keep returns the candidates (in the order given)
+// on which task t may land, reusing cands' storage; the others are rejected
+// for the reason Name names.
+type Filter interface {
+	Name() string
+	Keep(l *Ledger, t *Task, cands []int32) []int32
+}
+
+// Scorer is a soft rule. Score writes each candidate's score to out, in
+// [0, 1], higher is better.
+type Scorer interface {
+	Name() string
+	Score(l *Ledger, t *Task, cands []int32, out []float64)
+}
+
+// Weighted is a scorer and its weight (≥ 0).
+type Weighted struct {
+	Scorer
+	Weight float64
+}
+
+// Pipeline places tasks: the fit filter (resources, exclusive hosts), then
+// Filters in order, then the weighted sum of Scorers, then Select. The zero
+// Select takes the best score, ties to the lowest node index.
+type Pipeline struct {
+	Name    string
+	Filters []Filter
+	Scorers []Weighted
+	// Limit, when > 0, stops looking after Limit feasible candidates,
+	// visited from a rotating start (Nomad's max(2, ⌈log₂ n⌉)).
+	Limit int
+	// Select, when not nil, picks among the scored candidates instead of
+	// the best score (round-robin, random).
+	Select Selector
+
+	cands   []int32
+	scores  []float64
+	partial []float64
+	cursor  int // where a limited search starts next
+	// Stats, when not nil, receives what each rule did (explanations).
+	Stats *Stats
+}
+
+// Selector picks one of the candidates (in node order) given their total
+// scores, and returns its position, or −1 to place nowhere.
+type Selector interface {
+	Pick(l *Ledger, t *Task, cands []int32, scores []float64) int
+}
+
+// Stats counts, for the last placement attempt, how many nodes each rule
+// rejected, and the scores of the chosen node.
+type Stats struct {
+	Rejected []Rejection
+	Chosen   int32
+	Scores   []float64 // per scorer, unweighted, for the chosen node
+}
+
+// Rejection is how many nodes one rule turned away.
+type Rejection struct {
+	Rule  string
+	Nodes int
+}
+
+// Reason says why no node was found: which rules rejected how many nodes,
+// as in "0/12 nodes: 8 fit (resources), 4 selector".
+func (s *Stats) Reason(total int) string {
+	msg := fmt.Sprintf("0/%d nodes", total)
+	sep := ": "
+	for _, r := range s.Rejected {
+		if r.Nodes > 0 {
+			msg += fmt.Sprintf("%s%d %s", sep, r.Nodes, r.Rule)
+			sep = ", "
+		}
+	}
+	return msg
+}
+
+// FitRule names the built-in filter for resources and exclusive hosts.
+const FitRule = "fit (resources)"
+
+// Place chooses a node for t, or returns −1 when no node passes the
+// filters. It does not book the task (see PlaceJob). allow, when not nil,
+// caps how many such tasks node n may take (EASY's reservation); it is
+// given the count that fits and returns the count allowed.
+func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
+	if p.Stats != nil {
+		p.Stats.Rejected = p.Stats.Rejected[:0]
+		p.Stats.Chosen = -1
+	}
+	var cands []int32
+	if p.Limit > 0 && p.Limit < len(l.leaves) {
+		cands = p.limited(l, t, allow)
+	} else {
+		cands = p.feasible(l, t, allow, l.leaves)
+	}
+	if len(cands) == 0 {
+		return -1
+	}
+	i := p.pick(l, t, cands)
+	if i < 0 {
+		p.reject("selection", len(cands))
+		return -1
+	}
+	if p.Stats != nil {
+		p.Stats.Chosen = cands[i]
+	}
+	return int(cands[i])
+}
+
+// feasible runs the fit filter and the Filters over from.
+func (p *Pipeline) feasible(l *Ledger, t *Task, allow func(n, fit int) int, from []int32) []int32 {
+	cands := p.cands[:0]
+	for _, n := range from {
+		k := l.Fits(t, int(n), 1)
+		if k > 0 && allow != nil {
+			k = allow(int(n), k)
+		}
+		if k > 0 {
+			cands = append(cands, n)
+		}
+	}
+	p.reject(FitRule, len(from)-len(cands))
+	for _, f := range p.Filters {
+		before := len(cands)
+		cands = f.Keep(l, t, cands)
+		p.reject(f.Name(), before-len(cands))
+		if len(cands) == 0 {
+			break
+		}
+	}
+	p.cands = cands
+	return cands
+}
+
+// limited visits the leaves in blocks from the rotating cursor until Limit
+// candidates pass, then advances the cursor past the first of them, so
+// successive placements spread their search over the cluster.
+func (p *Pipeline) limited(l *Ledger, t *Task, allow func(n, fit int) int) []int32 {
+	leaves := l.leaves
+	var found []int32
+	const block = 64
+	start := p.cursor % len(leaves)
+	var stats []Rejection
+	for off := 0; off < len(leaves) && len(found) < p.Limit; off += block {
+		lo := (start + off) % len(leaves)
+		hi := min(lo+block, len(leaves), lo+len(leaves)-off)
+		got := p.feasible(l, t, allow, leaves[lo:hi])
+		found = append(found, got...)
+		if p.Stats != nil {
+			stats = mergeRejections(stats, p.Stats.Rejected)
+			p.Stats.Rejected = p.Stats.Rejected[:0]
+		}
+	}
+	if p.Stats != nil {
+		p.Stats.Rejected = stats
+	}
+	if len(found) > p.Limit {
+		found = found[:p.Limit]
+	}
+	if len(found) > 0 {
+		p.cursor = int(found[0]) + 1
+	}
+	sortNodes(found)
+	p.cands = found
+	return found
+}
+
+func mergeRejections(into, add []Rejection) []Rejection {
+next:
+	for _, a := range add {
+		for i := range into {
+			if into[i].Rule == a.Rule {
+				into[i].Nodes += a.Nodes
+				continue next
+			}
+		}
+		into = append(into, a)
+	}
+	return into
+}
+
+func (p *Pipeline) reject(rule string, nodes int) {
+	if p.Stats != nil {
+		p.Stats.Rejected = append(p.Stats.Rejected, Rejection{rule, nodes})
+	}
+}
+
+// pick scores the candidates and selects one.
+func (p *Pipeline) pick(l *Ledger, t *Task, cands []int32) int {
+	if len(p.Scorers) == 0 && p.Select == nil {
+		return 0 // first fit: no need to score
+	}
+	p.scores = resize(p.scores, len(cands))
+	clear(p.scores)
+	for _, s := range p.Scorers {
+		if s.Weight == 0 {
+			continue
+		}
+		p.partial = resize(p.partial, len(cands))
+		s.Score(l, t, cands, p.partial)
+		for i, v := range p.partial {
+			p.scores[i] += s.Weight * v
+		}
+	}
+	var i int
+	if p.Select != nil {
+		i = p.Select.Pick(l, t, cands, p.scores)
+	} else {
+		i = best(p.scores)
+	}
+	if p.Stats != nil && i >= 0 {
+		p.Stats.Scores = p.Stats.Scores[:0]
+		one := []int32{cands[i]}
+		out := []float64{0}
+		for _, s := range p.Scorers {
+			s.Score(l, t, one, out)
+			p.Stats.Scores = append(p.Stats.Scores, out[0])
+		}
+	}
+	return i
+}
+
+// best returns the position of the highest score, the first on ties.
+// Scores within 1e-12 of each other tie, so float rounding in a weighted
+// sum never decides between equal nodes.
+func best(scores []float64) int {
+	b := 0
+	for i, v := range scores {
+		if v > scores[b]+1e-12 {
+			b = i
+		}
+	}
+	return b
+}
+
+func resize(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// sortNodes sorts a short list of node indices (insertion sort: the
+// limited candidate list holds a handful).
+func sortNodes(a []int32) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// CandidateLimit is Nomad's max(2, ⌈log₂ n⌉) for a cluster of n nodes.
+func CandidateLimit(n int) int {
+	if n <= 1 {
+		return 2
+	}
+	return max(2, bits.Len(uint(n-1)))
+}

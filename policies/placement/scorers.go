@@ -1,0 +1,179 @@
+package placement
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// ResourceWeight is one resource a resource scorer looks at, with its
+// weight in the scorer's average (k8s NodeResourcesFit's resources).
+type ResourceWeight struct {
+	Name   string
+	Weight float64
+	index  int
+}
+
+// resolveResources checks the names and weights against the cluster.
+func resolveResources(c *sim.Cluster, rs []ResourceWeight) ([]ResourceWeight, error) {
+	out := make([]ResourceWeight, 0, len(rs))
+	for _, r := range rs {
+		i, ok := c.ResourceIndex(r.Name)
+		if !ok {
+			return nil, fmt.Errorf("resource %q: no node has it", r.Name)
+		}
+		if r.Weight < 0 || math.IsNaN(r.Weight) || math.IsInf(r.Weight, 0) {
+			return nil, fmt.Errorf("resource %q: weight must be a finite number ≥ 0", r.Name)
+		}
+		r.index = i
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// fractionAfter is the share of node n's capacity of r in use once t is
+// placed there, or −1 when the node lacks r or has none of it.
+func fractionAfter(l *Ledger, t *Task, n, r int) float64 {
+	capa, ok := l.Cluster.Capacity(n, r)
+	if !ok || capa <= 0 {
+		return -1
+	}
+	used := capa - l.Free[n*l.R+r] + demand(t, r)
+	return clamp01(float64(used) / float64(capa))
+}
+
+// allocation is k8s' least- and most-allocated scoring: the weighted mean
+// over resources of the free share (least) or used share (most) after
+// placement. Resources a node lacks are left out of its mean.
+type allocation struct {
+	name      string
+	resources []ResourceWeight
+	most      bool
+}
+
+func (a *allocation) Name() string { return a.name }
+func (a *allocation) Score(l *Ledger, t *Task, cands []int32, out []float64) {
+	for i, n := range cands {
+		sum, weights := 0.0, 0.0
+		for _, r := range a.resources {
+			f := fractionAfter(l, t, int(n), r.index)
+			if f < 0 {
+				continue
+			}
+			if !a.most {
+				f = 1 - f
+			}
+			sum += r.Weight * f
+			weights += r.Weight
+		}
+		if weights > 0 {
+			out[i] = sum / weights
+		} else {
+			out[i] = 0
+		}
+	}
+}
+
+// balanced is k8s' balanced allocation: 1 − the standard deviation of the
+// used shares after placement across the resources (for two resources,
+// 1 − |a − b| / 2), so nodes whose resources fill evenly score high.
+type balanced struct{ resources []ResourceWeight }
+
+func (b *balanced) Name() string { return "balanced-allocation" }
+func (b *balanced) Score(l *Ledger, t *Task, cands []int32, out []float64) {
+	var fs [16]float64
+	for i, n := range cands {
+		f := fs[:0]
+		for _, r := range b.resources {
+			if v := fractionAfter(l, t, int(n), r.index); v >= 0 {
+				f = append(f, v)
+			}
+		}
+		if len(f) < 2 {
+			out[i] = 1
+			continue
+		}
+		mean := 0.0
+		for _, v := range f {
+			mean += v
+		}
+		mean /= float64(len(f))
+		variance := 0.0
+		for _, v := range f {
+			variance += (v - mean) * (v - mean)
+		}
+		out[i] = clamp01(1 - math.Sqrt(variance/float64(len(f))))
+	}
+}
+
+// spreadScorer spreads a job's tasks over the values of an attribute
+// (zone, rack): 1 − (co-tasks on nodes with this node's value) / (co-tasks
+// + 1). Nodes lacking the attribute score 0.
+type spreadScorer struct{ attribute string }
+
+func (s *spreadScorer) Name() string { return "spread(" + s.attribute + ")" }
+func (s *spreadScorer) Score(l *Ledger, t *Task, cands []int32, out []float64) {
+	ids, values := l.Attribute(s.attribute)
+	counts := make([]int, len(values))
+	for _, m := range t.Co {
+		counts[ids[m]]++
+	}
+	for i, n := range cands {
+		if ids[n] == 0 {
+			out[i] = 0
+			continue
+		}
+		out[i] = 1 - float64(counts[ids[n]])/float64(len(t.Co)+1)
+	}
+}
+
+// taintPreference is k8s' TaintToleration score: 1 / (1 + the number of
+// PreferNoSchedule taints the task does not tolerate).
+type taintPreference struct{}
+
+func (taintPreference) Name() string { return "taint-preference" }
+func (taintPreference) Score(l *Ledger, t *Task, cands []int32, out []float64) {
+	tol := t.traits().Tolerations
+	for i, n := range cands {
+		out[i] = 1 / float64(1+untolerated(l.Cluster.Nodes[n].Taints, tol, "PreferNoSchedule"))
+	}
+}
+
+// fewestInstances is LXD's default: the node running the fewest tasks,
+// scored 1 / (1 + tasks).
+type fewestInstances struct{}
+
+func (fewestInstances) Name() string { return "fewest-instances" }
+func (fewestInstances) Score(l *Ledger, t *Task, cands []int32, out []float64) {
+	for i, n := range cands {
+		out[i] = 1 / float64(1+l.Tasks[n])
+	}
+}
+
+// dotProduct is Tetris' alignment score: the dot product of the task's
+// demand and the node's free amounts, each as a share of the node's
+// capacity, divided by the number of resources the task asks for, so it
+// lies in [0, 1].
+type dotProduct struct{}
+
+func (dotProduct) Name() string { return "dot-product" }
+func (dotProduct) Score(l *Ledger, t *Task, cands []int32, out []float64) {
+	for i, n := range cands {
+		sum, k := 0.0, 0
+		for _, q := range t.Need {
+			capa, ok := l.Cluster.Capacity(int(n), int(q.Res))
+			if !ok || capa <= 0 || q.Amt <= 0 {
+				continue
+			}
+			free := l.Free[int(n)*l.R+int(q.Res)]
+			sum += clamp01(float64(q.Amt)/float64(capa)) * clamp01(float64(free)/float64(capa))
+			k++
+		}
+		if k > 0 {
+			out[i] = sum / float64(k)
+		} else {
+			out[i] = 0
+		}
+	}
+}

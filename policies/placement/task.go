@@ -1,0 +1,28 @@
+package placement
+
+import "github.com/schedsim/schedsim/sim"
+
+// Task is one task to place: its job's compiled request and traits, and
+// where the job's earlier tasks went (its co-tasks, for Fenzo's group
+// constraints and aversion).
+type Task struct {
+	Key    int64    // identifies the job in the ledger (the engine's Seq)
+	Job    *sim.Job // the trace's job: ID, traits
+	Need   []sim.Need
+	Immune []int32
+	Index  int     // which of the job's tasks, from 0
+	Co     []int32 // nodes of the job's tasks placed before this one
+	// size is the task's rubric score (binpack skips nodes whose room is
+	// below it, as pylighthouse does).
+	size float64
+}
+
+// traits returns the job's traits, never nil.
+func (t *Task) traits() *sim.Traits {
+	if t.Job == nil || t.Job.Traits == nil {
+		return &noTraits
+	}
+	return t.Job.Traits
+}
+
+var noTraits sim.Traits
