@@ -8,11 +8,13 @@ import (
 
 // candidates calls visit for the nodes, in index order, that could hold a
 // task with request req now: those with some of req's first positive
-// resource free (sim.Context.AvailableNodes), or every node when req asks
-// for nothing positive (tags only). visit returns false to stop.
+// resource that leaves define free (sim.Context.AvailableNodes), or every
+// node when req asks for no such thing (tags, or only resources of the
+// levels above). visit returns false to stop.
 func candidates(c *sim.Context, req []sim.Need, visit func(n int) bool) {
+	cl := c.Cluster()
 	for _, q := range req {
-		if q.Amt > 0 {
+		if q.Amt > 0 && cl.LeafLevel(int(q.Res)) {
 			forEachBit(c.AvailableNodes(int(q.Res)), visit)
 			return
 		}

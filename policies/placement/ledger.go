@@ -20,7 +20,7 @@ type Ledger struct {
 	// groups[g][n] counts tasks of aversion group g on node n.
 	groups map[string][]int32
 	// placed remembers each job's nodes, to give them back at its end.
-	placed map[int64][]int32
+	placed  map[int64][]int32
 	attrs   attributeColumns
 	leaves  []int32 // nodes that can hold tasks, in index order
 	tainted bool    // some node has taints
