@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -39,23 +40,53 @@ func BackfillDoc(b Backfill) string { return backfillDocs[b] }
 // queue in the chosen order; this scheduler starts jobs by first fit in node
 // order under the chosen backfilling.
 func NewBatch(b Backfill) (sim.Scheduler, error) {
+	return NewPlacedBatch(b, nil, nil)
+}
+
+// NewPlacedBatch is NewBatch with the nodes chosen by a placement pipeline
+// over cluster c (nil for first fit). Conservative backfilling keeps its
+// reservations' nodes (first fit in time, lowest-numbered nodes) and takes
+// no pipeline; nor does it handle parents, shortcomings, wards or
+// immunities, whose fit its per-node profile does not model.
+func NewPlacedBatch(b Backfill, c *sim.Cluster, p *placement.Pipeline) (sim.Scheduler, error) {
+	var pl placer = firstFitPlacer{}
+	if p != nil {
+		pl = newPipelinePlacer(c, p)
+	}
 	switch b {
 	case NoBackfill:
-		return &strict{}, nil
+		return &strict{pl: pl}, nil
 	case EASY:
-		return &easy{}, nil
+		return &easy{pl: pl}, nil
 	case Conservative:
+		if p != nil {
+			return nil, fmt.Errorf("conservative backfilling places by its reservations: use placement first-fit, or backfill none or easy with placement %s", p.Name)
+		}
+		if c != nil && c.Special() {
+			return nil, fmt.Errorf("conservative backfilling does not model parents, shortcomings or wards: use backfill none or easy on this cluster")
+		}
 		return newConservative(), nil
 	}
 	return nil, fmt.Errorf("unknown backfill %q", strings.TrimSpace(string(b)))
 }
 
-// strict starts jobs in queue order until one does not fit.
-type strict struct{ buf []int32 }
+// strict starts jobs in queue order until one does not fit. A job found
+// unschedulable is rejected and the next one becomes the head.
+type strict struct {
+	pl  placer
+	buf []int32
+}
 
 func (s *strict) Schedule(c *sim.Context) error {
+	s.pl.sync(c)
 	for _, j := range c.Queue() {
-		nodes := firstFit(c, j, nil, s.buf)
+		nodes, err := s.pl.place(c, j, nil, s.buf)
+		if err != nil {
+			return err
+		}
+		if j.Status == sim.Rejected {
+			continue
+		}
 		if nodes == nil {
 			return nil
 		}

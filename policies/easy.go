@@ -11,6 +11,7 @@ import "github.com/schedsim/schedsim/sim"
 // it fits now and, when it runs past the shadow, fits in what the head
 // leaves on its reserved nodes ("extra", per node).
 type easy struct {
+	pl      placer
 	buf     []int32
 	ends    byEnd       // running jobs by projected end
 	scratch nodeVectors // free at the shadow, for nodes freed before it
@@ -29,14 +30,22 @@ type easy struct {
 }
 
 func (s *easy) Schedule(c *sim.Context) error {
+	s.pl.sync(c)
 	for _, j := range c.Ended() {
 		s.ends.remove(j)
 	}
 	q := c.Queue()
 	i := 0
-	// Start the head while it fits.
+	// Start the head while it fits; a head found unschedulable is rejected
+	// and the next job becomes the head.
 	for ; i < len(q); i++ {
-		nodes := firstFit(c, q[i], nil, s.buf)
+		nodes, err := s.pl.place(c, q[i], nil, s.buf)
+		if err != nil {
+			return err
+		}
+		if q[i].Status == sim.Rejected {
+			continue
+		}
 		if nodes == nil {
 			break
 		}
@@ -82,7 +91,10 @@ func (s *easy) Schedule(c *sim.Context) error {
 				return fit
 			}
 		}
-		nodes := firstFit(c, j, limit, s.buf)
+		nodes, err := s.pl.place(c, j, limit, s.buf)
+		if err != nil {
+			return err
+		}
 		if nodes == nil {
 			continue
 		}

@@ -76,7 +76,7 @@ func TestNodeLevelReservations(t *testing.T) {
 func TestEASYShadowMatchesSearch(t *testing.T) {
 	c := poolCluster(t, 64)
 	src := newSynthetic(3000, 64)
-	chk := &shadowCheck{t: t}
+	chk := &shadowCheck{easy: easy{pl: firstFitPlacer{}}, t: t}
 	e := sim.NewEngine(c, src, chk, sim.Config{KillAtWalltime: true})
 	if err := e.Run(); err != nil {
 		t.Fatal(err)

@@ -12,8 +12,9 @@ func (c *Context) Now() Time { return c.e.now }
 // Cluster is the compiled cluster.
 func (c *Context) Cluster() *Cluster { return c.e.cluster }
 
-// Queue returns the waiting jobs in queue order. Jobs started during the
-// current pass stay in it with Status Running until the pass ends; skip them.
+// Queue returns the waiting jobs in queue order. Jobs started or rejected
+// during the current pass stay in it until the pass ends; skip them (their
+// Status is no longer Queued).
 func (c *Context) Queue() []*JobRun { return c.e.queue }
 
 // Running returns the running jobs, in no particular but deterministic order.
@@ -60,6 +61,11 @@ func (c *Context) EventsApplied() int64 { return c.e.events64 }
 
 // Start places task i of j on nodes[i] and starts j now.
 func (c *Context) Start(j *JobRun, nodes []int32) error { return c.e.start(j, nodes) }
+
+// Reject ends queued job j as rejected, for a reason the engine cannot see
+// (no node meets one of its constraints). Like a started job it stays in
+// Queue() until the pass ends; skip jobs whose Status is not Queued.
+func (c *Context) Reject(j *JobRun, reason string) error { return c.e.reject(j, reason) }
 
 // WakeAt asks for a scheduling pass at time t even if nothing else happens
 // then (a reservation coming due, a cycle tick). Times not after now are

@@ -347,6 +347,21 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 	return nil
 }
 
+// reject ends a queued job that the scheduler found can never run (a
+// constraint no node meets), with its reason.
+func (e *Engine) reject(j *JobRun, reason string) error {
+	if j.Status != Queued {
+		return fmt.Errorf("job %s: cannot reject: it is %s", j.Job.ID, j.Status)
+	}
+	j.Status = Rejected
+	j.Reason = reason
+	e.startedInPass = true // compact it out of the queue after the pass
+	for _, o := range e.observers {
+		o.Rejected(e.now, j)
+	}
+	return nil
+}
+
 func (e *Engine) take(j *JobRun, n int32) {
 	req := j.req
 	if e.cluster.special || len(j.immune) > 0 {

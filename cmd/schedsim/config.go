@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -14,33 +15,36 @@ import (
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
+	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/traces/swf"
 )
 
 // replayConfig is everything a replay needs. The YAML keys of --config are
 // the flag names with '_' for '-'; flags given on the command line win.
 type replayConfig struct {
-	Trace          string  `yaml:"trace"`
-	TraceFormat    string  `yaml:"trace_format"`
-	Cluster        string  `yaml:"cluster"`
-	Platform       string  `yaml:"platform"`
-	MaxHosts       int     `yaml:"max_hosts"`
-	SWFModel       string  `yaml:"swf_model"`
-	ProcsPerNode   int     `yaml:"swf_procs_per_node"`
-	Queue          string  `yaml:"queue"`
-	Profile        string  `yaml:"profile"`
-	Backfill       string  `yaml:"backfill"`
-	Placement      string  `yaml:"placement"`
-	Script         string  `yaml:"script"`
-	NodeEvents     string  `yaml:"node_events"`
-	Seed           uint64  `yaml:"seed"`
-	Out            string  `yaml:"out"`
-	Format         string  `yaml:"format"`
-	Check          bool    `yaml:"check"`
-	Quiet          bool    `yaml:"quiet"`
-	Strict         bool    `yaml:"strict"`
-	KillAtWalltime bool    `yaml:"kill_at_walltime"`
-	TauS           float64 `yaml:"bsld_tau_s"`
+	Trace          string          `yaml:"trace"`
+	TraceFormat    string          `yaml:"trace_format"`
+	Cluster        string          `yaml:"cluster"`
+	Platform       string          `yaml:"platform"`
+	MaxHosts       int             `yaml:"max_hosts"`
+	SWFModel       string          `yaml:"swf_model"`
+	ProcsPerNode   int             `yaml:"swf_procs_per_node"`
+	Queue          string          `yaml:"queue"`
+	Profile        string          `yaml:"profile"`
+	Backfill       string          `yaml:"backfill"`
+	Placement      placementConfig `yaml:"placement"`
+	CandidateLimit string          `yaml:"candidate_limit"`
+	Explain        bool            `yaml:"explain"`
+	Script         string          `yaml:"script"`
+	NodeEvents     string          `yaml:"node_events"`
+	Seed           uint64          `yaml:"seed"`
+	Out            string          `yaml:"out"`
+	Format         string          `yaml:"format"`
+	Check          bool            `yaml:"check"`
+	Quiet          bool            `yaml:"quiet"`
+	Strict         bool            `yaml:"strict"`
+	KillAtWalltime bool            `yaml:"kill_at_walltime"`
+	TauS           float64         `yaml:"bsld_tau_s"`
 }
 
 func defaultConfig() replayConfig {
@@ -48,7 +52,6 @@ func defaultConfig() replayConfig {
 		SWFModel:       string(swf.Pool),
 		Queue:          "fcfs",
 		Backfill:       string(policies.EASY),
-		Placement:      "first-fit",
 		Format:         metrics.FormatParquet,
 		KillAtWalltime: true,
 		TauS:           10,
@@ -67,7 +70,9 @@ func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Queue, "queue", c.Queue, "queue order: "+strings.Join(policies.OrderNames(), ", "))
 	fs.StringVar(&c.Profile, "profile", c.Profile, "weight profile of the multi-factor queue (not in this version)")
 	fs.StringVar(&c.Backfill, "backfill", c.Backfill, "backfilling: none, easy, conservative")
-	fs.StringVar(&c.Placement, "placement", c.Placement, "placement policy: first-fit")
+	fs.Var(&c.Placement, "placement", "placement strategy (see `schedsim policies`; arguments in --config)")
+	fs.StringVar(&c.CandidateLimit, "candidate-limit", c.CandidateLimit, "stop after this many feasible nodes: auto (max(2, ⌈log₂ n⌉)), none, or a count")
+	fs.BoolVar(&c.Explain, "explain", c.Explain, "write decisions.csv: each placed job's node and every scorer's score")
 	fs.StringVar(&c.Script, "script", c.Script, "Starlark placement script (not in this version)")
 	fs.StringVar(&c.NodeEvents, "node-events", c.NodeEvents, "node failure/drain events file (not in this version)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed, stored with the run")
@@ -124,8 +129,13 @@ func (c *replayConfig) validate() error {
 	default:
 		add("--trace-format: unknown format %q (known: swf, batsim, native)", c.TraceFormat)
 	}
-	if c.Placement != "first-fit" {
-		add("--placement: unknown policy %q (this version has first-fit)", c.Placement)
+	if st := c.Placement.String(); !slices.Contains(placement.Strategies(), st) {
+		add("--placement: unknown strategy %q (known: %s)", st, strings.Join(placement.Strategies(), ", "))
+	}
+	if c.CandidateLimit != "" {
+		if _, err := placement.ParseLimit(c.CandidateLimit); err != nil {
+			add("--candidate-limit: %v", err)
+		}
 	}
 	if c.Profile != "" {
 		add("--profile: weight profiles need the multi-factor queue, which this version does not have yet")

@@ -54,7 +54,7 @@ func newRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newReplayCommand(), newBenchCommand())
+	root.AddCommand(newReplayCommand(), newBenchCommand(), newPoliciesCommand())
 	root.AddCommand(newOpenbCommand())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
 	return root

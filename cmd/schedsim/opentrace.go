@@ -31,15 +31,17 @@ const defaultTraceName = "KTH-SP2-1996-2.1-cln.swf.gz"
 
 // workload is an opened trace and the cluster to replay it on.
 type workload struct {
-	source  sim.Source
-	nodes   []sim.NodeSpec
-	skips   func() traces.Skips
-	close   func()
-	records int    // records in the trace, for progress; 0 when unknown
-	format  string // swf, batsim, native
-	name    string // for run names and messages
-	sha256  string // of the trace file's bytes
-	cluster string // where the nodes came from
+	source sim.Source
+	nodes  []sim.NodeSpec
+	// defaults are the cluster file's default requirements (Bistro).
+	defaults []sim.Quantity
+	skips    func() traces.Skips
+	close    func()
+	records  int    // records in the trace, for progress; 0 when unknown
+	format   string // swf, batsim, native
+	name     string // for run names and messages
+	sha256   string // of the trace file's bytes
+	cluster  string // where the nodes came from
 }
 
 // openWorkload opens the trace and resolves the cluster.
@@ -159,7 +161,10 @@ func (w *workload) loadCluster(c *replayConfig) error {
 		w.nodes, err = batsim.ReadPlatform(c.Platform, c.MaxHosts)
 		w.cluster = "platform " + c.Platform
 	case c.Cluster != "":
-		w.nodes, err = clusterconfig.Load(c.Cluster)
+		var cfg *clusterconfig.Config
+		if cfg, err = clusterconfig.LoadConfig(c.Cluster); err == nil {
+			w.nodes, w.defaults = cfg.NodeSpecs(), cfg.Defaults
+		}
 		w.cluster = "cluster " + c.Cluster
 	default:
 		err = fmt.Errorf("no cluster: give --cluster or --platform")

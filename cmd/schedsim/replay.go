@@ -19,6 +19,7 @@ import (
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
+	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
 )
@@ -102,9 +103,14 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 	if err != nil {
 		return badInput(fmt.Errorf("cluster (%s): %w", w.cluster, err))
 	}
+	cluster.Defaults = w.defaults
 	order, _ := policies.OrderByName(cfg.Queue)
 	backfill, _ := policies.ParseBackfill(cfg.Backfill)
-	sched, err := policies.NewBatch(backfill)
+	pipe, err := buildPipeline(cfg, w, cluster)
+	if err != nil {
+		return badInput(err)
+	}
+	sched, err := policies.NewPlacedBatch(backfill, cluster, pipe)
 	if err != nil {
 		return badInput(err)
 	}
@@ -191,6 +197,32 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 		return nil
 	}
 	return printSummary(stdout, cfg, w, cluster, skips)
+}
+
+// buildPipeline returns the placement pipeline of the run, or nil for the
+// plain first fit, which is faster and enough when nothing else is asked
+// for: the first-fit strategy with no scorers and no candidate limit, on a
+// cluster without taints, parents, shortcomings or wards, with a trace
+// format that carries no placement constraints (SWF, Batsim).
+func buildPipeline(cfg *replayConfig, w *workload, c *sim.Cluster) (*placement.Pipeline, error) {
+	spec := cfg.Placement.Spec
+	spec.Seed = cfg.Seed
+	if cfg.CandidateLimit != "" {
+		spec.Limit, _ = placement.ParseLimit(cfg.CandidateLimit)
+	}
+	tainted := false
+	for _, n := range c.Nodes {
+		tainted = tainted || len(n.Taints) > 0
+	}
+	plain := cfg.Placement.String() == "first-fit" && len(spec.Scorers) == 0 && spec.Limit == 0 && !cfg.Explain
+	if plain && !tainted && !c.Special() && w.format != "native" {
+		return nil, nil
+	}
+	p, err := placement.Build(c, spec)
+	if err != nil {
+		return nil, fmt.Errorf("--placement: %w", err)
+	}
+	return p, nil
 }
 
 // defaultRunDir names the run after its inputs: runs/<trace>-<queue>-<backfill>.

@@ -31,7 +31,7 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 	}
 	fmt.Fprintf(out, "schedsim replay: %s\n", w.name)
 	fmt.Fprintf(out, "  cluster: %s\n", w.cluster)
-	fmt.Fprintf(out, "  policy:  queue %s, backfill %s, placement %s\n\n", cfg.Queue, cfg.Backfill, cfg.Placement)
+	fmt.Fprintf(out, "  policy:  queue %s, backfill %s, placement %s\n\n", cfg.Queue, cfg.Backfill, cfg.Placement.String())
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	line := func(name, value string) { fmt.Fprintf(tw, "  %s\t%s\n", name, value) }
 	line("jobs", fmt.Sprintf("%s (completed %s, killed at walltime %s, rejected %s, unfinished %s)",

@@ -179,6 +179,23 @@ func Parse(data []byte, name string) ([]sim.NodeSpec, error) {
 	return c.NodeSpecs(), nil
 }
 
+// LoadConfig reads and validates a cluster file: NodeSpecs() expands its
+// nodes and Defaults holds its default requirements.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, p := decode(data, path)
+	if c != nil {
+		c.validate(p)
+	}
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // LoadCluster reads and compiles a cluster file, with its defaults.
 func LoadCluster(path string) (*sim.Cluster, error) {
 	data, err := os.ReadFile(path)

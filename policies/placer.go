@@ -1,0 +1,87 @@
+package policies
+
+import (
+	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/sim"
+)
+
+// placer chooses the nodes of a job that starts now. The batch schedulers
+// (strict, EASY) decide when a job starts; a placer decides where.
+type placer interface {
+	// sync books what ended since the last pass; called first in a pass.
+	sync(c *sim.Context)
+	// place returns j's nodes, one per task, or nil when j does not fit
+	// now. limit, when not nil, caps the tasks node n may take (EASY). A
+	// job it finds can never run it rejects through c.Reject.
+	place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, out []int32) ([]int32, error)
+}
+
+// firstFitPlacer is the default: lowest-numbered nodes with room, several
+// tasks per node, straight from the engine's free vector.
+type firstFitPlacer struct{}
+
+func (firstFitPlacer) sync(*sim.Context) {}
+func (firstFitPlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, out []int32) ([]int32, error) {
+	return firstFit(c, j, limit, out), nil
+}
+
+// pipelinePlacer runs a placement pipeline over a ledger it keeps in step
+// with the engine: it books the jobs it places and gives back those that
+// end.
+type pipelinePlacer struct {
+	pipe    *placement.Pipeline
+	ledger  *placement.Ledger
+	running map[*sim.JobRun]*placement.Task
+	// never checks, once per job that does not fit, whether it could fit
+	// on the empty cluster: the filters alone, no selection state touched.
+	never   *placement.Pipeline
+	empty   *placement.Ledger
+	checked map[*sim.JobRun]bool
+	// decide, when not nil, receives every placement (--explain).
+	decide func(j *sim.JobRun, nodes []int32, stats []placement.Stats)
+	stats  placement.Stats
+}
+
+func newPipelinePlacer(c *sim.Cluster, p *placement.Pipeline) *pipelinePlacer {
+	return &pipelinePlacer{
+		pipe:    p,
+		ledger:  placement.NewLedger(c),
+		running: map[*sim.JobRun]*placement.Task{},
+		never:   &placement.Pipeline{Filters: p.Filters, Stats: &placement.Stats{}},
+		empty:   placement.NewLedger(c),
+		checked: map[*sim.JobRun]bool{},
+	}
+}
+
+func (pp *pipelinePlacer) sync(c *sim.Context) {
+	for _, j := range c.Ended() {
+		if t, ok := pp.running[j]; ok {
+			pp.ledger.Release(t)
+			delete(pp.running, j)
+		}
+	}
+}
+
+func (pp *pipelinePlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, out []int32) ([]int32, error) {
+	t := &placement.Task{Key: j.Seq, Job: j.Job, Need: j.Needs(), Immune: j.Immune()}
+	nodes, _ := pp.pipe.PlaceJob(pp.ledger, t, j.Job.Tasks, limit, out)
+	if nodes != nil {
+		pp.running[j] = t
+		if pp.decide != nil {
+			pp.decide(j, nodes, nil)
+		}
+		return nodes, nil
+	}
+	if pp.checked[j] {
+		return nil, nil
+	}
+	pp.checked[j] = true
+	probe := &placement.Task{Key: -1 - j.Seq, Job: j.Job, Need: j.Needs(), Immune: j.Immune()}
+	fits, reason := pp.never.PlaceJob(pp.empty, probe, j.Job.Tasks, nil, nil)
+	if fits != nil {
+		pp.empty.Release(probe)
+		return nil, nil
+	}
+	delete(pp.checked, j)
+	return nil, c.Reject(j, "unschedulable on the empty cluster: "+reason)
+}
