@@ -89,6 +89,10 @@ func (r *Recorder) Dir() string { return r.dir }
 // poll it to stop a run early; Close returns it anyway.
 func (r *Recorder) Err() error { return r.err }
 
+// Fail records an error met by a companion writer (the decisions table):
+// the first error wins and Close returns it.
+func (r *Recorder) Fail(err error) { r.fail(err) }
+
 func (r *Recorder) fail(err error) {
 	if err != nil && r.err == nil {
 		r.err = fmt.Errorf("metrics: %w", err)

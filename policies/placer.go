@@ -37,9 +37,6 @@ type pipelinePlacer struct {
 	never   *placement.Pipeline
 	empty   *placement.Ledger
 	checked map[*sim.JobRun]bool
-	// decide, when not nil, receives every placement (--explain).
-	decide func(j *sim.JobRun, nodes []int32, stats []placement.Stats)
-	stats  placement.Stats
 }
 
 func newPipelinePlacer(c *sim.Cluster, p *placement.Pipeline) *pipelinePlacer {
@@ -63,13 +60,10 @@ func (pp *pipelinePlacer) sync(c *sim.Context) {
 }
 
 func (pp *pipelinePlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, out []int32) ([]int32, error) {
-	t := &placement.Task{Key: j.Seq, Job: j.Job, Need: j.Needs(), Immune: j.Immune()}
+	t := &placement.Task{Key: j.Seq, Job: j.Job, Need: j.Needs(), Immune: j.Immune(), At: c.Now()}
 	nodes, _ := pp.pipe.PlaceJob(pp.ledger, t, j.Job.Tasks, limit, out)
 	if nodes != nil {
 		pp.running[j] = t
-		if pp.decide != nil {
-			pp.decide(j, nodes, nil)
-		}
 		return nodes, nil
 	}
 	if pp.checked[j] {

@@ -129,6 +129,20 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 	if err != nil {
 		return failed(err)
 	}
+	var decisions *metrics.DecisionLog
+	if cfg.Explain && pipe != nil {
+		var names []string
+		for _, s := range pipe.Scorers {
+			names = append(names, s.Name())
+		}
+		if decisions, err = rec.Decisions(names); err != nil {
+			rec.Abort()
+			return failed(err)
+		}
+		pipe.Explain = func(t *placement.Task, node int, total float64, scores []float64) {
+			rec.Fail(decisions.Add(t.At, t.Job.ID, t.Index, int32(node), total, scores))
+		}
+	}
 	observers := []sim.Observer{rec}
 	var checker *sim.Checker
 	if cfg.Check {
@@ -184,6 +198,12 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 			return badInput(runErr)
 		}
 		return failed(fmt.Errorf("replay of %s: %w", w.name, runErr))
+	}
+	if decisions != nil {
+		if err := decisions.Flush(); err != nil {
+			rec.Abort()
+			return failed(err)
+		}
 	}
 	skips := w.skips()
 	if err := writeRunYAML(cfg, w, cluster, skips); err != nil {

@@ -12,6 +12,7 @@ import "fmt"
 func (p *Pipeline) PlaceJob(l *Ledger, t *Task, tasks int, allow func(n, fit int) int, out []int32) ([]int32, string) {
 	out = out[:0]
 	t.Co = out
+	p.pending = p.pending[:0]
 	var perNode func(n, fit int) int
 	if allow != nil {
 		perNode = func(n, fit int) int {
@@ -41,6 +42,12 @@ func (p *Pipeline) PlaceJob(l *Ledger, t *Task, tasks int, allow func(n, fit int
 		l.Take(t, n)
 		out = append(out, int32(n))
 		t.Co = out
+	}
+	if p.Explain != nil {
+		for _, c := range p.pending {
+			t.Index = c.index
+			p.Explain(t, c.node, c.total, c.scores)
+		}
 	}
 	return out, ""
 }

@@ -46,6 +46,17 @@ type Pipeline struct {
 	cursor  int // where a limited search starts next
 	// Stats, when not nil, receives what each rule did (explanations).
 	Stats *Stats
+	// Explain, when not nil, hears every choice: the task, the node, its
+	// total score and each scorer's own score (for --explain).
+	Explain func(t *Task, node int, total float64, scores []float64)
+	pending []choice // a job's choices, told to Explain once all its tasks fit
+}
+
+// choice is one task's placement awaiting Explain.
+type choice struct {
+	index, node int
+	total       float64
+	scores      []float64
 }
 
 // Selector picks one of the candidates (in node order) given their total
@@ -55,11 +66,10 @@ type Selector interface {
 }
 
 // Stats counts, for the last placement attempt, how many nodes each rule
-// rejected, and the scores of the chosen node.
+// rejected, and which node was chosen (−1 for none).
 type Stats struct {
 	Rejected []Rejection
 	Chosen   int32
-	Scores   []float64 // per scorer, unweighted, for the chosen node
 }
 
 // Rejection is how many nodes one rule turned away.
@@ -195,6 +205,9 @@ func (p *Pipeline) reject(rule string, nodes int) {
 // pick scores the candidates and selects one.
 func (p *Pipeline) pick(l *Ledger, t *Task, cands []int32) int {
 	if len(p.Scorers) == 0 && p.Select == nil {
+		if p.Explain != nil {
+			p.pending = append(p.pending, choice{index: t.Index, node: int(cands[0])})
+		}
 		return 0 // first fit: no need to score
 	}
 	p.scores = resize(p.scores, len(cands))
@@ -215,14 +228,15 @@ func (p *Pipeline) pick(l *Ledger, t *Task, cands []int32) int {
 	} else {
 		i = best(p.scores)
 	}
-	if p.Stats != nil && i >= 0 {
-		p.Stats.Scores = p.Stats.Scores[:0]
+	if p.Explain != nil && i >= 0 {
+		c := choice{index: t.Index, node: int(cands[i]), total: p.scores[i]}
 		one := []int32{cands[i]}
 		out := []float64{0}
 		for _, s := range p.Scorers {
 			s.Score(l, t, one, out)
-			p.Stats.Scores = append(p.Stats.Scores, out[0])
+			c.scores = append(c.scores, out[0])
 		}
+		p.pending = append(p.pending, c)
 	}
 	return i
 }

@@ -10,7 +10,8 @@ type Task struct {
 	Job    *sim.Job // the trace's job: ID, traits
 	Need   []sim.Need
 	Immune []int32
-	Index  int     // which of the job's tasks, from 0
+	At     sim.Time // when the decision is made (for explanations)
+	Index  int      // which of the job's tasks, from 0
 	Co     []int32 // nodes of the job's tasks placed before this one
 	// size is the task's rubric score (binpack skips nodes whose room is
 	// below it, as pylighthouse does).
