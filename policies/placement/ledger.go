@@ -25,7 +25,21 @@ type Ledger struct {
 	leaves  []int32 // nodes that can hold tasks, in index order
 	tainted bool    // some node has taints
 	offline []bool  // nodes down or drained; nil when all are up
+	// trackers keep their own state in step with bookings (a device-level
+	// model of GPUs, for the GPU strategies).
+	trackers []Tracker
 }
+
+// Tracker is told of every booking in a ledger, after the ledger's own
+// accounting: Took when task t lands on node n, Released when it leaves.
+type Tracker interface {
+	Took(t *Task, n int)
+	Released(t *Task, n int)
+}
+
+// Attach adds a tracker. Rules that need state beyond the ledger's attach
+// themselves on first use.
+func (l *Ledger) Attach(tr Tracker) { l.trackers = append(l.trackers, tr) }
 
 // NewLedger returns the ledger of an empty cluster.
 func NewLedger(c *sim.Cluster) *Ledger {
@@ -82,6 +96,9 @@ func (l *Ledger) Fits(t *Task, n int, limit int) int {
 func (l *Ledger) Take(t *Task, n int) {
 	l.book(t, n, 1)
 	l.placed[t.Key] = append(l.placed[t.Key], int32(n))
+	for _, tr := range l.trackers {
+		tr.Took(t, n)
+	}
 }
 
 // Release gives back every task of the job with key, as booked by Take
@@ -89,6 +106,9 @@ func (l *Ledger) Take(t *Task, n int) {
 func (l *Ledger) Release(t *Task) {
 	for _, n := range l.placed[t.Key] {
 		l.book(t, int(n), -1)
+		for _, tr := range l.trackers {
+			tr.Released(t, int(n))
+		}
 	}
 	delete(l.placed, t.Key)
 }
@@ -126,7 +146,8 @@ func (l *Ledger) Attribute(key string) (ids []int32, values []string) {
 	return l.attrs.column(key)
 }
 
-// Clone returns an independent copy (for what-if placement).
+// Clone returns an independent copy (for what-if placement), without
+// trackers.
 func (l *Ledger) Clone() *Ledger {
 	c := *l
 	c.Free = slices.Clone(l.Free)
@@ -137,6 +158,7 @@ func (l *Ledger) Clone() *Ledger {
 		c.groups[g] = slices.Clone(v)
 	}
 	c.offline = slices.Clone(l.offline)
+	c.trackers = nil
 	c.placed = make(map[int64][]int32, len(l.placed))
 	for k, v := range l.placed {
 		c.placed[k] = slices.Clone(v)
