@@ -119,12 +119,34 @@ func (c *Cluster) Place(i int, d Demand, g GPUSet) error {
 		return err
 	}
 	c.gpuAlloc += d.TotalGPUMilli()
+	c.refrag(n)
+	return nil
+}
+
+// Release gives back d, placed on node i with GPUs g by Place: the exact
+// inverse, totals, kind counts and fragmentation included, so tasks may
+// come and go (a replay) and the node returns to its former state. A
+// release that Place could not have made is refused and changes nothing.
+func (c *Cluster) Release(i int, d Demand, g GPUSet) error {
+	if i < 0 || i >= len(c.Nodes) {
+		return fmt.Errorf("node index %d out of range", i)
+	}
+	n := &c.Nodes[i]
+	if err := n.release(d, g); err != nil {
+		return err
+	}
+	c.gpuAlloc -= d.TotalGPUMilli()
+	c.refrag(n)
+	return nil
+}
+
+// refrag remeasures the fragmentation of n, the only node that changed.
+func (c *Cluster) refrag(n *Node) {
 	if c.types != nil {
 		f := c.types.frag(n.model, n.FreeCPU, n.free[:n.n])
 		c.frag += f - n.frag
 		n.frag = f
 	}
-	return nil
 }
 
 // GPUCapacity is the cluster's GPU in milli.

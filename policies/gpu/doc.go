@@ -12,11 +12,14 @@
 //
 // Fragmentation (frag.go) is measured against a TaskTable, the workload's
 // most popular task types and their popularity, exactly as in the paper;
-// the Cluster keeps each node's fragmentation up to date incrementally.
+// the Cluster keeps each node's fragmentation up to date incrementally,
+// through placements (Place) and, in a replay where tasks end, releases
+// (Release, the exact inverse of Place).
 //
 // Each policy is a per-node scoring function, Policy.Score(node, demand) →
 // (score in [0, 1], higher is better; the GPUs to take; whether it fits),
-// meant to be wrapped as a scorer of the generic placement pipeline.
+// wrapped as a filter and a scorer of the generic placement pipeline by
+// package placement (its GPU strategies fgd, best-fit, …; gpufamily.go).
 // Cluster.Best and Cluster.Schedule are the simple driver: score every
 // node, take the best, ties to the lowest node index (or at random, as the
 // Kubernetes scheduler does, on request).

@@ -163,6 +163,47 @@ func (n *Node) place(d Demand, g GPUSet) error {
 	return nil
 }
 
+// release gives back d, placed on n with GPUs g: the exact inverse of
+// place, checking that it could have been placed there (so a wrong
+// release fails instead of corrupting the node).
+func (n *Node) release(d Demand, g GPUSet) error {
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	if n.FreeCPU+d.CPU > n.CPU || n.FreeMem+d.Mem > n.Mem {
+		return fmt.Errorf("node %s: releasing more CPU or memory than allocated", n.Name)
+	}
+	if d.GPUs == 0 {
+		if g != 0 {
+			return fmt.Errorf("node %s: GPUs given back by a CPU-only task", n.Name)
+		}
+	} else {
+		if g.Len() != d.GPUs || g>>uint(n.n) != 0 {
+			return fmt.Errorf("node %s: %d GPUs given back for a task asking %d", n.Name, g.Len(), d.GPUs)
+		}
+		k := d.kind()
+		if n.kinds[k] == 0 {
+			return fmt.Errorf("node %s: no task of this GPU kind to release", n.Name)
+		}
+		for i := 0; i < n.n; i++ {
+			if g.Has(i) && n.free[i]+d.GPUMilli > MilliPerGPU {
+				return fmt.Errorf("node %s: GPU %d has %d milli free, cannot give back %d", n.Name, i, n.free[i], d.GPUMilli)
+			}
+		}
+		for i := 0; i < n.n; i++ {
+			if g.Has(i) {
+				n.free[i] += d.GPUMilli
+			}
+		}
+		if n.kinds[k]--; n.kinds[k] == 0 {
+			n.nkinds--
+		}
+	}
+	n.FreeCPU += d.CPU
+	n.FreeMem += d.Mem
+	return nil
+}
+
 // check reports an over-committed or corrupt node.
 func (n *Node) check() error {
 	if n.FreeCPU < 0 || n.FreeCPU > n.CPU || n.FreeMem < 0 || n.FreeMem > n.Mem {
