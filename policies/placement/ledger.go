@@ -13,10 +13,16 @@ type Ledger struct {
 	Cluster *sim.Cluster
 	R       int
 	Free    []sim.Amount // Free[n*R+r], the sim.Cluster.TasksFitting layout
+	// invCap[n*R+r] is 1 / node n's capacity of r, or 0 when it lacks r or
+	// has none: resource scorers multiply instead of dividing.
+	invCap []float64
 	Tasks   []int32      // tasks on each node
 	// exclusive[n] counts tasks on n holding an exclusive-host constraint:
 	// while one runs, nothing else may land there.
 	exclusive []int32
+	// exclusives counts exclusive tasks booked anywhere; while it is 0 the
+	// fit check skips them.
+	exclusives int
 	// groups[g][n] counts tasks of aversion group g on node n.
 	groups map[string][]int32
 	// placed remembers each job's nodes, to give them back at its end.
@@ -53,6 +59,12 @@ func NewLedger(c *sim.Cluster) *Ledger {
 		placed:    map[int64][]int32{},
 	}
 	l.attrs.init(c)
+	l.invCap = make([]float64, len(l.Free))
+	for i, a := range l.Free {
+		if a > 0 {
+			l.invCap[i] = 1 / float64(a)
+		}
+	}
 	for n, spec := range c.Nodes {
 		if !c.IsParent(n) {
 			l.leaves = append(l.leaves, int32(n))
@@ -121,6 +133,7 @@ func (l *Ledger) book(t *Task, n int, sign int32) {
 	l.Tasks[n] += sign
 	if isExclusive(t) {
 		l.exclusive[n] += sign
+		l.exclusives += int(sign)
 	}
 	for _, g := range t.traits().AversionGroups {
 		counts := l.groups[g]

@@ -127,13 +127,17 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 // feasible runs the fit filter and the Filters over from.
 func (p *Pipeline) feasible(l *Ledger, t *Task, allow func(n, fit int) int, from []int32) []int32 {
 	cands := p.cands[:0]
-	for _, n := range from {
-		k := l.Fits(t, int(n), 1)
-		if k > 0 && allow != nil {
-			k = allow(int(n), k)
-		}
-		if k > 0 {
-			cands = append(cands, n)
+	if allow == nil && l.plainFit(t) {
+		cands = l.fitting(t, from, cands)
+	} else {
+		for _, n := range from {
+			k := l.Fits(t, int(n), 1)
+			if k > 0 && allow != nil {
+				k = allow(int(n), k)
+			}
+			if k > 0 {
+				cands = append(cands, n)
+			}
 		}
 	}
 	p.reject(FitRule, len(from)-len(cands))

@@ -54,25 +54,46 @@ type allocation struct {
 
 func (a *allocation) Name() string { return a.name }
 func (a *allocation) Score(l *Ledger, t *Task, cands []int32, out []float64) {
+	var buf [8]demandOf
+	ds := demands(t, a.resources, buf[:0])
+	R := l.R
 	for i, n := range cands {
+		base := int(n) * R
 		sum, weights := 0.0, 0.0
-		for _, r := range a.resources {
-			f := fractionAfter(l, t, int(n), r.index)
-			if f < 0 {
-				continue
+		for _, d := range ds {
+			inv := l.invCap[base+d.r]
+			if inv == 0 {
+				continue // the node lacks the resource
 			}
+			// used share after placement = 1 − (free − demand) / capacity
+			f := clamp01(1 - float64(l.Free[base+d.r]-d.amt)*inv)
 			if !a.most {
 				f = 1 - f
 			}
-			sum += r.Weight * f
-			weights += r.Weight
+			sum += d.w * f
+			weights += d.w
 		}
+		out[i] = 0
 		if weights > 0 {
 			out[i] = sum / weights
-		} else {
-			out[i] = 0
 		}
 	}
+}
+
+// demandOf is a task's amount of one scored resource and its weight.
+type demandOf struct {
+	r   int
+	amt sim.Amount
+	w   float64
+}
+
+// demands resolves the task's demand of each scored resource once per
+// Score call, not once per node.
+func demands(t *Task, rs []ResourceWeight, out []demandOf) []demandOf {
+	for _, r := range rs {
+		out = append(out, demandOf{r.index, demand(t, r.index), r.Weight})
+	}
+	return out
 }
 
 // balanced is k8s' balanced allocation: 1 − the standard deviation of the
@@ -82,12 +103,16 @@ type balanced struct{ resources []ResourceWeight }
 
 func (b *balanced) Name() string { return "balanced-allocation" }
 func (b *balanced) Score(l *Ledger, t *Task, cands []int32, out []float64) {
+	var buf [8]demandOf
+	ds := demands(t, b.resources, buf[:0])
 	var fs [16]float64
+	R := l.R
 	for i, n := range cands {
+		base := int(n) * R
 		f := fs[:0]
-		for _, r := range b.resources {
-			if v := fractionAfter(l, t, int(n), r.index); v >= 0 {
-				f = append(f, v)
+		for _, d := range ds {
+			if inv := l.invCap[base+d.r]; inv != 0 && len(f) < len(fs) {
+				f = append(f, clamp01(1-float64(l.Free[base+d.r]-d.amt)*inv))
 			}
 		}
 		if len(f) < 2 {
