@@ -16,7 +16,7 @@ type Ledger struct {
 	// invCap[n*R+r] is 1 / node n's capacity of r, or 0 when it lacks r or
 	// has none: resource scorers multiply instead of dividing.
 	invCap []float64
-	Tasks   []int32      // tasks on each node
+	Tasks  []int32 // tasks on each node
 	// exclusive[n] counts tasks on n holding an exclusive-host constraint:
 	// while one runs, nothing else may land there.
 	exclusive []int32
