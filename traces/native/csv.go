@@ -30,7 +30,10 @@ type csvDecoder struct {
 	cols   []field // column → field, for non-request columns
 	res    []string
 	width  int
-	offset int64 // input offset after the last bad row
+	offset int64       // input offset after the last bad row
+	s      jsonScanner // reads the cells of structured trait fields
+	cell   []byte
+	interner
 }
 
 // column kinds beyond the schema's fields.
@@ -137,17 +140,45 @@ func (d *csvDecoder) next(rec *record) (int, error) {
 		if f == colRequest {
 			name = reqPrefix + d.res[i]
 			err = rec.addRequest(d.res[i], cell)
+		} else if f.structured() {
+			err = d.trait(rec, f, cell)
+			rec.seen[f] = true
 		} else {
 			err = rec.setText(f, cell)
 			rec.seen[f] = true
 		}
 		if err != nil {
 			l, _ := d.r.FieldPos(i)
-			return l, &traces.ParseError{File: d.name, Line: l, Field: name, Err: err}
+			pe := &traces.ParseError{File: d.name, Line: l, Field: name, Err: err}
+			if te, ok := err.(*traitError); ok {
+				pe.Field, pe.Err = te.path, te.err
+				if te.fatal {
+					return l, fatalError{pe}
+				}
+			}
+			return l, pe
 		}
 	}
 	if f, err := rec.finish(); err != nil {
 		return line, &traces.ParseError{File: d.name, Line: line, Field: f.String(), Err: err}
 	}
 	return line, nil
+}
+
+// trait reads a cell of compact JSON holding the structured field f. It
+// returns a *traitError, or a JSON syntax error (named by the caller after
+// the column).
+func (d *csvDecoder) trait(rec *record, f field, cell string) error {
+	d.cell = append(d.cell[:0], cell...)
+	d.s.reset(d.cell)
+	if err := rec.decodeTrait(&d.s, f, d.str); err != nil {
+		return err
+	}
+	if err := d.s.end(); err != nil {
+		if err == errTrailing {
+			err = errTrailingCSV
+		}
+		return err
+	}
+	return nil
 }

@@ -25,8 +25,21 @@ const (
 	fPartition
 	fPriority
 	fGang
+	// The placement traits (sim.Traits), all optional.
+	fImmunities
+	fAversionGroups
+	fSelector
+	fTolerations
+	fConstraints
+	fArchitecture
+	fMemberGroup
+	fProject
+	fLabels
 	numFields
 )
+
+// firstTrait is the first of the trait fields, which follow the job's own.
+const firstTrait = fImmunities
 
 // fieldNames is the schema's spelling of each field, in the order a writer
 // emits them.
@@ -43,6 +56,16 @@ var fieldNames = [numFields]string{
 	fPartition: "partition",
 	fPriority:  "priority",
 	fGang:      "gang",
+
+	fImmunities:     "immunities",
+	fAversionGroups: "aversion_groups",
+	fSelector:       "selector",
+	fTolerations:    "tolerations",
+	fConstraints:    "constraints",
+	fArchitecture:   "architecture",
+	fMemberGroup:    "member_group",
+	fProject:        "project",
+	fLabels:         "labels",
 }
 
 func (f field) String() string { return fieldNames[f] }
@@ -64,7 +87,10 @@ const (
 	kString kind = iota
 	kNumber
 	kBool
-	kObject
+	kObject  // request: resource → number
+	kStrings // a list of strings
+	kLabels  // an object of string → string, in file order
+	kList    // a list of objects (tolerations, constraints)
 )
 
 func (f field) kind() kind {
@@ -75,9 +101,19 @@ func (f field) kind() kind {
 		return kBool
 	case fRequest:
 		return kObject
+	case fImmunities, fAversionGroups:
+		return kStrings
+	case fSelector, fLabels:
+		return kLabels
+	case fTolerations, fConstraints:
+		return kList
 	}
 	return kString
 }
+
+// structured reports whether f's value is a JSON list or object (in CSV, a
+// cell of compact JSON).
+func (f field) structured() bool { return f.kind() >= kStrings }
 
 // maxTime bounds times so that sums of a few of them stay far from the
 // int64 limit of sim.Time (about 9.2e12 s).
@@ -126,12 +162,28 @@ var (
 	errNotObject   = errors.New("a record must be a JSON object")
 	errTrailing    = errors.New("unexpected data after the JSON object")
 	errLineTooLong = errors.New("line longer than 16 MiB")
+	errTrailingCSV = errors.New("unexpected data after the JSON value")
+	errWantStrings = errors.New("must be a list of strings")
+	errWantLabels  = errors.New("must be an object of string → string")
+	errWantList    = errors.New("must be a list of objects")
+	errWantItem    = errors.New("must be an object")
+	errKeyName     = errors.New("key must not be empty")
+	errEffect      = errors.New("must be NoSchedule or PreferNoSchedule")
 )
 
 // record accumulates one job while its fields are read.
 type record struct {
 	job  sim.Job
 	seen [numFields]bool
+}
+
+// traits returns the job's Traits, allocating them on first use: a job
+// without trait fields keeps Traits == nil and costs nothing.
+func (r *record) traits() *sim.Traits {
+	if r.job.Traits == nil {
+		r.job.Traits = new(sim.Traits)
+	}
+	return r.job.Traits
 }
 
 func (r *record) reset() {
@@ -158,6 +210,19 @@ func (r *record) setText(f field, text string) error {
 		j.Queue = text
 	case fPartition:
 		j.Partition = text
+	case fArchitecture, fMemberGroup, fProject:
+		if text == "" {
+			return nil // absent
+		}
+		t := r.traits()
+		switch f {
+		case fArchitecture:
+			t.Architecture = text
+		case fMemberGroup:
+			t.MemberGroup = text
+		default:
+			t.Project = text
+		}
 	case fSubmit, fRuntime:
 		t, err := parseTime(text)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -33,6 +34,14 @@ func fuzzRead(t *testing.T, data []byte, newReader func(io.Reader, string, trace
 			case j.ID == "", j.Submit < last, j.Submit > maxTime, j.Runtime < 0, j.Runtime > maxTime,
 				j.Walltime < 0 && j.Walltime != sim.NoWalltime, j.Walltime > maxTime, j.Tasks < 1:
 				t.Fatalf("reader let through %s", dump(j))
+			}
+			if tr := j.Traits; tr != nil {
+				if reflect.DeepEqual(*tr, sim.Traits{}) {
+					t.Fatalf("empty Traits are not nil: %s", dump(j))
+				}
+				if err := checkTraits(tr); err != nil {
+					t.Fatalf("reader let through %s: %v", dump(j), err)
+				}
 			}
 			last = j.Submit
 			jobs = append(jobs, j)
@@ -77,8 +86,21 @@ func addSeeds(f *testing.F, file string, cases []errCase) {
 	}
 }
 
+// addTraitSeeds adds this package's sample with traits and a few records.
+func addTraitSeeds(f *testing.F, file string, seeds []string) {
+	data, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+}
+
 func FuzzJSONL(f *testing.F) {
 	addSeeds(f, "jobs.jsonl", jsonlErrors)
+	addTraitSeeds(f, "traits.jsonl", traitSeeds)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		jobs := fuzzRead(t, data, NewJSONLReader)
 		var b bytes.Buffer
@@ -95,6 +117,7 @@ func FuzzJSONL(f *testing.F) {
 
 func FuzzCSV(f *testing.F) {
 	addSeeds(f, "jobs.csv", csvErrors)
+	addTraitSeeds(f, "traits.csv", traitSeedsCSV)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		jobs := fuzzRead(t, data, NewCSVReader)
 		var b bytes.Buffer
@@ -123,6 +146,16 @@ func FuzzJSONLScanner(f *testing.F) {
 	}
 	for _, c := range jsonlErrors {
 		f.Add([]byte(c.in))
+	}
+	sample, err := os.ReadFile(filepath.Join("testdata", "traits.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, line := range bytes.Split(sample, []byte("\n")) {
+		f.Add(line)
+	}
+	for _, s := range traitSeeds {
+		f.Add([]byte(s))
 	}
 	for _, s := range []string{`{"id":"\ud83d\ude00\ud800x\udc00","submit_s":0,"runtime_s":1,"user":"\u00e9\/\b\f\n\r\t\"\\"}`,
 		"{\"id\":\"a\xff\xfe\",\"submit_s\":0,\"runtime_s\":1}", `{"id":"\ud800\u0041","submit_s":-0,"runtime_s":1E-2}`} {

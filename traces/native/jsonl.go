@@ -30,11 +30,11 @@ func NewJSONLReader(r io.Reader, name string, opt traces.Options) *Reader {
 // request slice). Strings that repeat from job to job (user, queue, resource
 // names…) are interned.
 type jsonlDecoder struct {
-	name   string
-	sc     *bufio.Scanner
-	line   int
-	s      jsonScanner
-	intern map[string]string
+	name string
+	sc   *bufio.Scanner
+	line int
+	s    jsonScanner
+	interner
 }
 
 var bom = []byte("\xef\xbb\xbf")
@@ -75,17 +75,20 @@ func (d *jsonlDecoder) syntax(err error) error {
 // distinct users cannot grow the table without end.
 const maxIntern = 4096
 
+// interner shares strings that repeat from record to record.
+type interner struct{ m map[string]string }
+
 // str returns b as a string, shared with earlier records when it repeats.
-func (d *jsonlDecoder) str(b []byte) string {
-	if s, ok := d.intern[string(b)]; ok {
+func (in *interner) str(b []byte) string {
+	if s, ok := in.m[string(b)]; ok {
 		return s
 	}
 	s := string(b)
-	if len(d.intern) < maxIntern && len(s) <= 64 {
-		if d.intern == nil {
-			d.intern = map[string]string{}
+	if len(in.m) < maxIntern && len(s) <= 64 {
+		if in.m == nil {
+			in.m = map[string]string{}
 		}
-		d.intern[s] = s
+		in.m[s] = s
 	}
 	return s
 }
@@ -128,6 +131,13 @@ func (d *jsonlDecoder) record(rec *record, line []byte) error {
 		if f == fRequest {
 			if err := d.request(rec); err != nil {
 				return err
+			}
+			rec.seen[f] = true
+			continue
+		}
+		if f.structured() {
+			if err := rec.decodeTrait(s, f, d.str); err != nil {
+				return d.traitErr(err)
 			}
 			rec.seen[f] = true
 			continue
@@ -221,12 +231,33 @@ func (d *jsonlDecoder) request(rec *record) error {
 	}
 }
 
+// traitErr makes the error for a bad trait value (decodeTrait's error).
+func (d *jsonlDecoder) traitErr(err error) error {
+	te, ok := err.(*traitError)
+	if !ok {
+		return d.syntax(err)
+	}
+	pe := &traces.ParseError{File: d.name, Line: d.line, Field: te.path, Err: te.err}
+	if te.fatal {
+		return fatalError{pe}
+	}
+	return pe
+}
+
 func wantErr(f field) error {
 	switch f.kind() {
 	case kNumber:
 		return errWantNumber
 	case kBool:
 		return errWantBool
+	case kObject:
+		return errWantObject
+	case kStrings:
+		return errWantStrings
+	case kLabels:
+		return errWantLabels
+	case kList:
+		return errWantList
 	}
 	return errWantString
 }

@@ -122,6 +122,28 @@ func (s *jsonScanner) next(first bool) (bool, error) {
 	return true, nil
 }
 
+// elem moves inside an array as next does inside an object: it reports
+// whether an element follows.
+func (s *jsonScanner) elem(first bool) (bool, error) {
+	s.ws()
+	if s.i >= len(s.b) {
+		return false, errEOL
+	}
+	c := s.b[s.i]
+	if c == ']' {
+		s.i++
+		return false, nil
+	}
+	if first {
+		return true, nil
+	}
+	if c != ',' {
+		return false, s.invalid("after array element")
+	}
+	s.i++
+	return true, nil
+}
+
 // key reads a member's key; colon then reads the colon after it. (The
 // key is checked in between, as encoding/json's Token API would.)
 func (s *jsonScanner) key() ([]byte, error) {

@@ -34,6 +34,17 @@ func dump(j *sim.Job) string {
 	}
 	fmt.Fprintf(&b, "] user=%q group=%q queue=%q partition=%q priority=%d gang=%t",
 		j.User, j.Group, j.Queue, j.Partition, j.Priority, j.Gang)
+	if t := j.Traits; t != nil { // strings quoted, so that nothing is ambiguous
+		fmt.Fprintf(&b, " traits={immunities=%q aversion=%q selector=%q tolerations=%q constraints=[",
+			t.Immunities, t.AversionGroups, t.Selector, t.Tolerations)
+		for i, c := range t.Constraints {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "{%q %q %q %d %t}", c.Kind, c.Attribute, c.Value, c.Groups, c.Soft)
+		}
+		fmt.Fprintf(&b, "] arch=%q member=%q project=%q labels=%q}", t.Architecture, t.MemberGroup, t.Project, t.Labels)
+	}
 	return b.String()
 }
 
@@ -272,6 +283,57 @@ var jsonlErrors = []errCase{
 		"t.jsonl:1: unexpected data after the JSON object", false, "unexpected data after the JSON object"},
 	{"back in time", `{"id":"1","submit_s":2000,"runtime_s":1}` + "\n" + `{"id":"2","submit_s":1999.5,"runtime_s":1}`,
 		"t.jsonl:2: field submit_s: submit_s goes back in time: 1999.5 after 2000; sort the trace", true, ""},
+
+	// Placement traits.
+	{"immunities string", `{"id":"1","submit_s":0,"runtime_s":1,"immunities":"gpu"}`,
+		"t.jsonl:1: field immunities: must be a list of strings", false, "must be a list of strings"},
+	{"immunities number", `{"id":"1","submit_s":0,"runtime_s":1,"immunities":["gpu",3]}`,
+		"t.jsonl:1: field immunities[1]: must be a string", false, "must be a string"},
+	{"aversion empty", `{"id":"1","submit_s":0,"runtime_s":1,"aversion_groups":[""]}`,
+		"t.jsonl:1: field aversion_groups[0]: must not be empty", false, "must not be empty"},
+	{"selector list", `{"id":"1","submit_s":0,"runtime_s":1,"selector":["a"]}`,
+		"t.jsonl:1: field selector: must be an object of string → string", false, "must be an object of string → string"},
+	{"selector number", `{"id":"1","submit_s":0,"runtime_s":1,"selector":{"zone":1}}`,
+		"t.jsonl:1: field selector.zone: must be a string", false, "must be a string"},
+	{"selector twice", `{"id":"1","submit_s":0,"runtime_s":1,"selector":{"zone":"a","zone":"b"}}`,
+		"t.jsonl:1: field selector.zone: given twice", false, "given twice"},
+	{"labels empty key", `{"id":"1","submit_s":0,"runtime_s":1,"labels":{"":"x"}}`,
+		"t.jsonl:1: field labels.: key must not be empty", false, "key must not be empty"},
+	{"tolerations object", `{"id":"1","submit_s":0,"runtime_s":1,"tolerations":{"key":"k"}}`,
+		"t.jsonl:1: field tolerations: must be a list of objects", false, "must be a list of objects"},
+	{"toleration string", `{"id":"1","submit_s":0,"runtime_s":1,"tolerations":["k"]}`,
+		"t.jsonl:1: field tolerations[0]: must be an object", false, "must be an object"},
+	{"toleration no key", `{"id":"1","submit_s":0,"runtime_s":1,"tolerations":[{"key":"a"},{"value":"v"}]}`,
+		"t.jsonl:1: field tolerations[1].key: missing", false, "missing"},
+	{"toleration empty key", `{"id":"1","submit_s":0,"runtime_s":1,"tolerations":[{"key":""}]}`,
+		"t.jsonl:1: field tolerations[0].key: must not be empty", false, "must not be empty"},
+	{"toleration effect", `{"id":"1","submit_s":0,"runtime_s":1,"tolerations":[{"key":"k","effect":"NoExecute"}]}`,
+		"t.jsonl:1: field tolerations[0].effect: must be NoSchedule or PreferNoSchedule", false, "must be NoSchedule or PreferNoSchedule"},
+	{"toleration twice", `{"id":"1","submit_s":0,"runtime_s":1,"tolerations":[{"key":"k","key":"l"}]}`,
+		"t.jsonl:1: field tolerations[0].key: given twice", false, "given twice"},
+	{"toleration unknown", `{"id":"1","submit_s":0,"runtime_s":1,"tolerations":[{"key":"k","operator":"Exists"}]}`,
+		"t.jsonl:1: field tolerations[0].operator: unknown field", true, ""},
+	{"constraint kind", `{"id":"1","submit_s":0,"runtime_s":1,"constraints":[{"kind":"x"}]}`,
+		`t.jsonl:1: field constraints[0].kind: unknown constraint "x" (known: exclusive-host, host-attribute, unique-attribute, balanced-attribute)`,
+		false, `unknown constraint "x" (known: exclusive-host, host-attribute, unique-attribute, balanced-attribute)`},
+	{"constraint no kind", `{"id":"1","submit_s":0,"runtime_s":1,"constraints":[{"attribute":"zone"}]}`,
+		"t.jsonl:1: field constraints[0].kind: missing", false, "missing"},
+	{"constraint no attribute", `{"id":"1","submit_s":0,"runtime_s":1,"constraints":[{"kind":"exclusive-host"},{"kind":"host-attribute","value":"v"}]}`,
+		"t.jsonl:1: field constraints[1].attribute: host-attribute needs an attribute", false, "host-attribute needs an attribute"},
+	{"constraint groups", `{"id":"1","submit_s":0,"runtime_s":1,"constraints":[{"kind":"balanced-attribute","attribute":"z","groups":-2}]}`,
+		"t.jsonl:1: field constraints[0].groups: balanced-attribute: groups must be ≥ 0", false, "balanced-attribute: groups must be ≥ 0"},
+	{"constraint groups fraction", `{"id":"1","submit_s":0,"runtime_s":1,"constraints":[{"kind":"balanced-attribute","attribute":"z","groups":1.5}]}`,
+		"t.jsonl:1: field constraints[0].groups: not an integer", false, "not an integer"},
+	{"constraint soft string", `{"id":"1","submit_s":0,"runtime_s":1,"constraints":[{"kind":"exclusive-host","soft":"yes"}]}`,
+		"t.jsonl:1: field constraints[0].soft: must be true or false", false, "must be true or false"},
+	{"constraint unknown", `{"id":"1","submit_s":0,"runtime_s":1,"constraints":[{"kind":"exclusive-host","hard":true}]}`,
+		"t.jsonl:1: field constraints[0].hard: unknown field", true, ""},
+	{"architecture list", `{"id":"1","submit_s":0,"runtime_s":1,"architecture":["x86_64"]}`,
+		"t.jsonl:1: field architecture: must be a string", false, "must be a string"},
+	{"traits twice", `{"id":"1","submit_s":0,"runtime_s":1,"labels":{},"labels":{}}`,
+		"t.jsonl:1: field labels: given twice", false, "given twice"},
+	{"traits syntax", `{"id":"1","submit_s":0,"runtime_s":1,"immunities":["a" "b"]}`,
+		"t.jsonl:1: bad JSON: invalid character '\"' after array element", false, "bad JSON: invalid character '\"' after array element"},
 }
 
 var csvErrors = []errCase{
@@ -320,6 +382,22 @@ var csvErrors = []errCase{
 		"t.csv:4: field runtime_s: not a number of seconds", false, "not a number of seconds"},
 	{"back in time", "id,submit_s,runtime_s\n1,2000,1\n2,1999.5,1\n",
 		"t.csv:3: field submit_s: submit_s goes back in time: 1999.5 after 2000; sort the trace", true, ""},
+
+	// Placement traits: compact JSON in a cell.
+	{"immunities not JSON", "id,submit_s,runtime_s,immunities\n1,0,1,gpu\n",
+		"t.csv:2: field immunities: bad JSON: invalid character 'g' looking for beginning of value", false,
+		"bad JSON: invalid character 'g' looking for beginning of value"},
+	{"immunities trailing", "id,submit_s,runtime_s,immunities\n1,0,1,[] []\n",
+		"t.csv:2: field immunities: unexpected data after the JSON value", false, "unexpected data after the JSON value"},
+	{"selector truncated", "id,submit_s,runtime_s,selector\n1,0,1,\"{\"\"a\"\":\"\"b\"\"\"\n",
+		"t.csv:2: field selector: bad JSON: unexpected end of line", false, "bad JSON: unexpected end of line"},
+	{"constraint kind", "id,submit_s,runtime_s,constraints\n1,0,1,\"[{\"\"kind\"\":\"\"x\"\"}]\"\n",
+		`t.csv:2: field constraints[0].kind: unknown constraint "x" (known: exclusive-host, host-attribute, unique-attribute, balanced-attribute)`,
+		false, `unknown constraint "x" (known: exclusive-host, host-attribute, unique-attribute, balanced-attribute)`},
+	{"toleration unknown", "id,submit_s,runtime_s,tolerations\n1,0,1,\"[{\"\"key\"\":\"\"k\"\",\"\"op\"\":1}]\"\n",
+		"t.csv:2: field tolerations[0].op: unknown field", true, ""},
+	{"labels number", "id,submit_s,runtime_s,labels\n1,0,1,\"{\"\"a\"\":1}\"\n",
+		"t.csv:2: field labels.a: must be a string", false, "must be a string"},
 }
 
 func TestErrors(t *testing.T) {

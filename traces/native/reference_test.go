@@ -9,6 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
+
+	"github.com/schedsim/schedsim/sim"
 
 	"github.com/schedsim/schedsim/traces"
 )
@@ -40,6 +44,13 @@ func (d *jsonlDecoder) refRecord(rec *record, text []byte) error {
 		}
 		if f == fRequest {
 			if err := d.refRequest(rec, dec); err != nil {
+				return err
+			}
+			rec.seen[f] = true
+			continue
+		}
+		if f.structured() {
+			if err := d.refTrait(rec, dec, f); err != nil {
 				return err
 			}
 			rec.seen[f] = true
@@ -141,4 +152,182 @@ func (d *jsonlDecoder) refSyntax(err error) error {
 		err = io.ErrUnexpectedEOF
 	}
 	return &traces.ParseError{File: d.name, Line: d.line, Err: fmt.Errorf("bad JSON: %w", err)}
+}
+
+// refTrait decodes a structured trait field with the Token API.
+func (d *jsonlDecoder) refTrait(rec *record, dec *json.Decoder, f field) error {
+	name := f.String()
+	bad := func(path string, err error) error { return d.bad(path, err) }
+	tok, err := dec.Token()
+	if err != nil {
+		return d.refSyntax(err)
+	}
+	if tok == nil {
+		return nil
+	}
+	switch f.kind() {
+	case kStrings:
+		if tok != json.Delim('[') {
+			return bad(name, errWantStrings)
+		}
+		var list []string
+		for i := 0; dec.More(); i++ {
+			tok, err := dec.Token()
+			if err != nil {
+				return d.refSyntax(err)
+			}
+			v, ok := tok.(string)
+			switch {
+			case !ok:
+				return bad(itemPath(f, i), errWantString)
+			case v == "":
+				return bad(itemPath(f, i), errEmpty)
+			}
+			list = append(list, v)
+		}
+		if len(list) > 0 {
+			if f == fImmunities {
+				rec.traits().Immunities = list
+			} else {
+				rec.traits().AversionGroups = list
+			}
+		}
+	case kLabels:
+		if tok != json.Delim('{') {
+			return bad(name, errWantLabels)
+		}
+		var labels []sim.Label
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return d.refSyntax(err)
+			}
+			key, _ := tok.(string)
+			path := name + "." + key
+			if tok, err = dec.Token(); err != nil {
+				return d.refSyntax(err)
+			}
+			if tok == nil {
+				continue
+			}
+			v, ok := tok.(string)
+			if !ok {
+				return bad(path, errWantString)
+			}
+			if key == "" {
+				return bad(path, errKeyName)
+			}
+			if slices.ContainsFunc(labels, func(l sim.Label) bool { return l.Key == key }) {
+				return bad(path, errTwice)
+			}
+			labels = append(labels, sim.Label{Key: key, Value: v})
+		}
+		if len(labels) > 0 {
+			if f == fSelector {
+				rec.traits().Selector = labels
+			} else {
+				rec.traits().Labels = labels
+			}
+		}
+	case kList:
+		if tok != json.Delim('[') {
+			return bad(name, errWantList)
+		}
+		var tols []sim.Toleration
+		var cons []sim.Constraint
+		for i := 0; dec.More(); i++ {
+			tok, err := dec.Token()
+			if err != nil {
+				return d.refSyntax(err)
+			}
+			item := name + "[" + strconv.Itoa(i) + "]"
+			if tok != json.Delim('{') {
+				return bad(item, errWantItem)
+			}
+			keys := tolerationKeys
+			if f == fConstraints {
+				keys = constraintKeys
+			}
+			vals := map[string]any{}
+			for dec.More() {
+				tok, err := dec.Token()
+				if err != nil {
+					return d.refSyntax(err)
+				}
+				key, _ := tok.(string)
+				path := item + "." + key
+				if !slices.Contains(keys, key) {
+					return fatalError{&traces.ParseError{File: d.name, Line: d.line, Field: path, Err: errUnknown}}
+				}
+				if _, ok := vals[key]; ok {
+					return bad(path, errTwice)
+				}
+				if tok, err = dec.Token(); err != nil {
+					return d.refSyntax(err)
+				}
+				if tok == nil {
+					continue
+				}
+				// The value's type and range, as the scanner checks them.
+				switch key {
+				case "groups":
+					n, ok := tok.(json.Number)
+					if !ok {
+						return bad(path, errWantNumber)
+					}
+					g, err := strconv.ParseInt(string(n), 10, 0)
+					if err != nil {
+						return bad(path, errInteger)
+					}
+					vals[key] = int(g)
+				case "soft":
+					b, ok := tok.(bool)
+					if !ok {
+						return bad(path, errWantBool)
+					}
+					vals[key] = b
+				default:
+					v, ok := tok.(string)
+					if !ok {
+						return bad(path, errWantString)
+					}
+					if f == fTolerations && key == "key" && v == "" {
+						return bad(path, errEmpty)
+					}
+					if key == "effect" && v != "" && v != "NoSchedule" && v != "PreferNoSchedule" {
+						return bad(path, errEffect)
+					}
+					vals[key] = v
+				}
+			}
+			if _, err := dec.Token(); err != nil { // the closing '}'
+				return d.refSyntax(err)
+			}
+			if _, ok := vals[keys[0]]; !ok {
+				return bad(item+"."+keys[0], errMissing)
+			}
+			s := func(k string) string { v, _ := vals[k].(string); return v }
+			if f == fTolerations {
+				tols = append(tols, sim.Toleration{Key: s("key"), Value: s("value"), Effect: s("effect")})
+				continue
+			}
+			g, _ := vals["groups"].(int)
+			soft, _ := vals["soft"].(bool)
+			c := sim.Constraint{Kind: s("kind"), Attribute: s("attribute"), Value: s("value"), Groups: g, Soft: soft}
+			if sub, err := checkConstraint(c); err != nil {
+				return bad(item+sub, err)
+			}
+			cons = append(cons, c)
+		}
+		if len(tols) > 0 {
+			rec.traits().Tolerations = tols
+		}
+		if len(cons) > 0 {
+			rec.traits().Constraints = cons
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing ']' or '}'
+		return d.refSyntax(err)
+	}
+	return nil
 }

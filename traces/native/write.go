@@ -40,6 +40,9 @@ func checkJob(j *sim.Job) error {
 			}
 		}
 	}
+	if j.Traits != nil {
+		return checkTraits(j.Traits)
+	}
 	return nil
 }
 
@@ -89,6 +92,16 @@ func AppendJSONL(dst []byte, j *sim.Job) ([]byte, error) {
 	}
 	if !j.Gang {
 		dst = append(dst, `,"gang":false`...)
+	}
+	if t := j.Traits; t != nil {
+		for f := firstTrait; f < numFields; f++ {
+			if hasTrait(f, t) {
+				dst = append(dst, `,"`...)
+				dst = append(dst, f.String()...)
+				dst = append(dst, `":`...)
+				dst = appendTrait(dst, f, t)
+			}
+		}
 	}
 	return append(dst, "}\n"...), nil
 }
@@ -144,14 +157,25 @@ func WriteJSONL(w io.Writer, jobs []*sim.Job) error {
 }
 
 // WriteCSV writes jobs as CSV with a header row. The header has every
-// column of the schema and one req_<resource> column per resource any job
-// requests, in the order the resources first appear.
+// column of the job's own fields, one req_<resource> column per resource
+// any job requests, in the order the resources first appear, and a column
+// for each trait field that some job has (none for a trace without
+// traits). Lists and objects are written as compact JSON in one cell.
 func WriteCSV(w io.Writer, jobs []*sim.Job) error {
 	var resources []string
+	var traitCols []field
+	var hasCol [numFields]bool
 	index := map[string]int{}
 	for _, j := range jobs {
 		if err := checkJob(j); err != nil {
 			return fmt.Errorf("job %q: %w", j.ID, err)
+		}
+		if t := j.Traits; t != nil {
+			for f := firstTrait; f < numFields; f++ {
+				if !hasCol[f] && hasTrait(f, t) {
+					hasCol[f] = true
+				}
+			}
 		}
 		for _, q := range j.Request {
 			if strings.TrimSpace(q.Resource) != q.Resource {
@@ -168,12 +192,19 @@ func WriteCSV(w io.Writer, jobs []*sim.Job) error {
 		header = append(header, reqPrefix+r)
 	}
 	header = append(header, "user", "group", "queue", "partition", "priority", "gang")
+	for f := firstTrait; f < numFields; f++ {
+		if hasCol[f] {
+			traitCols = append(traitCols, f)
+			header = append(header, f.String())
+		}
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return err
 	}
 	row := make([]string, len(header))
 	nr := len(resources)
+	var buf []byte
 	for _, j := range jobs {
 		clear(row)
 		row[0] = j.ID
@@ -190,6 +221,11 @@ func WriteCSV(w io.Writer, jobs []*sim.Job) error {
 		rest[0], rest[1], rest[2], rest[3] = j.User, j.Group, j.Queue, j.Partition
 		rest[4] = strconv.Itoa(j.Priority)
 		rest[5] = strconv.FormatBool(j.Gang)
+		if t := j.Traits; t != nil {
+			for k, f := range traitCols {
+				buf, rest[6+k] = traitText(buf, f, t)
+			}
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
