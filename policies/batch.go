@@ -45,9 +45,10 @@ func NewBatch(b Backfill) (sim.Scheduler, error) {
 
 // NewPlacedBatch is NewBatch with the nodes chosen by a placement pipeline
 // over cluster c (nil for first fit). Conservative backfilling keeps its
-// reservations' nodes (first fit in time, lowest-numbered nodes) and takes
-// no pipeline; nor does it handle parents, shortcomings, wards or
-// immunities, whose fit its per-node profile does not model.
+// reservations' nodes (first fit in time, lowest-numbered nodes): it takes
+// only the plain first-fit pipeline, rejects jobs carrying placement
+// constraints, and does not handle parents, shortcomings or wards, whose
+// fit its per-node profile does not model.
 func NewPlacedBatch(b Backfill, c *sim.Cluster, p *placement.Pipeline) (sim.Scheduler, error) {
 	var pl placer = firstFitPlacer{}
 	if p != nil {
@@ -59,7 +60,7 @@ func NewPlacedBatch(b Backfill, c *sim.Cluster, p *placement.Pipeline) (sim.Sche
 	case EASY:
 		return &easy{pl: pl}, nil
 	case Conservative:
-		if p != nil {
+		if p != nil && !p.Plain() {
 			return nil, fmt.Errorf("conservative backfilling places by its reservations: use placement first-fit, or backfill none or easy with placement %s", p.Name)
 		}
 		if c != nil && c.Special() {

@@ -111,7 +111,15 @@ func (s *conservative) Schedule(c *sim.Context) error {
 		}
 	}
 	for _, j := range q {
-		if _, ok := s.res[j]; ok {
+		if _, ok := s.res[j]; ok || j.Status != sim.Queued {
+			continue
+		}
+		if j.Job.Traits != nil {
+			// Reservations are first fit in time on the lowest-numbered
+			// nodes: they do not model a job's own constraints.
+			if err := c.Reject(j, "conservative backfilling does not apply placement constraints; use backfill none or easy"); err != nil {
+				return err
+			}
 			continue
 		}
 		r := &reservation{dur: j.EstimatedRuntime()}

@@ -59,6 +59,13 @@ type choice struct {
 	scores      []float64
 }
 
+// Plain reports whether the pipeline is first fit with nothing more: no
+// scorer, no selection, no candidate limit, no strategy filter (the
+// job-constraint filters apart).
+func (p *Pipeline) Plain() bool {
+	return len(p.Scorers) == 0 && p.Select == nil && p.Limit == 0 && len(p.Filters) <= len(traitFilters())
+}
+
 // Selector picks one of the candidates (in node order) given their total
 // scores, and returns its position, or −1 to place nowhere.
 type Selector interface {
