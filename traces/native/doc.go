@@ -22,6 +22,19 @@
 //	priority     integer  -        no        0         larger is more important
 //	gang         boolean  -        no        true      all tasks start together
 //
+// and the optional placement traits (sim.Traits; see "Placement traits"):
+//
+//	field            type                 default  meaning (sim.Traits field)
+//	immunities       list of strings      []       resources whose wards and shortcomings the tasks ignore (Immunities)
+//	aversion_groups  list of strings      []       tasks sharing a group prefer different nodes (AversionGroups)
+//	selector         object string→string {}       node attributes that must have these values (Selector)
+//	tolerations      list of objects      []       {key, value, effect} tolerations of node taints (Tolerations)
+//	constraints      list of objects      []       {kind, attribute, value, groups, soft} Fenzo constraints (Constraints)
+//	architecture     string               ""       must equal the node's "arch" attribute (Architecture)
+//	member_group     string               ""       must be one of the node's "groups" (MemberGroup)
+//	project          string               ""       the job's LXD project (Project)
+//	labels           object string→string {}       free-form job metadata (Labels)
+//
 // Times are decimal seconds and are read exactly (sim.ParseSeconds): 88.51
 // becomes 88 510 000 µs. Up to six decimals are exact; longer fractions are
 // rounded to the microsecond. Exponents ("1e3") are accepted.
@@ -39,6 +52,48 @@
 //
 // The reader does not check that ids are unique (that would need the whole
 // trace in memory).
+//
+// # Placement traits
+//
+// The trait fields are optional and belong to v1: a trace without them is
+// read as before, and every job of it has Traits == nil (the reader
+// allocates nothing for them). A job gets a non-nil Traits as soon as one
+// trait field has a value; an empty list, object or string, and null, are
+// the same as an absent field, so a job whose trait fields are all empty
+// also has Traits == nil.
+//
+//   - immunities, aversion_groups: lists of non-empty strings, kept in order.
+//   - selector, labels: objects of string → string, kept in the order written
+//     (not sorted); keys are non-empty and given once; a null value is
+//     absent, an empty string is a value.
+//   - tolerations: list of objects {"key", "value", "effect"}, all strings;
+//     key is required and non-empty; value and effect may be left out
+//     (empty: any value, any effect); effect, when given, is NoSchedule or
+//     PreferNoSchedule, the effects a cluster file's taints can have.
+//   - constraints: list of objects {"kind", "attribute", "value", "groups",
+//     "soft"}: kind (required) is exclusive-host, host-attribute,
+//     unique-attribute or balanced-attribute; attribute and value are
+//     strings, groups an integer (balanced-attribute's number of groups, 0 =
+//     count the values in the cluster) and soft a boolean (default false:
+//     a hard constraint). They are checked as the placement pipeline checks
+//     them (placement.CheckConstraint): host-attribute and
+//     balanced-attribute need an attribute, groups is ≥ 0.
+//   - architecture, member_group, project: strings.
+//
+// Inside tolerations and constraints, a key that is not listed is an
+// unknown field, and stops the reader as a top-level one does. Errors name
+// the place in the value:
+//
+//	jobs.jsonl:12: field constraints[0].kind: unknown constraint "x" (known: exclusive-host, …)
+//	jobs.jsonl:13: field selector.zone: must be a string
+//	jobs.csv:7: field tolerations[1].key: missing
+//
+// For example:
+//
+//	{"id": "7", "submit_s": 5, "runtime_s": 60, "immunities": ["gpu"], "selector": {"zone": "b", "disk": "ssd"}, "tolerations": [{"key": "dedicated", "value": "ml", "effect": "NoSchedule"}], "constraints": [{"kind": "balanced-attribute", "attribute": "zone", "groups": 3, "soft": true}], "architecture": "aarch64"}
+//
+// A writer leaves out the trait fields a job does not have, so the output
+// for a trace without traits is what it was before they existed.
 //
 // # JSON Lines
 //
@@ -68,6 +123,18 @@
 //	1,0,3600,7200,2,4,2048,alice,true
 //	2,88.51,12.5,,1,0.5,,,false
 //
+// The trait fields are columns of their own names. architecture,
+// member_group and project hold plain text; the others hold their value as
+// compact JSON in one cell, the same JSON as in JSON Lines (so, with CSV's
+// quoting, a cell's double quotes are doubled). An empty cell is absent,
+// as for every column; blanks around the JSON are ignored.
+//
+//	id,submit_s,runtime_s,selector,tolerations,architecture
+//	7,5,60,"{""zone"":""b""}","[{""key"":""dedicated"",""effect"":""NoSchedule""}]",aarch64
+//
+// The CSV writer adds a trait column only when some job has that field, so
+// a trace without traits has none.
+//
 // # Errors: strict and lenient
 //
 // A bad value, a missing required field, a field given twice, a record that is
@@ -77,12 +144,14 @@
 // the record is skipped and counted in Skips, keyed by the reason. Reasons
 // carry no values ("must be ≥ 0", "not an integer"), so that Skips.ByReason
 // stays a short table however many records are bad; the ParseError (and
-// Skips.First) names the file, line and field.
+// Skips.First) names the file, line and field. (One exception: an unknown
+// constraint kind is named in the reason, with the known ones, as
+// placement.CheckConstraint words it.)
 //
 // Some errors stop the reader in both modes, because skipping would hide a
 // mistake in the file rather than a bad record:
-//   - an unknown field (JSON key or CSV column): it is a typo, and every
-//     record would lose that field;
+//   - an unknown field (JSON key, CSV column, or key inside a toleration or
+//     a constraint): it is a typo, and every record would lose that field;
 //   - a record whose submit_s is earlier than the previous record's: the
 //     engine needs the trace in submit order, so a reordered trace must be
 //     sorted, not thinned;
