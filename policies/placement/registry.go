@@ -31,6 +31,12 @@ var strategies = map[string]strategy{
 	"random":              {"a feasible node chosen uniformly, seeded by --seed", nil, randomStrategy},
 	"dot-product":         {"Tetris: the node whose free resources best align with the task's demand", nil, scorerStrategy(dotProduct{})},
 	"fenzo":               {"Fenzo: bin-packing fitness (calculator cpu, mem, cpu+mem or none) averaged with the task's soft constraints", []string{"calculator"}, fenzoStrategy},
+	"fgd":                 {"FGD (Weng et al., ATC'23): the node and GPU whose fragmentation against the workload's task types grows least (GPU devices)", nil, gpuStrategy("fgd")},
+	"best-fit":            {"FGD paper's best-fit: the node left with the least free CPU and GPU (GPU devices)", nil, gpuStrategy("best-fit")},
+	"gpu-packing":         {"FGD paper's GPU packing: partly used GPUs, then used nodes, then idle nodes (GPU devices)", nil, gpuStrategy("gpu-packing")},
+	"gpu-clustering":      {"FGD paper's GPU clustering: nodes running tasks of the same GPU kind first (GPU devices)", nil, gpuStrategy("gpu-clustering")},
+	"gpu-dot-product":     {"FGD paper's Tetris dot product of free (CPU, GPU) and demand, fullest first (GPU devices)", nil, gpuStrategy("gpu-dot-product")},
+	"gpu-random":          {"FGD paper's random: a uniformly random node where the task fits its GPUs, seeded by --seed", nil, gpuStrategy("gpu-random")},
 }
 
 // scorers is the registry of scorers for Spec.Scorers.
