@@ -169,9 +169,12 @@ func (p *Pipeline) limited(l *Ledger, t *Task, allow func(n, fit int) int) []int
 	const block = 64
 	start := p.cursor % len(leaves)
 	var stats []Rejection
-	for off := 0; off < len(leaves) && len(found) < p.Limit; off += block {
-		lo := (start + off) % len(leaves)
-		hi := min(lo+block, len(leaves), lo+len(leaves)-off)
+	for seen := 0; seen < len(leaves) && len(found) < p.Limit; {
+		// A block stops at the end of the list; the next one wraps to
+		// the start, until every leaf has been seen once.
+		lo := (start + seen) % len(leaves)
+		hi := min(lo+block, len(leaves), lo+len(leaves)-seen)
+		seen += hi - lo
 		got := p.feasible(l, t, allow, leaves[lo:hi])
 		found = append(found, got...)
 		if p.Stats != nil {
@@ -186,11 +189,25 @@ func (p *Pipeline) limited(l *Ledger, t *Task, allow func(n, fit int) int) []int
 		found = found[:p.Limit]
 	}
 	if len(found) > 0 {
-		p.cursor = int(found[0]) + 1
+		p.cursor = leafPosition(leaves, found[0]) + 1
 	}
 	sortNodes(found)
 	p.cands = found
 	return found
+}
+
+// leafPosition returns where node n is in the sorted leaves.
+func leafPosition(leaves []int32, n int32) int {
+	lo, hi := 0, len(leaves)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if leaves[m] < n {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 func mergeRejections(into, add []Rejection) []Rejection {
