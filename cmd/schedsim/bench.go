@@ -3,14 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,14 +18,28 @@ import (
 // (`schedsim replay --quiet`), so its wall time includes reading the trace
 // and writing the output files, and its peak memory is its own max RSS.
 func newBenchCommand() *cobra.Command {
-	var dir, models, backfills, format string
+	var dir, models, backfills, format, suite string
 	cmd := &cobra.Command{
 		Use:   "bench [TRACE…]",
-		Short: "Time end-to-end replays of SWF logs: wall time, jobs/s, events/s, peak memory",
+		Short: "Time end-to-end replays of SWF logs (wall time, jobs/s, events/s, peak memory), placement and openb",
 		Long: `Time end-to-end replays (trace reading, simulation, output files) of every SWF log given,
 or of every *.swf / *.swf.gz in --dir, for each backfill and cluster model, one child process
-per run, and print a Markdown table.`,
+per run, and print a Markdown table.
+
+--suite placement prints placements/s on a 10,000-node heterogeneous cluster at 70% occupancy
+(the fit filter, the job-constraint filters and 3 scorers), with a full scan and with the
+candidate limit. --suite openb times one FGD run of the openb experiment and all six
+policies × 10 seeds (child processes, with peak memory).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch suite {
+			case "swf":
+			case "placement":
+				return benchPlacement(cmd.OutOrStdout())
+			case "openb":
+				return benchOpenb(cmd.OutOrStdout())
+			default:
+				return badInput(fmt.Errorf("--suite %q: want swf, placement or openb", suite))
+			}
 			traces := args
 			if len(traces) == 0 {
 				seen := map[string]bool{}
@@ -64,12 +75,8 @@ per run, and print a Markdown table.`,
 				for _, model := range strings.Split(models, ",") {
 					for _, bf := range strings.Split(backfills, ",") {
 						runDir := filepath.Join(tmp, "run")
-						c := exec.Command(self, "replay", "--quiet", "--trace", tr, "--swf-model", model,
+						wall, rss, err := timeChild(self, "replay", "--quiet", "--trace", tr, "--swf-model", model,
 							"--backfill", bf, "--format", format, "--out", runDir)
-						c.Stderr = os.Stderr
-						start := time.Now()
-						err := c.Run()
-						wall := time.Since(start).Seconds()
 						if err != nil {
 							return failed(fmt.Errorf("%s %s %s: %v", tr, model, bf, err))
 						}
@@ -80,7 +87,6 @@ per run, and print a Markdown table.`,
 						}
 						jobs, _ := strconv.ParseFloat(row["jobs"], 64)
 						events, _ := strconv.ParseFloat(row["events"], 64)
-						rss := float64(c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) / 1024 // KiB on Linux
 						fmt.Fprintf(tw, "| %s\t| %s\t| %s\t| %.0f\t| %.2f\t| %.0f\t| %.0f\t| %.0f\t|\n",
 							filepath.Base(tr), model, bf, jobs, wall, jobs/wall, events/wall, rss)
 						tw.Flush()
@@ -96,5 +102,6 @@ per run, and print a Markdown table.`,
 	cmd.Flags().StringVar(&models, "models", "pool", "comma-separated SWF cluster models (pool,nodes)")
 	cmd.Flags().StringVar(&backfills, "backfill", "none,easy,conservative", "comma-separated backfill disciplines")
 	cmd.Flags().StringVar(&format, "format", "parquet", "output table format")
+	cmd.Flags().StringVar(&suite, "suite", "swf", "what to measure: swf (replays), placement, openb")
 	return cmd
 }

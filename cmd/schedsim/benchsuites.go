@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/schedsim/schedsim/policies/placement"
+)
+
+// benchPlacement prints placement throughput, measured in process.
+func benchPlacement(out io.Writer) error {
+	fmt.Fprintln(out, "| cluster | search | placements/s |")
+	fmt.Fprintln(out, "|---|---|---:|")
+	for _, c := range []struct {
+		name  string
+		limit placement.Limit
+		count int
+	}{{"full scan", 0, 3000}, {"candidate limit (auto: 14)", placement.Auto, 100000}} {
+		rate, err := placement.Throughput(10000, c.limit, c.count)
+		if err != nil {
+			return failed(err)
+		}
+		fmt.Fprintf(out, "| 10,000 nodes, 70%% used | %s | %.0f |\n", c.name, rate)
+	}
+	return nil
+}
+
+// benchOpenb times the openb experiment in child processes.
+func benchOpenb(out io.Writer) error {
+	self, err := os.Executable()
+	if err != nil {
+		return failed(err)
+	}
+	tmp, err := os.MkdirTemp("", "schedsim-bench-openb-")
+	if err != nil {
+		return failed(err)
+	}
+	defer os.RemoveAll(tmp)
+	fmt.Fprintln(out, "| openb default trace | runs | wall s | peak MiB |")
+	fmt.Fprintln(out, "|---|---:|---:|---:|")
+	for _, c := range []struct {
+		name string
+		runs int
+		args []string
+	}{
+		{"fgd, seed 42", 1, []string{"--policies", "fgd", "--seeds", "42", "--workers", "1"}},
+		{"six policies × seeds 42–51", 60, nil},
+	} {
+		args := append([]string{"openb", "--quiet", "--out", filepath.Join(tmp, "out")}, c.args...)
+		wall, rss, err := timeChild(self, args...)
+		if err != nil {
+			return failed(fmt.Errorf("openb %s: %w", c.name, err))
+		}
+		fmt.Fprintf(out, "| %s | %d | %.2f | %.0f |\n", c.name, c.runs, wall, rss)
+	}
+	return nil
+}
+
+// timeChild runs a child process and returns its wall time in seconds and
+// its peak memory (max RSS) in MiB.
+func timeChild(path string, args ...string) (float64, float64, error) {
+	c := exec.Command(path, args...)
+	c.Stderr = os.Stderr
+	start := time.Now()
+	if err := c.Run(); err != nil {
+		return 0, 0, err
+	}
+	wall := time.Since(start).Seconds()
+	var rss float64
+	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+	}
+	return wall, rss, nil
+}
