@@ -30,6 +30,9 @@ type Ledger struct {
 	attrs   attributeColumns
 	leaves  []int32 // nodes that can hold tasks, in index order
 	tainted bool    // some node has taints
+	// noSchedule[n]: node n has a NoSchedule taint (most nodes have none,
+	// and the taint filter skips them without touching their specs).
+	noSchedule []bool
 	offline []bool  // nodes down or drained; nil when all are up
 	// trackers keep their own state in step with bookings (a device-level
 	// model of GPUs, for the GPU strategies).
@@ -71,6 +74,12 @@ func NewLedger(c *sim.Cluster) *Ledger {
 		}
 		if len(spec.Taints) > 0 {
 			l.tainted = true
+			if l.noSchedule == nil {
+				l.noSchedule = make([]bool, len(c.Nodes))
+			}
+			for _, x := range spec.Taints {
+				l.noSchedule[n] = l.noSchedule[n] || x.Effect == "NoSchedule"
+			}
 		}
 	}
 	return l

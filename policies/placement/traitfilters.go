@@ -62,11 +62,13 @@ type taintFilter struct{}
 
 func (taintFilter) Name() string { return "taint" }
 func (taintFilter) Keep(l *Ledger, t *Task, cands []int32) []int32 {
-	if !l.tainted {
+	if l.noSchedule == nil {
 		return cands
 	}
 	tol := t.traits().Tolerations
-	return keepIf(cands, func(n int) bool { return untolerated(l.Cluster.Nodes[n].Taints, tol, "NoSchedule") == 0 })
+	return keepIf(cands, func(n int) bool {
+		return !l.noSchedule[n] || untolerated(l.Cluster.Nodes[n].Taints, tol, "NoSchedule") == 0
+	})
 }
 
 // untolerated counts the taints of effect that no toleration covers.
