@@ -230,3 +230,7 @@ func demand(t *Task, r int) sim.Amount {
 }
 
 func clamp01(x float64) float64 { return max(0, min(1, x)) }
+
+// NodeLocal: the fitness and, without co-tasks, every soft constraint look
+// at one node.
+func (*FenzoFitness) NodeLocal() bool { return true }

@@ -33,7 +33,11 @@ type Ledger struct {
 	// noSchedule[n]: node n has a NoSchedule taint (most nodes have none,
 	// and the taint filter skips them without touching their specs).
 	noSchedule []bool
-	offline []bool  // nodes down or drained; nil when all are up
+	offline    []bool // nodes down or drained; nil when all are up
+	// changes logs every node whose state changed, for the score index;
+	// logStart is the absolute position of changes[0].
+	changes  []int32
+	logStart int64
 	// trackers keep their own state in step with bookings (a device-level
 	// model of GPUs, for the GPU strategies).
 	trackers []Tracker
@@ -92,6 +96,7 @@ func (l *Ledger) SetOffline(n int, off bool) {
 		l.offline = make([]bool, len(l.Tasks))
 	}
 	l.offline[n] = off
+	l.changed(n)
 }
 
 // Leaves returns the nodes that can hold tasks, in index order.
@@ -137,7 +142,18 @@ func (l *Ledger) Release(t *Task) {
 // Placed returns the nodes booked for the job with key, in task order.
 func (l *Ledger) Placed(key int64) []int32 { return l.placed[key] }
 
+// changed logs node n for the score index. The log is cut when it grows
+// past a few times the cluster; indexes behind the cut rebuild.
+func (l *Ledger) changed(n int) {
+	if len(l.changes) >= 4*len(l.Tasks)+1024 {
+		l.logStart += int64(len(l.changes))
+		l.changes = l.changes[:0]
+	}
+	l.changes = append(l.changes, int32(n))
+}
+
 func (l *Ledger) book(t *Task, n int, sign int32) {
+	l.changed(n)
 	l.Cluster.Consume(l.Free, n, t.Need, t.Immune, sim.Amount(sign))
 	l.Tasks[n] += sign
 	if isExclusive(t) {
@@ -181,6 +197,7 @@ func (l *Ledger) Clone() *Ledger {
 	}
 	c.offline = slices.Clone(l.offline)
 	c.trackers = nil
+	c.changes = slices.Clone(l.changes)
 	c.placed = make(map[int64][]int32, len(l.placed))
 	for k, v := range l.placed {
 		c.placed[k] = slices.Clone(v)

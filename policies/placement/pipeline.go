@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 )
 
@@ -50,6 +51,12 @@ type Pipeline struct {
 	// total score and each scorer's own score (for --explain).
 	Explain func(t *Task, node int, total float64, scores []float64)
 	pending []choice // a job's choices, told to Explain once all its tasks fit
+
+	// NoIndex turns the score index off (index.go), for tests that compare
+	// it with the plain scan.
+	NoIndex bool
+	indexes []*scoreIndex
+	local   int8 // 0 unknown, 1 every rule is NodeLocal, −1 not
 }
 
 // choice is one task's placement awaiting Explain.
@@ -110,6 +117,15 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 	if p.Stats != nil {
 		p.Stats.Rejected = p.Stats.Rejected[:0]
 		p.Stats.Chosen = -1
+	}
+	if p.indexable(l, t, allow) {
+		if n := p.placeIndexed(l, t); n >= 0 {
+			if p.Stats != nil {
+				p.Stats.Chosen = int32(n)
+			}
+			return n
+		}
+		// Nothing fits: the scan below says which rules turned nodes away.
 	}
 	var cands []int32
 	if p.Limit > 0 && p.Limit < len(l.leaves) {
@@ -238,6 +254,23 @@ func (p *Pipeline) pick(l *Ledger, t *Task, cands []int32) int {
 		}
 		return 0 // first fit: no need to score
 	}
+	scores := p.totals(l, t, cands)
+	var i int
+	if p.Select != nil {
+		i = p.Select.Pick(l, t, cands, scores)
+	} else {
+		i = best(scores)
+	}
+	if p.Explain != nil && i >= 0 {
+		p.explainChoice(l, t, int(cands[i]), scores[i])
+	}
+	return i
+}
+
+// totals returns the weighted sum of the scorers for each candidate,
+// quantized (quantize) so that the scan and the index compare equal
+// totals equal.
+func (p *Pipeline) totals(l *Ledger, t *Task, cands []int32) []float64 {
 	p.scores = resize(p.scores, len(cands))
 	clear(p.scores)
 	for _, s := range p.Scorers {
@@ -250,32 +283,34 @@ func (p *Pipeline) pick(l *Ledger, t *Task, cands []int32) int {
 			p.scores[i] += s.Weight * v
 		}
 	}
-	var i int
-	if p.Select != nil {
-		i = p.Select.Pick(l, t, cands, p.scores)
-	} else {
-		i = best(p.scores)
+	for i, v := range p.scores {
+		p.scores[i] = quantize(v)
 	}
-	if p.Explain != nil && i >= 0 {
-		c := choice{index: t.Index, node: int(cands[i]), total: p.scores[i]}
-		one := []int32{cands[i]}
-		out := []float64{0}
-		for _, s := range p.Scorers {
-			s.Score(l, t, one, out)
-			c.scores = append(c.scores, out[0])
-		}
-		p.pending = append(p.pending, c)
-	}
-	return i
+	return p.scores
 }
 
-// best returns the position of the highest score, the first on ties.
-// Scores within 1e-12 of each other tie, so float rounding in a weighted
-// sum never decides between equal nodes.
+// quantize rounds a total to 1e-9: float rounding in a weighted sum never
+// decides between nodes that score the same.
+func quantize(v float64) float64 { return math.Round(v*1e9) / 1e9 }
+
+// explainChoice records the chosen node's scores, per scorer, for Explain.
+func (p *Pipeline) explainChoice(l *Ledger, t *Task, n int, total float64) {
+	c := choice{index: t.Index, node: n, total: total}
+	one := []int32{int32(n)}
+	out := []float64{0}
+	for _, s := range p.Scorers {
+		s.Score(l, t, one, out)
+		c.scores = append(c.scores, out[0])
+	}
+	p.pending = append(p.pending, c)
+}
+
+// best returns the position of the highest (quantized) score, the first
+// on ties.
 func best(scores []float64) int {
 	b := 0
 	for i, v := range scores {
-		if v > scores[b]+1e-12 {
+		if v > scores[b] {
 			b = i
 		}
 	}

@@ -202,3 +202,12 @@ func (dotProduct) Score(l *Ledger, t *Task, cands []int32, out []float64) {
 		}
 	}
 }
+
+// Every scorer here depends on one node's state and the task, given no
+// co-tasks (spread counts co-tasks: with none it is node-local too).
+func (*allocation) NodeLocal() bool     { return true }
+func (*balanced) NodeLocal() bool       { return true }
+func (*spreadScorer) NodeLocal() bool   { return true }
+func (taintPreference) NodeLocal() bool { return true }
+func (fewestInstances) NodeLocal() bool { return true }
+func (dotProduct) NodeLocal() bool      { return true }

@@ -159,3 +159,12 @@ func (aversionFilter) Keep(l *Ledger, t *Task, cands []int32) []int32 {
 	}
 	return cands
 }
+
+// The job-constraint filters are node-local for a task without co-tasks
+// (the score index's condition): each looks at one node and the task.
+func (online) NodeLocal() bool           { return true }
+func (selectorFilter) NodeLocal() bool   { return true }
+func (taintFilter) NodeLocal() bool      { return true }
+func (lxdFilter) NodeLocal() bool        { return true }
+func (constraintFilter) NodeLocal() bool { return true }
+func (aversionFilter) NodeLocal() bool   { return true } // the index skips tasks with aversion groups
