@@ -128,9 +128,18 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 		// Nothing fits: the scan below says which rules turned nodes away.
 	}
 	var cands []int32
-	if p.Limit > 0 && p.Limit < len(l.leaves) {
+	// The aversion filter compares all candidates (it keeps them all when
+	// none is free of the task's groups), so such tasks see every node.
+	whole := len(t.traits().AversionGroups) > 0
+	switch {
+	case whole:
+		cands = p.feasible(l, t, allow, l.leaves)
+	case p.Limit > 0 && p.Limit < len(l.leaves):
 		cands = p.limited(l, t, allow)
-	} else {
+	case len(p.Scorers) == 0 && p.Select == nil:
+		cands = p.visit(l, t, allow, 0, 1) // first fit
+		p.cands = cands
+	default:
 		cands = p.feasible(l, t, allow, l.leaves)
 	}
 	if len(cands) == 0 {
@@ -180,12 +189,26 @@ func (p *Pipeline) feasible(l *Ledger, t *Task, allow func(n, fit int) int, from
 // candidates pass, then advances the cursor past the first of them, so
 // successive placements spread their search over the cluster.
 func (p *Pipeline) limited(l *Ledger, t *Task, allow func(n, fit int) int) []int32 {
+	found := p.visit(l, t, allow, p.cursor%len(l.leaves), p.Limit)
+	if len(found) > 0 {
+		p.cursor = leafPosition(l.leaves, found[0]) + 1
+	}
+	sortNodes(found)
+	p.cands = found
+	return found
+}
+
+// visit runs the filters over the leaves in blocks, from position start
+// and wrapping around, until want candidates pass or every leaf has been
+// seen; it returns at most want, in visiting order. Plain first fit uses
+// it with want 1 from position 0, so it stops at the first node that
+// fits instead of filtering them all.
+func (p *Pipeline) visit(l *Ledger, t *Task, allow func(n, fit int) int, start, want int) []int32 {
 	leaves := l.leaves
 	var found []int32
 	const block = 64
-	start := p.cursor % len(leaves)
 	var stats []Rejection
-	for seen := 0; seen < len(leaves) && len(found) < p.Limit; {
+	for seen := 0; seen < len(leaves) && len(found) < want; {
 		// A block stops at the end of the list; the next one wraps to
 		// the start, until every leaf has been seen once.
 		lo := (start + seen) % len(leaves)
@@ -201,14 +224,9 @@ func (p *Pipeline) limited(l *Ledger, t *Task, allow func(n, fit int) int) []int
 	if p.Stats != nil {
 		p.Stats.Rejected = stats
 	}
-	if len(found) > p.Limit {
-		found = found[:p.Limit]
+	if len(found) > want {
+		found = found[:want]
 	}
-	if len(found) > 0 {
-		p.cursor = leafPosition(leaves, found[0]) + 1
-	}
-	sortNodes(found)
-	p.cands = found
 	return found
 }
 
