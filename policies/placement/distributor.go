@@ -144,9 +144,6 @@ func (d *Distributor) assign(ld *Load) string {
 	}
 	t := &Task{Key: d.nextKey, Job: job, Need: need, Immune: immune}
 	d.nextKey++
-	if d.rubric != nil {
-		t.size = d.size(ld.Requirements)
-	}
 	n := d.pipe.Place(d.ledger, t, nil)
 	if n < 0 {
 		return ""

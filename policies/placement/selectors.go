@@ -52,10 +52,14 @@ func (b *binpack) room(l *Ledger, n int) float64 {
 }
 
 func (b *binpack) Pick(l *Ledger, t *Task, cands []int32, scores []float64) int {
+	size := 0.0 // the task's rubric score
+	for _, r := range b.rubric {
+		size += r.Weight * demand(t, r.index).Float()
+	}
 	best, bestRoom := -1, 0.0
 	for i, n := range cands {
 		room := b.room(l, int(n))
-		if room < t.size {
+		if room < size {
 			continue // pylighthouse skips nodes smaller than the load
 		}
 		if best < 0 || room < bestRoom || (room == bestRoom && l.Cluster.Nodes[n].Name < l.Cluster.Nodes[cands[best]].Name) {

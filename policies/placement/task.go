@@ -13,9 +13,6 @@ type Task struct {
 	At     sim.Time // when the decision is made (for explanations)
 	Index  int      // which of the job's tasks, from 0
 	Co     []int32  // nodes of the job's tasks placed before this one
-	// size is the task's rubric score (binpack skips nodes whose room is
-	// below it, as pylighthouse does).
-	size float64
 }
 
 // traits returns the job's traits, never nil.
