@@ -84,7 +84,8 @@ type gpuFamily struct {
 	counted int64 // tasks counted
 	seen    seenKeys
 	mirrors map[*Ledger]*gpuMirror
-	reason  string // why the last task was refused before any node
+	order   []*gpuMirror // mirrors as bound
+	reason  string       // why the last task was refused before any node
 }
 
 func newGPUFamily(c *sim.Cluster, strategy string, seed uint64) (*gpuFamily, error) {
@@ -157,14 +158,21 @@ func SetGPUWorkload(p *Pipeline, jobs []*sim.Job) error {
 	return f.setTable(tt)
 }
 
-// GPUCluster returns the device-level mirror a GPU strategy's pipeline
-// keeps of ledger l (nil when p is no GPU strategy or has not seen l): for
-// checks (gpu.Cluster.Check) and fragmentation. It must not be changed.
-func GPUCluster(p *Pipeline, l *Ledger) *gpu.Cluster {
-	if f := familyOf(p); f != nil && f.mirrors[l] != nil {
-		return f.mirrors[l].c
+// GPUClusters returns the device-level mirrors a GPU strategy's pipeline
+// keeps, one per ledger it has placed on, in the order it first saw them
+// (in a replay the first is the placer's ledger; nil when p is no GPU
+// strategy): for checks (gpu.Cluster.Check) and fragmentation. They must
+// not be changed.
+func GPUClusters(p *Pipeline) []*gpu.Cluster {
+	f := familyOf(p)
+	if f == nil {
+		return nil
 	}
-	return nil
+	out := make([]*gpu.Cluster, len(f.order))
+	for i, m := range f.order {
+		out[i] = m.c
+	}
+	return out
 }
 
 func familyOf(p *Pipeline) *gpuFamily {
@@ -400,6 +408,7 @@ func (f *gpuFamily) mirror(l *Ledger) *gpuMirror {
 		m.broken = "gpu devices (ledger of another cluster)"
 	}
 	f.mirrors[l] = m
+	f.order = append(f.order, m)
 	l.Attach(m)
 	return m
 }
