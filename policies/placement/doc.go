@@ -7,6 +7,10 @@
 // most-allocated, balanced allocation and spread, LXD's fewest-instances,
 // random, Tetris dot-product) is a configuration of it, built by name from
 // the registry (registry.go) with typed, validated arguments.
+// The GPU strategies (fgd, best-fit, gpu-packing, gpu-clustering,
+// gpu-dot-product, gpu-random; gpufamily.go) run the FGD paper's policies
+// of package gpu as a device-level filter and a scorer over a gpu.Cluster
+// mirror of the ledger, kept in step by a ledger Tracker.
 //
 // Filters and scorers work on a batch of candidate nodes rather than one
 // node per call (ARCHITECTURE.md's Filter(task, node, view)): a placement on
