@@ -46,3 +46,26 @@ func benchRead(b *testing.B, write func(io.Writer, []*sim.Job) error, read func(
 
 func BenchmarkJSONL(b *testing.B) { benchRead(b, WriteJSONL, NewJSONLReader) }
 func BenchmarkCSV(b *testing.B)   { benchRead(b, WriteCSV, NewCSVReader) }
+
+// benchTraitJobs are benchJobs with a few traits each, the shape of a
+// Kubernetes-like trace.
+func benchTraitJobs(n int) []*sim.Job {
+	jobs := benchJobs(n)
+	for i, j := range jobs {
+		j.Traits = &sim.Traits{
+			Selector:    []sim.Label{{Key: "zone", Value: string(rune('a' + i%3))}},
+			Tolerations: []sim.Toleration{{Key: "dedicated", Value: "ml", Effect: "NoSchedule"}},
+			Constraints: []sim.Constraint{{Kind: "balanced-attribute", Attribute: "zone", Groups: 3, Soft: true}},
+			Labels:      []sim.Label{{Key: "team", Value: "search"}},
+		}
+	}
+	return jobs
+}
+
+func BenchmarkJSONLTraits(b *testing.B) {
+	benchRead(b, func(w io.Writer, _ []*sim.Job) error { return WriteJSONL(w, benchTraitJobs(10000)) }, NewJSONLReader)
+}
+
+func BenchmarkCSVTraits(b *testing.B) {
+	benchRead(b, func(w io.Writer, _ []*sim.Job) error { return WriteCSV(w, benchTraitJobs(10000)) }, NewCSVReader)
+}

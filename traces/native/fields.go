@@ -72,9 +72,9 @@ func (f field) String() string { return fieldNames[f] }
 
 // lookupField finds a field by its schema name.
 func lookupField(name string) (field, bool) {
-	for f, n := range fieldNames {
-		if n == name {
-			return field(f), true
+	for f := range numFields { // not range fieldNames, which copies the array
+		if fieldNames[f] == name {
+			return f, true
 		}
 	}
 	return 0, false
@@ -113,7 +113,8 @@ func (f field) kind() kind {
 
 // structured reports whether f's value is a JSON list or object (in CSV, a
 // cell of compact JSON).
-func (f field) structured() bool { return f.kind() >= kStrings }
+// The first test keeps the job's own fields to one comparison.
+func (f field) structured() bool { return f >= firstTrait && f.kind() >= kStrings }
 
 // maxTime bounds times so that sums of a few of them stay far from the
 // int64 limit of sim.Time (about 9.2e12 s).
