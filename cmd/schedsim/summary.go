@@ -49,7 +49,11 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 	line("simulated in", fmt.Sprintf("%.3f s (%.0f events/s)", num("wall_s"), num("events_per_s")))
 	tw.Flush()
 	files := ""
-	for _, table := range []string{"jobs", "timeseries", "nodes", "summary"} {
+	tables := []string{"jobs", "timeseries", "nodes", "summary"}
+	if cfg.Explain {
+		tables = append(tables, "decisions")
+	}
+	for _, table := range tables {
 		files += table + "." + cfg.Format + " "
 	}
 	if cfg.Format != "csv" {

@@ -265,6 +265,13 @@ func (c *Config) NodeSpecs() []sim.NodeSpec {
 		n += max(g.Count, 0)
 	}
 	specs := make([]sim.NodeSpec, 0, n)
+	levels := map[string]bool{} // parents draw nothing unless they say so
+	for _, g := range c.NodeGroups {
+		levels[g.Parent] = true
+	}
+	for _, nd := range c.Nodes {
+		levels[nd.Parent] = true
+	}
 	add := func(name string, res []sim.Quantity, attrs []Attribute, pw *Power, parent string, taints []sim.Taint) {
 		s := sim.NodeSpec{Name: name, Capacity: slices.Clone(res), Parent: parent, Taints: taints}
 		if len(attrs) > 0 {
@@ -273,7 +280,7 @@ func (c *Config) NodeSpecs() []sim.NodeSpec {
 				s.Attributes[a.Key] = a.Value
 			}
 		}
-		if pw == nil {
+		if pw == nil && !levels[name] {
 			pw = c.Power
 		}
 		if pw != nil {

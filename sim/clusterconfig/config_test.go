@@ -42,7 +42,14 @@ func dump(nodes []sim.NodeSpec) string {
 			}
 			fmt.Fprintf(&b, "%s=%s", k, n.Attributes[k])
 		}
-		fmt.Fprintf(&b, "} power=%g/%g/%q\n", n.Power.IdleW, n.Power.MaxW, n.Power.Resource)
+		fmt.Fprintf(&b, "} power=%g/%g/%q", n.Power.IdleW, n.Power.MaxW, n.Power.Resource)
+		if n.Parent != "" {
+			fmt.Fprintf(&b, " parent=%s", n.Parent)
+		}
+		for _, t := range n.Taints {
+			fmt.Fprintf(&b, " taint=%s=%s:%s", t.Key, t.Value, t.Effect)
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

@@ -48,7 +48,9 @@
 //     the cluster's total of a resource are at most 9e15 in size.
 //   - parent: the name of the node one level up (rack, switch, feed). A
 //     task consumes its requirements on its node and on every ancestor that
-//     defines the resource; a node that is a parent holds no tasks.
+//     defines the resource; a node that is a parent holds no tasks and
+//     does not inherit the top-level power model (it draws 0 W unless it
+//     has its own).
 //   - taints: a list of {key, value, effect}; effect NoSchedule (default,
 //     hard) or PreferNoSchedule (soft). Jobs tolerate them (k8s).
 //   - attributes: string → string (zone, rack, arch, model, user.*). Values

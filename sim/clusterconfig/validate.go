@@ -23,6 +23,13 @@ func (c *Config) validate(p *problems) {
 		p.add(c.line, "", "the cluster has %d nodes, more than %d", n, MaxNodes)
 		v.tooBig = true
 	}
+	v.levels = map[string]bool{}
+	for _, g := range c.NodeGroups {
+		v.levels[g.Parent] = true
+	}
+	for _, n := range c.Nodes {
+		v.levels[n.Parent] = true
+	}
 	for gi := range c.NodeGroups {
 		v.group(&c.NodeGroups[gi], fmt.Sprintf("node_groups[%d]", gi))
 	}
@@ -42,6 +49,7 @@ type validator struct {
 	tooBig bool              // more than MaxNodes: names are no longer checked
 	totals map[string]sim.Amount
 	over   map[string]bool // resources whose total overflowed (reported once)
+	levels map[string]bool // names given as a parent: levels, which need no power
 }
 
 // parents checks that every parent names a node and that following
@@ -157,7 +165,9 @@ func (v *validator) node(n *Node, path string) {
 	}
 	ok := v.required(&n.where, n.Name, "name", path)
 	v.resources(&n.where, n.Resources, 1, path)
-	v.power(&n.where, n.Resources, n.Power, path)
+	if n.Power != nil || !v.levels[n.Name] { // a level does not inherit the default power model
+		v.power(&n.where, n.Resources, n.Power, path)
+	}
 	if !ok || v.tooBig {
 		return
 	}
