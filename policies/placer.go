@@ -1,6 +1,8 @@
 package policies
 
 import (
+	"fmt"
+
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/sim"
 )
@@ -60,11 +62,17 @@ func (pp *pipelinePlacer) sync(c *sim.Context) {
 }
 
 func (pp *pipelinePlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, out []int32) ([]int32, error) {
-	t := &placement.Task{Key: j.Seq, Job: j.Job, Need: j.Needs(), Immune: j.Immune(), At: c.Now()}
-	nodes, _ := pp.pipe.PlaceJob(pp.ledger, t, j.Job.Tasks, limit, out)
+	t := &placement.Task{Key: j.Seq, Job: j.Job, Need: j.Needs(), Immune: j.Immune(), At: c.Now(), Reason: placeReason(j)}
+	nodes, reason := pp.pipe.PlaceJob(pp.ledger, t, j.Job.Tasks, limit, out)
 	if nodes != nil {
 		pp.running[j] = t
 		return nodes, nil
+	}
+	if pp.pipe.Fatal != nil {
+		return nil, fmt.Errorf("job %s: %w", j.Job.ID, pp.pipe.Fatal)
+	}
+	if pp.pipe.Rejection != "" {
+		return nil, c.Reject(j, reason)
 	}
 	if pp.checked[j] {
 		return nil, nil
@@ -78,4 +86,13 @@ func (pp *pipelinePlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit
 	}
 	delete(pp.checked, j)
 	return nil, c.Reject(j, "unschedulable on the empty cluster: "+reason)
+}
+
+// placeReason is LXD's request reason for j: "new", or why it is being
+// placed again.
+func placeReason(j *sim.JobRun) string {
+	if j.Requeued != "" {
+		return j.Requeued
+	}
+	return "new"
 }

@@ -54,6 +54,10 @@ type JobRun struct {
 	End    Time    // valid once Completed or Killed
 	Nodes  []int32 // node index of each task, valid once Running
 	Reason string  // why it was rejected or killed
+	// Requeued says why a job is queued again after it ran: "relocation"
+	// (its node failed) or "evacuation" (its node was drained); "" for a
+	// job never started.
+	Requeued string
 
 	req       []Need  // compiled Request
 	immune    []int32 // compiled Traits.Immunities, sorted

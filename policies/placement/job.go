@@ -30,7 +30,10 @@ func (p *Pipeline) PlaceJob(l *Ledger, t *Task, tasks int, allow func(n, fit int
 		n := p.Place(l, t, perNode)
 		if n < 0 {
 			reason := "no node"
-			if p.Stats != nil {
+			switch {
+			case p.Rejection != "":
+				reason = p.Rejection
+			case p.Stats != nil:
 				reason = p.Stats.Reason(len(l.leaves))
 			}
 			if i > 0 {

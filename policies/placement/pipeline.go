@@ -52,6 +52,16 @@ type Pipeline struct {
 	Explain func(t *Task, node int, total float64, scores []float64)
 	pending []choice // a job's choices, told to Explain once all its tasks fit
 
+	// Decider, when not nil, makes the final choice among the scored
+	// candidates, or rejects the job (an LXD placement scriptlet). Its
+	// fallback is the pipeline's own choice.
+	Decider Decider
+	// Rejection holds why the last Place rejected the job outright (a
+	// Decider's verdict), "" otherwise; Fatal, an error that must stop
+	// the run.
+	Rejection string
+	Fatal     error
+
 	// NoIndex turns the score index off (index.go), for tests that compare
 	// it with the plain scan.
 	NoIndex bool
@@ -71,6 +81,22 @@ type choice struct {
 // job-constraint filters apart).
 func (p *Pipeline) Plain() bool {
 	return len(p.Scorers) == 0 && p.Select == nil && p.Limit == 0 && len(p.Filters) <= len(traitFilters())
+}
+
+// Decider decides among the candidates that passed every filter (in node
+// order): it returns the position of its choice, or calls fallback for the
+// pipeline's own choice, or rejects the job with a reason, or fails with
+// an error that stops the run. A position of −1 places nowhere (the job
+// waits).
+type Decider interface {
+	Decide(l *Ledger, t *Task, cands []int32, fallback func() int) Decision
+}
+
+// Decision is a Decider's verdict.
+type Decision struct {
+	Index  int
+	Reject string
+	Err    error
 }
 
 // Selector picks one of the candidates (in node order) given their total
@@ -118,7 +144,8 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 		p.Stats.Rejected = p.Stats.Rejected[:0]
 		p.Stats.Chosen = -1
 	}
-	if p.indexable(l, t, allow) {
+	p.Rejection, p.Fatal = "", nil
+	if p.Decider == nil && p.indexable(l, t, allow) {
 		if n := p.placeIndexed(l, t); n >= 0 {
 			if p.Stats != nil {
 				p.Stats.Chosen = int32(n)
@@ -145,7 +172,22 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 	if len(cands) == 0 {
 		return -1
 	}
-	i := p.pick(l, t, cands)
+	var i int
+	if p.Decider != nil {
+		d := p.Decider.Decide(l, t, cands, func() int { return p.pick(l, t, cands) })
+		switch {
+		case d.Err != nil:
+			p.Fatal = d.Err
+			return -1
+		case d.Reject != "":
+			p.Rejection = d.Reject
+			p.reject("decider", len(cands))
+			return -1
+		}
+		i = d.Index
+	} else {
+		i = p.pick(l, t, cands)
+	}
 	if i < 0 {
 		p.reject("selection", len(cands))
 		return -1

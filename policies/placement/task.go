@@ -11,8 +11,12 @@ type Task struct {
 	Need   []sim.Need
 	Immune []int32
 	At     sim.Time // when the decision is made (for explanations)
-	Index  int      // which of the job's tasks, from 0
-	Co     []int32  // nodes of the job's tasks placed before this one
+	// Reason is why the job is being placed: "new", "evacuation" (its node
+	// is drained) or "relocation" (its node failed), as LXD tells its
+	// placement scriptlet.
+	Reason string
+	Index  int     // which of the job's tasks, from 0
+	Co     []int32 // nodes of the job's tasks placed before this one
 }
 
 // traits returns the job's traits, never nil.
