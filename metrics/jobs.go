@@ -32,7 +32,8 @@ var jobsSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "nodes", Type: arrow.PrimitiveTypes.Int64},                          // distinct nodes used
 	{Name: "node_list", Type: arrow.BinaryTypes.String},                        // node indices as ranges, "0-3,7"
 	{Name: "energy_j", Type: arrow.PrimitiveTypes.Float64},                     // dynamic energy, above the nodes' idle draw
-	{Name: "restarts", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "restarts", Type: arrow.PrimitiveTypes.Int64},   // times a node event stopped it and it was queued again
+	{Name: "lost_work_s", Type: arrow.PrimitiveTypes.Float64}, // run time those stops threw away (since the last checkpoint)
 }, nil)
 
 // jobRow is one job staged on the engine's goroutine: only what the
@@ -42,6 +43,8 @@ var jobsSchema = arrow.NewSchema([]arrow.Field{
 // never scans a batch and appends need no write barrier.
 type jobRow struct {
 	submit, start, end, walltime sim.Time
+	lost                         sim.Time
+	restarts                     int64
 	energyJ                      float64
 	tasks, nodes                 int64
 	// text[k] is where string k (see the str* constants) ends in the
@@ -80,8 +83,8 @@ type jobsTable struct {
 
 	// The encoder's builders.
 	id, user, group, queue, state, reason, nodeList                                 *array.StringBuilder
-	tasks, nNodes, restarts                                                         *array.Int64Builder
-	submit, start, end, wait, runtime, walltime, turnaround, slowdown, bsld, energy *array.Float64Builder
+	tasks, nNodes, restarts                                                               *array.Int64Builder
+	submit, start, end, wait, runtime, walltime, turnaround, slowdown, bsld, energy, lost *array.Float64Builder
 }
 
 func newJobsTable(dir, format string, tau sim.Time, mem memory.Allocator) (*jobsTable, error) {
@@ -97,7 +100,7 @@ func newJobsTable(dir, format string, tau sim.Time, mem memory.Allocator) (*jobs
 		tasks: b.i64("tasks"), nNodes: b.i64("nodes"), restarts: b.i64("restarts"),
 		submit: b.f64("submit_s"), start: b.f64("start_s"), end: b.f64("end_s"), wait: b.f64("wait_s"),
 		runtime: b.f64("runtime_s"), walltime: b.f64("walltime_s"), turnaround: b.f64("turnaround_s"),
-		slowdown: b.f64("slowdown"), bsld: b.f64("bsld"), energy: b.f64("energy_j"),
+		slowdown: b.f64("slowdown"), bsld: b.f64("bsld"), energy: b.f64("energy_j"), lost: b.f64("lost_work_s"),
 	}
 	t.free <- &jobBatch{}
 	return t, nil
@@ -108,9 +111,11 @@ func newJobsTable(dir, format string, tau sim.Time, mem memory.Allocator) (*jobs
 func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) error {
 	job := j.Job
 	b := t.cur
+	// A job stopped by a node event and run again counts from its first
+	// start: its wait is until it first ran, its run time spans every try.
 	row := jobRow{
-		submit: job.Submit, start: j.Start, end: j.End, walltime: job.Walltime,
-		energyJ: energyJ, tasks: int64(job.Tasks), state: state,
+		submit: job.Submit, start: j.FirstStart, end: j.End, walltime: job.Walltime,
+		energyJ: energyJ, tasks: int64(job.Tasks), state: state, lost: j.LostWork, restarts: int64(j.Restarts),
 	}
 	for k, str := range [...]string{job.ID, job.User, job.Group, job.Queue, j.Reason} {
 		b.text = append(b.text, str...)
@@ -212,7 +217,8 @@ func (t *jobsTable) build(b *jobBatch) {
 		t.state.Append(r.state.String())
 		t.nNodes.Append(r.nodes)
 		t.energy.Append(r.energyJ)
-		t.restarts.Append(0)
+		t.restarts.Append(r.restarts)
+		t.lost.Append(r.lost.Seconds())
 	}
 }
 

@@ -24,6 +24,48 @@ type nodeUsage struct {
 	// node's power resource powerRes[n]; 0 when it has none.
 	dynW     []float64
 	powerRes []int32
+	// down[n] is true while node n is down, since downSince[n];
+	// downFor[n] adds up the closed intervals. nil until a node event.
+	down      []bool
+	downSince []sim.Time
+	downFor   []sim.Time
+}
+
+// setDown records node n going down or up at now.
+func (u *nodeUsage) setDown(now sim.Time, n int, down bool) {
+	if u.down == nil {
+		u.down = make([]bool, len(u.active))
+		u.downSince = make([]sim.Time, len(u.active))
+		u.downFor = make([]sim.Time, len(u.active))
+	}
+	switch {
+	case down && !u.down[n]:
+		u.downSince[n] = now
+	case !down && u.down[n]:
+		u.downFor[n] += now - u.downSince[n]
+	}
+	u.down[n] = down
+}
+
+// nodeDowntime is node n's time down up to end.
+func (u *nodeUsage) nodeDowntime(n int, end sim.Time) sim.Time {
+	if u.down == nil {
+		return 0
+	}
+	d := u.downFor[n]
+	if u.down[n] && end > u.downSince[n] {
+		d += end - u.downSince[n]
+	}
+	return d
+}
+
+// downtime is the cluster's node time down up to end.
+func (u *nodeUsage) downtime(end sim.Time) sim.Time {
+	var d sim.Time
+	for n := range u.active {
+		d += u.nodeDowntime(n, end)
+	}
+	return d
 }
 
 func newNodeUsage(c *sim.Cluster) *nodeUsage {
@@ -120,6 +162,7 @@ func nodesSchema(res []string) *arrow.Schema {
 		arrow.Field{Name: "idle_w", Type: f64},
 		arrow.Field{Name: "max_w", Type: f64},
 		arrow.Field{Name: "tasks_run", Type: arrow.PrimitiveTypes.Int64},
+		arrow.Field{Name: "downtime_s", Type: f64}, // time down (failed), from node events
 	)
 	return arrow.NewSchema(fields, nil)
 }
@@ -127,7 +170,7 @@ func nodesSchema(res []string) *arrow.Schema {
 // writeNodes sends the nodes table's one record, a row per node in index
 // order, over a run of length makespan. The counters are final: the run
 // is over.
-func (u *nodeUsage) writeNodes(tb *table, c *sim.Cluster, res []string, makespan sim.Time) error {
+func (u *nodeUsage) writeNodes(tb *table, c *sim.Cluster, res []string, makespan, end sim.Time) error {
 	m := makespan.Seconds()
 	return tb.send(func(rb *array.RecordBuilder) {
 		b := builders{rb}
@@ -138,6 +181,7 @@ func (u *nodeUsage) writeNodes(tb *table, c *sim.Cluster, res []string, makespan
 			use[r], util[r] = b.f64(s+"_seconds"), b.f64("utilization_"+s)
 		}
 		energy, idle, maxW, tasks := b.f64("energy_j"), b.f64("idle_w"), b.f64("max_w"), b.i64("tasks_run")
+		downtime := b.f64("downtime_s")
 		for n, spec := range c.Nodes {
 			idx.Append(int64(n))
 			name.Append(spec.Name)
@@ -151,10 +195,13 @@ func (u *nodeUsage) writeNodes(tb *table, c *sim.Cluster, res []string, makespan
 					util[r].AppendNull()
 				}
 			}
-			energy.Append(spec.Power.IdleW*m + u.dynJ[n])
+			// A node draws nothing while down (switched off).
+			down := min(u.nodeDowntime(n, end).Seconds(), m)
+			energy.Append(spec.Power.IdleW*(m-down) + u.dynJ[n])
 			idle.Append(spec.Power.IdleW)
 			maxW.Append(spec.Power.MaxW)
 			tasks.Append(u.tasks[n])
+			downtime.Append(down)
 		}
 	})
 }

@@ -32,6 +32,9 @@ type Recorder struct {
 	idleW  float64 // the cluster's draw with nothing running
 
 	tables []*table // every file opened, for Close and Abort
+	// earlier is the energy of stopped runs of jobs queued again, added to
+	// the job's energy when it ends.
+	earlier map[*sim.JobRun]float64
 
 	// moved is set by every job event and cleared by Stepped. A step
 	// without one (a scheduler's WakeAt that started nothing) changes no
@@ -117,6 +120,9 @@ func (r *Recorder) Submitted(now sim.Time, j *sim.JobRun) {
 func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 	r.nodes.start(now, j)
 	r.moved = true
+	if j.Restarts > 0 {
+		return // a restart: the wait was counted at the first start
+	}
 	w := (j.Start - j.Job.Submit).Seconds()
 	t := &r.tally
 	t.waits = append(t.waits, w)
@@ -126,7 +132,8 @@ func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 
 // Ended implements sim.Observer.
 func (r *Recorder) Ended(now sim.Time, j *sim.JobRun) {
-	energy := r.nodes.charge(j, j.End, true)
+	energy := r.nodes.charge(j, j.End, true) + r.earlier[j]
+	delete(r.earlier, j)
 	r.moved = true
 	t := &r.tally
 	if j.Status == sim.Killed {
@@ -135,7 +142,7 @@ func (r *Recorder) Ended(now sim.Time, j *sim.JobRun) {
 		t.completed++
 	}
 	t.lastEnd = max(t.lastEnd, j.End)
-	run, turn := j.End-j.Start, j.End-j.Job.Submit
+	run, turn := j.End-j.FirstStart, j.End-j.Job.Submit
 	if run > 0 {
 		t.sdSum += slowdown(turn, run)
 		t.sdN++
@@ -145,6 +152,24 @@ func (r *Recorder) Ended(now sim.Time, j *sim.JobRun) {
 	if r.err == nil {
 		r.fail(r.jobs.add(j, j.Status, energy))
 	}
+}
+
+// Requeued implements sim.NodeObserver: the stopped run's use and energy
+// are charged, and the job's lost work counted.
+func (r *Recorder) Requeued(now sim.Time, j *sim.JobRun, lost sim.Time) {
+	if r.earlier == nil {
+		r.earlier = map[*sim.JobRun]float64{}
+	}
+	r.earlier[j] += r.nodes.charge(j, now, true)
+	r.moved = true
+	r.tally.restarts++
+	r.tally.lostWork += lost
+}
+
+// NodeChanged implements sim.NodeObserver: it keeps each node's downtime.
+func (r *Recorder) NodeChanged(now sim.Time, n int, down, drained bool) {
+	r.nodes.setDown(now, n, down)
+	r.moved = true
 }
 
 // Rejected implements sim.Observer.
@@ -233,7 +258,7 @@ func (r *Recorder) write(final FinalInfo) error {
 		return err
 	}
 	r.tables = append(r.tables, nodes)
-	if err := r.nodes.writeNodes(nodes, r.c, r.res, r.end-r.tally.firstSubmit); err != nil {
+	if err := r.nodes.writeNodes(nodes, r.c, r.res, r.end-r.tally.firstSubmit, r.end); err != nil {
 		return err
 	}
 	// summary.csv is always written; with --format csv it is the summary

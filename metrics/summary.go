@@ -30,6 +30,9 @@ type tally struct {
 	lastStep  sim.Time
 	lastPower float64
 	energyJ   float64
+
+	restarts int64    // runs stopped by node events
+	lostWork sim.Time // their run time since the last checkpoint
 }
 
 // advance integrates the draw up to t.
@@ -120,6 +123,9 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 		floatCol("max_wait_s", maxWait),
 		floatCol("mean_slowdown", mean(t.sdSum, t.sdN)),
 		floatCol("mean_bsld", mean(t.bsldSum, t.bsldN)),
+		intCol("restarts", t.restarts),
+		floatCol("lost_work_s", t.lostWork.Seconds()),
+		floatCol("node_downtime_s", r.nodes.downtime(end).Seconds()),
 	}
 	mainU := nan
 	if i := mainResourceOf(r.c); i >= 0 {

@@ -23,6 +23,9 @@ import (
 // growth. The profile logs every growth; a job with none since its last
 // placement is skipped, and the search of the others stops at the bound.
 // The result is the same as searching every job in full.
+//
+// Node events (failures, drains) are not modelled: NewPlacedBatch's caller
+// refuses them with conservative backfilling.
 type conservative struct {
 	prof    *profile
 	res     map[*sim.JobRun]*reservation

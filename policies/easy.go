@@ -57,7 +57,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 		return nil
 	}
 	head := q[i]
-	unchanged := len(c.Ended()) == 0 && head == s.lastHead
+	unchanged := len(c.Ended()) == 0 && len(c.NodeChanges()) == 0 && head == s.lastHead
 	s.lastHead = head
 	tried := s.tried
 	s.tried = c.Arrived()

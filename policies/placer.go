@@ -53,7 +53,10 @@ func newPipelinePlacer(c *sim.Cluster, p *placement.Pipeline) *pipelinePlacer {
 }
 
 func (pp *pipelinePlacer) sync(c *sim.Context) {
-	for _, j := range c.Ended() {
+	for _, n := range c.NodeChanges() {
+		pp.ledger.SetOffline(int(n), !c.NodeOnline(int(n)))
+	}
+	for _, j := range c.Ended() { // ended, or stopped and queued again
 		if t, ok := pp.running[j]; ok {
 			pp.ledger.Release(t)
 			delete(pp.running, j)

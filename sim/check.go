@@ -16,6 +16,7 @@ type Checker struct {
 	seen     int64
 	problems []string
 	total    int
+	offline  []bool // nodes down or drained, from NodeChanged
 }
 
 // NewChecker returns a checker for cluster c.
@@ -44,6 +45,9 @@ func (k *Checker) Started(now Time, j *JobRun) {
 		k.fail("job %s starts at %s s before its submit %s s", j.Job.ID, j.Start, j.Job.Submit)
 	}
 	for _, n := range j.Nodes {
+		if k.offline != nil && k.offline[n] {
+			k.fail("t=%s s: job %s starts a task on %s, which is down or drained", now, j.Job.ID, k.cluster.Nodes[n].Name)
+		}
 		k.book(now, j, int(n), 1)
 	}
 }
@@ -83,15 +87,35 @@ func (k *Checker) book(now Time, j *JobRun, n int, sign Amount) {
 // Ended implements Observer.
 func (k *Checker) Ended(now Time, j *JobRun) {
 	k.counts[j.Status]++
-	want := j.Start + j.Job.Runtime
+	want := j.Start + j.Remaining()
 	if j.Status == Killed {
-		want = j.Start + j.Job.Walltime
+		want = j.Start + j.Job.Walltime - j.Saved
 	}
 	if j.End != want || now != j.End {
 		k.fail("job %s (%s) ends at %s s, expected %s s", j.Job.ID, j.Status, j.End, want)
 	}
 	for _, n := range j.Nodes {
 		k.book(now, j, int(n), -1)
+	}
+}
+
+// NodeChanged implements NodeObserver: the checker keeps its own list of
+// offline nodes, where no task may start.
+func (k *Checker) NodeChanged(now Time, n int, down, drained bool) {
+	if k.offline == nil {
+		k.offline = make([]bool, len(k.cluster.Nodes))
+	}
+	k.offline[n] = down || drained
+}
+
+// Requeued implements NodeObserver: the stopped run gives its nodes back,
+// and its lost work is what ran since the last checkpoint.
+func (k *Checker) Requeued(now Time, j *JobRun, lost Time) {
+	for _, n := range j.Nodes {
+		k.book(now, j, int(n), -1)
+	}
+	if lost < 0 || lost > now-j.Start {
+		k.fail("job %s: lost %s s of a run of %s s", j.Job.ID, lost, now-j.Start)
 	}
 }
 

@@ -20,8 +20,10 @@ func (c *Context) Queue() []*JobRun { return c.e.queue }
 // Running returns the running jobs, in no particular but deterministic order.
 func (c *Context) Running() []*JobRun { return c.e.running }
 
-// Ended returns the jobs that ended (completed or killed) since the last
-// scheduling pass, in the order they ended.
+// Ended returns the jobs that stopped running since the last scheduling
+// pass, in the order they stopped: those that ended (completed or killed)
+// and those stopped by a node event and queued again (Status Queued,
+// Requeued says why).
 func (c *Context) Ended() []*JobRun { return c.e.ended }
 
 // Arrived counts the jobs submitted so far; every job has Seq < Arrived().
@@ -39,6 +41,9 @@ func (c *Context) FreeVector() []Amount { return c.e.free }
 
 // TasksFitting returns how many tasks of j fit on node n now, at most limit.
 func (c *Context) TasksFitting(j *JobRun, n int, limit int) int {
+	if !c.e.online(n) {
+		return 0
+	}
 	return c.e.cluster.TasksFitting(c.e.free, n, j.req, j.immune, limit)
 }
 
@@ -61,6 +66,17 @@ func (c *Context) EventsApplied() int64 { return c.e.events64 }
 
 // Start places task i of j on nodes[i] and starts j now.
 func (c *Context) Start(j *JobRun, nodes []int32) error { return c.e.start(j, nodes) }
+
+// NodeOnline reports whether node n takes new tasks: it is neither down
+// nor drained.
+func (c *Context) NodeOnline(n int) bool { return c.e.online(n) }
+
+// NodeChanges returns the nodes whose state changed (down, up, drained,
+// undrained) since the last pass; NodeOnline says what they are now.
+func (c *Context) NodeChanges() []int32 { return c.e.nodes.changed }
+
+// NodeEventsEnabled reports whether nodes may change state in this run.
+func (c *Context) NodeEventsEnabled() bool { return c.e.nodes.down != nil }
 
 // Reject ends queued job j as rejected, for a reason the engine cannot see
 // (no node meets one of its constraints). Like a started job it stays in

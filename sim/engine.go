@@ -24,6 +24,10 @@ type Config struct {
 	// Interrupt, when closed, stops the run between two instants with
 	// ErrInterrupted (Ctrl-C). It is polled, so it costs nothing per event.
 	Interrupt <-chan struct{}
+	// NodeEvents are scheduled node failures, recoveries and drains;
+	// Failures, when not nil, adds random ones (nodestate.go).
+	NodeEvents []NodeEvent
+	Failures   *FailureModel
 }
 
 // ErrInterrupted is returned by Run when Config.Interrupt was closed.
@@ -60,6 +64,8 @@ type Engine struct {
 	wakes    map[Time]bool
 	// startedInPass says the queue holds started jobs to compact away.
 	startedInPass bool
+	nodes         nodeState
+	jobEvents     int // submit and finish events in the heap
 }
 
 // NewEngine wires a cluster, a trace, a scheduler and observers.
@@ -87,13 +93,24 @@ func NewEngine(c *Cluster, src Source, s Scheduler, cfg Config, obs ...Observer)
 	return e
 }
 
+// removeRunning takes j out of the running list.
+func (e *Engine) removeRunning(j *JobRun) {
+	last := len(e.running) - 1
+	moved := e.running[last]
+	e.running[j.runIndex] = moved
+	moved.runIndex = j.runIndex
+	e.running[last] = nil
+	e.running = e.running[:last]
+}
+
 // updateAvail refreshes node n's bits for the resources in req (all when
-// req is nil).
+// req is nil). An offline node has none.
 func (e *Engine) updateAvail(n int32, req []Need) {
 	R := len(e.cluster.Resources)
+	on := e.online(int(n))
 	set := func(r int) {
 		word, bit := &e.avail[r][n/64], uint64(1)<<(n%64)
-		if e.free[int(n)*R+r] > 0 {
+		if on && e.free[int(n)*R+r] > 0 {
 			*word |= bit
 		} else {
 			*word &^= bit
@@ -121,10 +138,13 @@ func (e *Engine) Run() error {
 		return errors.New("engine already ran")
 	}
 	e.done = true
+	if err := e.scheduleNodeEvents(); err != nil {
+		return err
+	}
 	if err := e.pull(); err != nil {
 		return err
 	}
-	for steps := 0; len(e.events) > 0; steps++ {
+	for steps := 0; len(e.events) > 0 && !e.onlyNodeEvents(); steps++ {
 		if e.cfg.Interrupt != nil && steps%1024 == 0 {
 			select {
 			case <-e.cfg.Interrupt:
@@ -154,6 +174,7 @@ func (e *Engine) Run() error {
 			e.startedInPass = false
 		}
 		e.ended = e.ended[:0]
+		e.nodes.changed = e.nodes.changed[:0]
 		for _, o := range e.observers {
 			o.Stepped(e.now, &e.ctx)
 		}
@@ -196,17 +217,32 @@ func (e *Engine) wakeAt(t Time) {
 }
 
 func (e *Engine) push(at Time, k eventKind, j *JobRun) {
-	e.events.push(event{at: at, kind: k, seq: e.evSeq, job: j})
+	ev := event{at: at, kind: k, seq: e.evSeq, job: j}
+	if k == evSubmit || k == evFinish {
+		e.jobEvents++
+		if k == evFinish {
+			ev.attempt = j.attempt
+		}
+	}
+	e.events.push(ev)
 	e.evSeq++
 }
 
 func (e *Engine) apply(ev event) error {
 	switch ev.kind {
 	case evSubmit:
+		e.jobEvents--
 		e.submit(ev.job)
 		return e.pull()
 	case evFinish:
-		e.finish(ev.job)
+		e.jobEvents--
+		if ev.attempt == ev.job.attempt { // else the run was stopped
+			e.finish(ev.job)
+		}
+	case evNode:
+		e.applyNode(ev)
+	case evDeadline:
+		e.applyDeadline(ev)
 	case evWake:
 		delete(e.wakes, ev.at)
 	}
@@ -321,7 +357,7 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 		return fmt.Errorf("job %s: %d nodes given for %d tasks", j.Job.ID, len(nodes), j.Job.Tasks)
 	}
 	for i, n := range nodes {
-		if n < 0 || int(n) >= len(e.cluster.Nodes) || e.cluster.TasksFitting(e.free, int(n), j.req, j.immune, 1) < 1 {
+		if n < 0 || int(n) >= len(e.cluster.Nodes) || !e.online(int(n)) || e.cluster.TasksFitting(e.free, int(n), j.req, j.immune, 1) < 1 {
 			e.release(j, nodes[:i])
 			return fmt.Errorf("job %s: task %d does not fit on node %d", j.Job.ID, i, n)
 		}
@@ -330,11 +366,16 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 	j.Status = Running
 	e.startedInPass = true
 	j.Start = e.now
+	if j.Restarts == 0 {
+		j.FirstStart = e.now
+	}
 	j.Nodes = append(j.Nodes[:0], nodes...)
-	j.finishAt = e.now + j.Job.Runtime
+	// A restarted job runs what its checkpoints did not save, within what
+	// is left of its walltime.
+	j.finishAt = e.now + j.Remaining()
 	j.finishing = Completed
 	if e.cfg.KillAtWalltime && j.Job.Walltime >= 0 && j.Job.Runtime > j.Job.Walltime {
-		j.finishAt = e.now + j.Job.Walltime
+		j.finishAt = e.now + j.Job.Walltime - j.Saved
 		j.finishing = Killed
 		j.Reason = "walltime exceeded"
 	}
@@ -407,12 +448,7 @@ func (e *Engine) finish(j *JobRun) {
 	e.release(j, j.Nodes)
 	j.Status = j.finishing
 	j.End = e.now
-	last := len(e.running) - 1
-	moved := e.running[last]
-	e.running[j.runIndex] = moved
-	moved.runIndex = j.runIndex
-	e.running[last] = nil
-	e.running = e.running[:last]
+	e.removeRunning(j)
 	e.ended = append(e.ended, j)
 	for _, o := range e.observers {
 		o.Ended(e.now, j)

@@ -1,13 +1,16 @@
 package sim
 
 // eventKind orders events that share a time: ends free resources before
-// new jobs arrive, so the scheduling pass of that time sees both.
+// node changes and new arrivals, so the scheduling pass of that time sees
+// them all, and a job ending as its node fails has completed.
 type eventKind uint8
 
 const (
-	evFinish eventKind = iota // a running job ends (completes or is killed)
-	evSubmit                  // the next trace job arrives
-	evWake                    // a policy asked to be called at this time
+	evFinish   eventKind = iota // a running job ends (completes or is killed)
+	evNode                      // a node fails, recovers, is drained or undrained
+	evDeadline                  // a drain's deadline: jobs still on the node move
+	evSubmit                    // the next trace job arrives
+	evWake                      // a policy asked to be called at this time
 )
 
 type event struct {
@@ -15,6 +18,12 @@ type event struct {
 	kind eventKind
 	seq  uint64 // insertion order: the last tie-breaker
 	job  *JobRun
+	// For job ends, the run it ends (JobRun.attempt); for node events,
+	// the node, what happens, and (for drains) the deadline.
+	attempt  uint32
+	node     int32
+	nodeKind NodeEventKind
+	deadline Time
 }
 
 func (a *event) before(b *event) bool {

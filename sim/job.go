@@ -21,6 +21,10 @@ type Job struct {
 	Priority  int
 	// Traits are placement constraints and preferences; nil for none.
 	Traits *Traits
+	// CheckpointInterval, when > 0, is how often the job saves its work:
+	// after a failure it restarts from its last checkpoint instead of from
+	// zero.
+	CheckpointInterval Time
 }
 
 // NoWalltime marks a job whose trace gives no requested time.
@@ -58,12 +62,22 @@ type JobRun struct {
 	// (its node failed) or "evacuation" (its node was drained); "" for a
 	// job never started.
 	Requeued string
+	// FirstStart is when the job first started (waits count from submit
+	// to it); Restarts counts the times it was stopped and queued again;
+	// LostWork is the work those stops threw away (run time since the last
+	// checkpoint); Saved is the work kept by checkpoints, which a restart
+	// does not redo.
+	FirstStart Time
+	Restarts   int
+	LostWork   Time
+	Saved      Time
 
 	req       []Need  // compiled Request
 	immune    []int32 // compiled Traits.Immunities, sorted
 	finishAt  Time    // when the engine ends it
 	finishing JobStatus
-	runIndex  int // position in Engine.running
+	runIndex  int    // position in Engine.running
+	attempt   uint32 // bumped when a run is stopped: its finish event is stale
 }
 
 // Need is one entry of a compiled request: a resource index (see
@@ -82,13 +96,17 @@ func (j *JobRun) Immune() []int32 { return j.immune }
 
 // EstimatedRuntime is the time the scheduler may assume the job runs: the
 // walltime when known, else the actual runtime (the usual simulator
-// convention; see Config.UnknownWalltime).
+// convention), less the work a checkpoint saved before a restart.
 func (j *JobRun) EstimatedRuntime() Time {
 	if j.Job.Walltime >= 0 {
-		return j.Job.Walltime
+		return max(j.Job.Walltime-j.Saved, 0)
 	}
-	return j.Job.Runtime
+	return j.Job.Runtime - j.Saved
 }
+
+// Remaining is the work left to run: the runtime less what checkpoints
+// saved.
+func (j *JobRun) Remaining() Time { return j.Job.Runtime - j.Saved }
 
 // ExpectedEnd is when a scheduler should expect a running job to free its
 // nodes: start + estimate, and never before now (a job past its estimate

@@ -15,6 +15,7 @@ type powerClass struct {
 	res       int32  // resource driving utilization, -1 when none
 	capacity  Amount // per node capacity of res
 	nodes     int
+	down      int    // nodes of the class that are down
 	used      Amount // sum over the class's nodes of res in use
 }
 
@@ -61,11 +62,21 @@ func (p *powerModel) changed(n int, req []Need, sign Amount) {
 	}
 }
 
+// setDown switches node n off (a failed node draws nothing) or back on.
+// Down nodes are counted per class, so the draw stays an exact sum.
+func (p *powerModel) setDown(n int, down bool) {
+	if down {
+		p.classes[p.classOf[n]].down++
+	} else {
+		p.classes[p.classOf[n]].down--
+	}
+}
+
 // watts is the cluster's draw now.
 func (p *powerModel) watts() float64 {
 	var w float64
 	for _, cl := range p.classes {
-		w += float64(cl.nodes) * cl.idle
+		w += float64(cl.nodes-cl.down) * cl.idle
 		if cl.capacity > 0 && cl.max > cl.idle {
 			w += (cl.max - cl.idle) * float64(cl.used) / float64(cl.capacity)
 		}

@@ -37,6 +37,9 @@ type replayConfig struct {
 	Explain        bool            `yaml:"explain"`
 	Script         string          `yaml:"script"`
 	NodeEvents     string          `yaml:"node_events"`
+	MTBFs          float64         `yaml:"mtbf_s"`
+	MTTRs          float64         `yaml:"mttr_s"`
+	CheckpointS    float64         `yaml:"checkpoint_s"`
 	Seed           uint64          `yaml:"seed"`
 	Out            string          `yaml:"out"`
 	Format         string          `yaml:"format"`
@@ -74,7 +77,10 @@ func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.CandidateLimit, "candidate-limit", c.CandidateLimit, "stop after this many feasible nodes: auto (max(2, ⌈log₂ n⌉)), none, or a count")
 	fs.BoolVar(&c.Explain, "explain", c.Explain, "write decisions.csv: each placed job's node and every scorer's score")
 	fs.StringVar(&c.Script, "script", c.Script, "Starlark placement script (not in this version)")
-	fs.StringVar(&c.NodeEvents, "node-events", c.NodeEvents, "node failure/drain events file (not in this version)")
+	fs.StringVar(&c.NodeEvents, "node-events", c.NodeEvents, "node events file: CSV time_s,node,event(fail|recover|drain|undrain)[,deadline_s]")
+	fs.Float64Var(&c.MTBFs, "mtbf", c.MTBFs, "random node failures: mean time between failures per node, seconds (with --mttr; seeded by --seed)")
+	fs.Float64Var(&c.MTTRs, "mttr", c.MTTRs, "random node failures: mean time to repair, seconds")
+	fs.Float64Var(&c.CheckpointS, "checkpoint", c.CheckpointS, "checkpoint interval in seconds for jobs that give none: a job stopped by a node event restarts from its last checkpoint (0: from zero)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed, stored with the run")
 	fs.StringVar(&c.Out, "out", c.Out, "run directory (default runs/<trace>-<queue>-<backfill>[-<swf model>])")
 	fs.StringVar(&c.Format, "format", c.Format, "table format: parquet, arrow, csv (summary.csv is always written)")
@@ -143,8 +149,14 @@ func (c *replayConfig) validate() error {
 	if c.Script != "" {
 		add("--script: Starlark placement scripts are not in this version yet")
 	}
-	if c.NodeEvents != "" {
-		add("--node-events: node events are not in this version yet")
+	if (c.MTBFs > 0) != (c.MTTRs > 0) || c.MTBFs < 0 || c.MTTRs < 0 {
+		add("--mtbf and --mttr: give both, in seconds > 0")
+	}
+	if c.CheckpointS < 0 {
+		add("--checkpoint: must be ≥ 0")
+	}
+	if (c.NodeEvents != "" || c.MTBFs > 0) && c.Backfill == string(policies.Conservative) {
+		add("--backfill conservative: its reservations do not model node events; use none or easy with --node-events, --mtbf")
 	}
 	if c.Cluster != "" && c.Platform != "" {
 		add("--cluster and --platform: give one, not both")

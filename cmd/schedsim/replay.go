@@ -22,6 +22,7 @@ import (
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/nodeevents"
 )
 
 // version is stamped into run.yaml.
@@ -172,8 +173,16 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 			os.Exit(exitFailed)
 		}
 	}()
-	engine := sim.NewEngine(cluster, source, sched,
-		sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: interrupt}, observers...)
+	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: interrupt}
+	if err := nodeEventsConfig(cfg, &engineCfg); err != nil {
+		rec.Abort()
+		return badInput(err)
+	}
+	var jobs sim.Source = source
+	if cfg.CheckpointS > 0 {
+		jobs = &checkpointed{Source: source, every: sim.SecondsToTime(cfg.CheckpointS)}
+	}
+	engine := sim.NewEngine(cluster, jobs, sched, engineCfg, observers...)
 
 	if cpuProfile != "" {
 		f, err := os.Create(cpuProfile)
@@ -217,6 +226,35 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 		return nil
 	}
 	return printSummary(stdout, cfg, w, cluster, skips)
+}
+
+// nodeEventsConfig loads --node-events and sets the failure model.
+func nodeEventsConfig(cfg *replayConfig, e *sim.Config) error {
+	if cfg.NodeEvents != "" {
+		evs, err := nodeevents.Load(cfg.NodeEvents)
+		if err != nil {
+			return fmt.Errorf("--node-events: %w", err)
+		}
+		e.NodeEvents = evs
+	}
+	if cfg.MTBFs > 0 {
+		e.Failures = &sim.FailureModel{MTBF: sim.SecondsToTime(cfg.MTBFs), MTTR: sim.SecondsToTime(cfg.MTTRs), Seed: cfg.Seed}
+	}
+	return nil
+}
+
+// checkpointed gives jobs without a checkpoint interval the default one.
+type checkpointed struct {
+	sim.Source
+	every sim.Time
+}
+
+func (c *checkpointed) Next() (*sim.Job, error) {
+	j, err := c.Source.Next()
+	if err == nil && j.CheckpointInterval == 0 {
+		j.CheckpointInterval = c.every
+	}
+	return j, err
 }
 
 // buildPipeline returns the placement pipeline of the run, or nil for the

@@ -44,6 +44,10 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 	line("wait p95 / max", duration(num("p95_wait_s"))+" / "+duration(num("max_wait_s")))
 	line("mean slowdown", orNA(num("mean_slowdown"), "%.2f"))
 	line("mean bounded slowdown", orNA(num("mean_bsld"), "%.2f")+fmt.Sprintf(" (τ = %g s)", cfg.TauS))
+	if num("restarts") > 0 || num("node_downtime_s") > 0 {
+		line("node events", fmt.Sprintf("%.0f restarts, %s of work lost, %s of node downtime",
+			num("restarts"), duration(num("lost_work_s")), duration(num("node_downtime_s"))))
+	}
 	line("utilization", orNA(100*num("utilization"), "%.1f %%"))
 	line("energy", fmt.Sprintf("%.4g J (%.1f kWh)", num("energy_j"), num("energy_kwh")))
 	line("simulated in", fmt.Sprintf("%.3f s (%.0f events/s)", num("wall_s"), num("events_per_s")))

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schedsim/schedsim/metrics"
+)
+
+// TestFailureModelReplay replays the embedded log on its nodes with random
+// node failures under the checker: every job ends up completed, killed at
+// its walltime or reported unfinished (none is lost), restarts happen, and
+// the nodes table's downtime adds up to the summary's.
+func TestFailureModelReplay(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run")
+	if _, err := execute(t, "replay", "--quiet", "--swf-model", "nodes", "--mtbf", "3000000", "--mttr", "20000",
+		"--checkpoint", "900", "--seed", "11", "--check", "--format", "csv", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	row, err := metrics.ReadSummaryCSV(filepath.Join(out, "summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := func(k string) float64 { v, _ := strconv.ParseFloat(row[k], 64); return v }
+	if n("jobs_completed")+n("jobs_killed")+n("jobs_rejected")+n("jobs_unfinished") != n("jobs") {
+		t.Errorf("jobs do not add up: %v", row)
+	}
+	if n("restarts") == 0 || n("lost_work_s") <= 0 || n("node_downtime_s") <= 0 {
+		t.Errorf("no failure effect: restarts %v lost %v downtime %v", row["restarts"], row["lost_work_s"], row["node_downtime_s"])
+	}
+	jobs := readJobsCSV(t, filepath.Join(out, "jobs.csv"))
+	restarts := 0.0
+	for _, j := range jobs {
+		r, _ := strconv.ParseFloat(j["restarts"], 64)
+		restarts += r
+	}
+	if restarts != n("restarts") {
+		t.Errorf("jobs table has %v restarts, summary %v", restarts, n("restarts"))
+	}
+	nodes, err := os.ReadFile(filepath.Join(out, "nodes.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := sumColumn(t, string(nodes), "downtime_s")
+	if d := down - n("node_downtime_s"); d > 1e-6*down || d < -1e-6*down {
+		t.Errorf("nodes table downtime %v, summary %v", down, n("node_downtime_s"))
+	}
+}
+
+// sumColumn adds up one column of a CSV table.
+func sumColumn(t *testing.T, table, column string) float64 {
+	t.Helper()
+	rows, err := csv.NewReader(strings.NewReader(table)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := slices.Index(rows[0], column)
+	if idx < 0 {
+		t.Fatalf("no column %s", column)
+	}
+	sum := 0.0
+	for _, r := range rows[1:] {
+		v, _ := strconv.ParseFloat(r[idx], 64)
+		sum += v
+	}
+	return sum
+}
