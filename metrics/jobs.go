@@ -32,8 +32,8 @@ var jobsSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "nodes", Type: arrow.PrimitiveTypes.Int64},                          // distinct nodes used
 	{Name: "node_list", Type: arrow.BinaryTypes.String},                        // node indices as ranges, "0-3,7"
 	{Name: "energy_j", Type: arrow.PrimitiveTypes.Float64},                     // dynamic energy, above the nodes' idle draw
-	{Name: "restarts", Type: arrow.PrimitiveTypes.Int64},   // times a node event stopped it and it was queued again
-	{Name: "lost_work_s", Type: arrow.PrimitiveTypes.Float64}, // run time those stops threw away (since the last checkpoint)
+	{Name: "restarts", Type: arrow.PrimitiveTypes.Int64},                       // times a node event stopped it and it was queued again
+	{Name: "lost_work_s", Type: arrow.PrimitiveTypes.Float64},                  // run time those stops threw away (since the last checkpoint)
 }, nil)
 
 // jobRow is one job staged on the engine's goroutine: only what the
@@ -82,7 +82,7 @@ type jobsTable struct {
 	nodes []int32 // scratch copy of a job's nodes, sorted for node_list
 
 	// The encoder's builders.
-	id, user, group, queue, state, reason, nodeList                                 *array.StringBuilder
+	id, user, group, queue, state, reason, nodeList                                       *array.StringBuilder
 	tasks, nNodes, restarts                                                               *array.Int64Builder
 	submit, start, end, wait, runtime, walltime, turnaround, slowdown, bsld, energy, lost *array.Float64Builder
 }
