@@ -7,6 +7,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
+	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
 	golang.org/x/term v0.47.0
 	gopkg.in/yaml.v3 v3.0.1
 )

@@ -1,0 +1,47 @@
+// Package script lets a user steer placement with a Starlark script instead
+// of Go (SPEC §4.5, issue 4). One script may define any of three entry
+// points, each exposed as a piece of the placement pipeline
+// (policies/placement):
+//
+//   - instance_placement(request, candidate_members), LXD's placement
+//     scriptlet, as a placement.Decider: it has the final say among the
+//     candidates that passed every filter. It may call set_target(name) to
+//     choose one; returning a value other than None rejects the job with
+//     str(value) as the reason; returning None without set_target falls
+//     back to the pipeline's own choice (its strategy and scorers).
+//   - score(task, node), a placement.Scorer: a number, clamped into [0, 1]
+//     (higher is better); NaN, None or a non-number is a script error.
+//   - filter(task, node), a placement.Filter: True keeps the node, False
+//     rejects it, a string rejects it with that string as the reason.
+//
+// Attach installs what a script defines into a pipeline (config.go's
+// Config gives the file, the step budget, the error mode and the scorer's
+// weight).
+//
+// # What the scripts see
+//
+// LXD marshals its API structs to Starlark values; this package does the
+// same with objects that answer both attribute access (request.name) and
+// indexing (request["name"]), since LXD's own examples use both. Field
+// names are LXD's JSON names; builtins.go and values.go list each field
+// and where it comes from. Amounts are in the cluster's own units (cpu in
+// cores, mem in whatever unit the cluster file uses, usually MiB), an int
+// when whole and a float otherwise: the simulator has no bytes to convert
+// from, so a script written for LXD's byte counts must drop its divisions.
+//
+// # Sandbox
+//
+// A script is parsed, resolved and run once at load: syntax errors,
+// undefined names (unknown builtins included), load statements, a missing
+// entry point and entry points with the wrong parameters are load-time
+// errors with file:line:column. Its globals are then frozen, so a call
+// keeps no state for the next one and the same inputs give the same
+// decision. Each call runs under an execution-step budget; there is no
+// clock, no I/O and no load(); the only randomness is the rand builtin,
+// drawn from a stream seeded by the run seed and the task, so it is
+// reproducible. A call that fails (fail(), a runtime error, the budget, a
+// Go panic in a builtin, all recovered) either rejects the job with a
+// reason naming the file and line, or stops the run (Config.OnError). The
+// budget bounds time, not memory: a single Starlark step may still build
+// a large value (Starlark caps one allocation near 1 GiB).
+package script

@@ -1,0 +1,77 @@
+package script
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// MaxLog is how many log entries a script keeps in memory when no writer
+// is set (SetLog); later ones are counted as dropped. A script that logs
+// every candidate of every decision of a long replay would otherwise hold
+// the run's memory hostage.
+const MaxLog = 100_000
+
+// Entry is one message a script logged (log_info, log_warn, log_error, or
+// print), with the decision it was logged in.
+type Entry struct {
+	At    sim.Time // when the decision was made
+	Job   string
+	Task  int    // which of the job's tasks
+	Entry string // the entry point that logged it
+	Level string // info, warn, error or print
+	Msg   string
+}
+
+// String is the entry as one log line.
+func (e Entry) String() string {
+	return fmt.Sprintf("%s %s job=%s task=%d %s: %s", e.At, e.Level, e.Job, e.Task, e.Entry, e.Msg)
+}
+
+// logBook holds or writes a script's log in the order of the calls, which
+// the replay makes deterministic.
+type logBook struct {
+	entries []Entry
+	w       io.Writer
+	err     error
+	dropped int
+}
+
+// SetLog sends every later entry to w as a line (String) instead of
+// keeping it; the first write error is kept (LogErr) and later entries
+// are dropped.
+func (s *Script) SetLog(w io.Writer) { s.log.w = w }
+
+// Log returns the entries kept in memory (none once SetLog is used).
+func (s *Script) Log() []Entry { return s.log.entries }
+
+// Dropped is how many entries were dropped: past MaxLog, or after a write
+// error.
+func (s *Script) Dropped() int { return s.log.dropped }
+
+// LogErr is the first error writing the log.
+func (s *Script) LogErr() error { return s.log.err }
+
+func (s *Script) logf(level, msg string) {
+	e := Entry{Entry: s.cur.entry, Level: level, Msg: msg, Task: -1}
+	if t := s.cur.t; t != nil {
+		e.At, e.Task = t.At, t.Index
+		if t.Job != nil {
+			e.Job = t.Job.ID
+		}
+	}
+	switch {
+	case s.log.err != nil:
+		s.log.dropped++
+	case s.log.w != nil:
+		if _, err := io.WriteString(s.log.w, e.String()+"\n"); err != nil {
+			s.log.err = err
+			s.log.dropped++
+		}
+	case len(s.log.entries) >= MaxLog:
+		s.log.dropped++
+	default:
+		s.log.entries = append(s.log.entries, e)
+	}
+}
