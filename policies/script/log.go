@@ -26,7 +26,7 @@ type Entry struct {
 
 // String is the entry as one log line.
 func (e Entry) String() string {
-	return fmt.Sprintf("%s %s job=%s task=%d %s: %s", e.At, e.Level, e.Job, e.Task, e.Entry, e.Msg)
+	return fmt.Sprintf("t=%s %s job=%s task=%d %s: %s", e.At, e.Level, e.Job, e.Task, e.Entry, e.Msg)
 }
 
 // logBook holds or writes a script's log in the order of the calls, which
