@@ -189,12 +189,12 @@ func TestFailAndRuntimeErrors(t *testing.T) {
 	c := lxdCluster(t)
 	l := placement.NewLedger(c)
 	for src, want := range map[string]string{
-		"def instance_placement(request, candidate_members):\n    fail(\"no way\")\n":                     "script: error at test.star:2: fail: no way",
-		"def instance_placement(request, candidate_members):\n    x = {}\n    return x[\"missing\"]\n":   `script: error at test.star:3: key "missing" not in dict`,
+		"def instance_placement(request, candidate_members):\n    fail(\"no way\")\n":                                    "script: error at test.star:2: fail: no way",
+		"def instance_placement(request, candidate_members):\n    x = {}\n    return x[\"missing\"]\n":                   `script: error at test.star:3: key "missing" not in dict`,
 		"def instance_placement(request, candidate_members):\n    return helper(0)\ndef helper(d):\n    return 1 // d\n": "script: error at test.star:4: floored division by zero",
-		"def instance_placement(request, candidate_members):\n    request.name = 1\n":                    "script: error at test.star:2:",
-		"def instance_placement(request, candidate_members):\n    return request.nope\n":                 "has no .nope field or method",
-		"def instance_placement(request, candidate_members):\n    return f(1)\ndef f(n):\n    return f(n)\n": "called recursively",
+		"def instance_placement(request, candidate_members):\n    request.name = 1\n":                                    "script: error at test.star:2:",
+		"def instance_placement(request, candidate_members):\n    return request.nope\n":                                 "has no .nope field or method",
+		"def instance_placement(request, candidate_members):\n    return f(1)\ndef f(n):\n    return f(n)\n":             "called recursively",
 	} {
 		got, reason := place(pipeline(t, c, "first-fit", compile(t, src, Config{})), l, task(t, c, job("x", 1, 1), "new"))
 		wantReject(t, got, reason, want)
@@ -238,21 +238,21 @@ func TestStepBudget(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	for src, want := range map[string]string{
-		"def instance_placement(request, candidate_members)\n    pass\n":                         "test.star:2:1: got newline, want ':'",
-		"def instance_placement(request, candidate_members):\n    get_member(\"x\")\n":        "test.star:2:5: undefined: get_member",
-		"def instance_placement(request, candidate_members):\n    return time.now()\n":       "test.star:2:12: undefined: time",
-		"def instance_placement(request, candidate_members):\n    open(\"/etc/passwd\")\n":   "test.star:2:5: undefined: open",
-		"load(\"x.star\", \"y\")\ndef score(task, node):\n    return y\n":                    `test.star:1:6: load("x.star"): scripts cannot load modules`,
-		"def placement(request, candidates):\n    pass\n":                                      "test.star: defines none of instance_placement(request, candidate_members), score(task, node), filter(task, node)",
-		"def instance_placement(reason, request, candidate_members):\n    pass\n":              "test.star:1:1: instance_placement must take (request, candidate_members), has (reason, request, candidate_members)",
-		"def score(node, task):\n    return 1\n":                                               "test.star:1:1: score must take (task, node), has (node, task)",
-		"def filter(task, node, *rest):\n    return True\n":                                    "filter must take (task, node)",
-		"score = 3\n":                                                                          "test.star: score must be a function (def score(task, node)), not int",
-		"fail(\"at load\")\ndef score(task, node):\n    return 1\n":                            "test.star:1: fail: at load",
-		"while True:\n    pass\ndef score(task, node):\n    return 1\n":               "script: step budget exceeded",
-		"get_instance_resources()\ndef score(task, node):\n    return 1\n":                   "get_instance_resources: only inside instance_placement, score or filter",
-		"x = 1\nx = 2\ndef score(task, node):\n    return x\n":                                  "test.star:2:1: cannot reassign global x declared at test.star:1:1",
-		"":                                                                                     "defines none of",
+		"def instance_placement(request, candidate_members)\n    pass\n":                   "test.star:2:1: got newline, want ':'",
+		"def instance_placement(request, candidate_members):\n    get_member(\"x\")\n":     "test.star:2:5: undefined: get_member",
+		"def instance_placement(request, candidate_members):\n    return time.now()\n":     "test.star:2:12: undefined: time",
+		"def instance_placement(request, candidate_members):\n    open(\"/etc/passwd\")\n": "test.star:2:5: undefined: open",
+		"load(\"x.star\", \"y\")\ndef score(task, node):\n    return y\n":                  `test.star:1:6: load("x.star"): scripts cannot load modules`,
+		"def placement(request, candidates):\n    pass\n":                                  "test.star: defines none of instance_placement(request, candidate_members), score(task, node), filter(task, node)",
+		"def instance_placement(reason, request, candidate_members):\n    pass\n":          "test.star:1:1: instance_placement must take (request, candidate_members), has (reason, request, candidate_members)",
+		"def score(node, task):\n    return 1\n":                                           "test.star:1:1: score must take (task, node), has (node, task)",
+		"def filter(task, node, *rest):\n    return True\n":                                "filter must take (task, node)",
+		"score = 3\n": "test.star: score must be a function (def score(task, node)), not int",
+		"fail(\"at load\")\ndef score(task, node):\n    return 1\n":        "test.star:1: fail: at load",
+		"while True:\n    pass\ndef score(task, node):\n    return 1\n":    "script: step budget exceeded",
+		"get_instance_resources()\ndef score(task, node):\n    return 1\n": "get_instance_resources: only inside instance_placement, score or filter",
+		"x = 1\nx = 2\ndef score(task, node):\n    return x\n":             "test.star:2:1: cannot reassign global x declared at test.star:1:1",
+		"": "defines none of",
 	} {
 		_, err := Compile("test.star", []byte(src), Config{StepBudget: 10000})
 		if err == nil || !strings.Contains(err.Error(), want) {
