@@ -14,8 +14,8 @@ import (
 // (which has no clock, no I/O and no randomness): LXD's scriptlet
 // functions and a seeded rand.
 func (s *Script) builtins() starlark.StringDict {
-	b := func(name string, fn func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)) *starlark.Builtin {
-		return starlark.NewBuiltin(name, fn)
+	b := func(name string, fn func(*starlark.Thread, *builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)) *builtin {
+		return &builtin{name: name, fn: fn}
 	}
 	d := starlark.StringDict{
 		"set_target":                   b("set_target", s.setTarget),
@@ -31,9 +31,42 @@ func (s *Script) builtins() starlark.StringDict {
 	return d
 }
 
+// builtin is a Go function callable from a script. It is
+// starlark.Builtin without the defensive copy of the arguments that
+// starlark.Builtin makes on every call: these functions keep no reference
+// to them, and get_cluster_member_state runs once per candidate.
+type builtin struct {
+	name string
+	fn   func(*starlark.Thread, *builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)
+}
+
+var _ starlark.Callable = (*builtin)(nil)
+
+func (b *builtin) Name() string          { return b.name }
+func (b *builtin) String() string        { return "<built-in function " + b.name + ">" }
+func (b *builtin) Type() string          { return "builtin_function_or_method" }
+func (b *builtin) Freeze()               {}
+func (b *builtin) Truth() starlark.Bool  { return true }
+func (b *builtin) Hash() (uint32, error) { return starlark.String(b.name).Hash() }
+func (b *builtin) CallInternal(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return b.fn(th, b, args, kwargs)
+}
+
+// memberName reads the one member_name argument.
+func memberName(fn *builtin, args starlark.Tuple, kwargs []starlark.Tuple) (string, error) {
+	if len(args) == 1 && len(kwargs) == 0 {
+		if s, ok := args[0].(starlark.String); ok {
+			return string(s), nil // the common case, without UnpackArgs' allocation
+		}
+	}
+	var name string
+	err := starlark.UnpackArgs(fn.Name(), args, kwargs, "member_name", &name)
+	return name, err
+}
+
 // during returns an error when no entry point is running (a builtin
 // called from the top level at load).
-func (s *Script) during(fn *starlark.Builtin) error {
+func (s *Script) during(fn *builtin) error {
 	if s.cur.t == nil || s.env == nil {
 		return fmt.Errorf("%s: only inside instance_placement, score or filter", fn.Name())
 	}
@@ -42,9 +75,9 @@ func (s *Script) during(fn *starlark.Builtin) error {
 
 // setTarget is set_target(member_name): place the instance on that
 // member. It must be one of the candidates; the last call wins.
-func (s *Script) setTarget(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var name string
-	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "member_name", &name); err != nil {
+func (s *Script) setTarget(_ *starlark.Thread, fn *builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	name, err := memberName(fn, args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	if s.cur.entry != EntryPlacement || s.cur.t == nil {
@@ -64,9 +97,9 @@ func (s *Script) setTarget(_ *starlark.Thread, fn *starlark.Builtin, args starla
 
 // member resolves a member_name argument to a node index. Any member of
 // the cluster may be asked about, as in LXD, not only the candidates.
-func (s *Script) member(fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (int, error) {
-	var name string
-	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "member_name", &name); err != nil {
+func (s *Script) member(fn *builtin, args starlark.Tuple, kwargs []starlark.Tuple) (int, error) {
+	name, err := memberName(fn, args, kwargs)
+	if err != nil {
 		return 0, err
 	}
 	if err := s.during(fn); err != nil {
@@ -81,7 +114,7 @@ func (s *Script) member(fn *starlark.Builtin, args starlark.Tuple, kwargs []star
 
 // memberState is get_cluster_member_state(member_name): an
 // api.ClusterMemberState computed from the ledger (values.go, stateKind).
-func (s *Script) memberState(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (s *Script) memberState(_ *starlark.Thread, fn *builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	n, err := s.member(fn, args, kwargs)
 	if err != nil {
 		return nil, err
@@ -92,7 +125,7 @@ func (s *Script) memberState(_ *starlark.Thread, fn *starlark.Builtin, args star
 // memberResources is get_cluster_member_resources(member_name): an
 // api.Resources from the ledger's capacities and free amounts
 // (values.go, resourcesKind).
-func (s *Script) memberResources(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (s *Script) memberResources(_ *starlark.Thread, fn *builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	n, err := s.member(fn, args, kwargs)
 	if err != nil {
 		return nil, err
@@ -102,7 +135,7 @@ func (s *Script) memberResources(_ *starlark.Thread, fn *starlark.Builtin, args 
 
 // instanceResources is get_instance_resources(): what one task of the
 // job asks for (values.go, instanceResourcesKind).
-func (s *Script) instanceResources(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (s *Script) instanceResources(_ *starlark.Thread, fn *builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackArgs(fn.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
@@ -115,8 +148,8 @@ func (s *Script) instanceResources(_ *starlark.Thread, fn *starlark.Builtin, arg
 // logAt returns log_<level>(*messages): the messages joined without a
 // separator (LXD's form: log_info("free: ", n, " MB")), strings as they
 // are and other values as str() shows them.
-func (s *Script) logAt(level string) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-	return func(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (s *Script) logAt(level string) func(*starlark.Thread, *builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return func(_ *starlark.Thread, fn *builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if len(kwargs) > 0 {
 			return nil, fmt.Errorf("%s: unexpected keyword argument %s", fn.Name(), kwargs[0][0])
 		}
@@ -142,7 +175,7 @@ func str(v starlark.Value) string {
 // and (for score and filter) the node, so a draw does not depend on what
 // was drawn for other jobs or nodes before: the same inputs give the same
 // numbers.
-func (s *Script) rand(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (s *Script) rand(_ *starlark.Thread, fn *builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var n starlark.Value = starlark.None
 	if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "n?", &n); err != nil {
 		return nil, err

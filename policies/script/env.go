@@ -30,17 +30,17 @@ type env struct {
 	cpu, mem, disk, gpu int
 	// members[n] is node n as an LXD ClusterMember (static).
 	members []starlark.Value
-	// nodes[n] is node n as score and filter see it (computed).
-	nodes []starlark.Value
 	// capacity, free and used are the kinds of a node's amounts, one
 	// field per resource of the cluster.
 	capacity, free, used *kind
 	// attributes[n] is node n's attributes dict, built on first use.
 	attributes []starlark.Value
+	// views holds the computed objects, by kind and node (kind.view).
+	views map[*kind][]*object
 }
 
 func newEnv(c *sim.Cluster) *env {
-	e := &env{c: c, names: make(map[string]int, len(c.Nodes))}
+	e := &env{c: c, names: make(map[string]int, len(c.Nodes)), views: map[*kind][]*object{}}
 	e.cpu, e.mem, e.disk, e.gpu = resIndex(c, resCPU), resIndex(c, resMem), resIndex(c, resDisk), resIndex(c, resGPU)
 	if e.mem < 0 {
 		e.mem = resIndex(c, "memory")
@@ -49,7 +49,6 @@ func newEnv(c *sim.Cluster) *env {
 	e.free = newKind("Amounts", c.Resources, func(e *env, n, r int) starlark.Value { return amount(e.freeOf(n, r)) })
 	e.used = newKind("Amounts", c.Resources, func(e *env, n, r int) starlark.Value { return amount(e.capacityOf(n, r) - e.freeOf(n, r)) })
 	e.members = make([]starlark.Value, len(c.Nodes))
-	e.nodes = make([]starlark.Value, len(c.Nodes))
 	for n, spec := range c.Nodes {
 		e.names[spec.Name] = n
 		m := memberKind.record(
@@ -67,7 +66,6 @@ func newEnv(c *sim.Cluster) *env {
 		)
 		m.Freeze()
 		e.members[n] = m
-		e.nodes[n] = nodeKind.view(e, n)
 	}
 	return e
 }

@@ -30,16 +30,11 @@ type object struct {
 type kind struct {
 	name   string
 	fields []string
-	index  map[string]int
 	get    func(e *env, n, i int) starlark.Value
 }
 
 func newKind(name string, fields []string, get func(e *env, n, i int) starlark.Value) *kind {
-	k := &kind{name: name, fields: fields, index: make(map[string]int, len(fields)), get: get}
-	for i, f := range fields {
-		k.index[f] = i
-	}
-	return k
+	return &kind{name: name, fields: fields, get: get}
 }
 
 // record returns a stored object of kind k; vals are in k.fields order.
@@ -50,8 +45,33 @@ func (k *kind) record(vals ...starlark.Value) *object {
 	return &object{kind: k, vals: vals}
 }
 
-// view returns a computed object of kind k describing node n.
-func (k *kind) view(e *env, n int) *object { return &object{kind: k, env: e, n: n} }
+// view returns the computed object of kind k describing node n. A view
+// reads the live ledger on every access, so one object per node and kind
+// (env.views, made on first use) serves every call, and a script asking
+// 100 members for their state allocates nothing.
+func (k *kind) view(e *env, n int) *object {
+	vs := e.views[k]
+	if vs == nil {
+		vs = make([]*object, len(e.c.Nodes))
+		e.views[k] = vs
+	}
+	if vs[n] == nil {
+		vs[n] = &object{kind: k, env: e, n: n}
+	}
+	return vs[n]
+}
+
+// lookup returns the position of field name, or −1. A linear scan beats
+// a map on a dozen fields, and the names a script uses are constants of
+// its program, so the comparison usually stops at equal pointers.
+func (k *kind) lookup(name string) int {
+	for i, f := range k.fields {
+		if f == name {
+			return i
+		}
+	}
+	return -1
+}
 
 func (o *object) field(i int) starlark.Value {
 	if o.vals != nil {
@@ -98,7 +118,7 @@ func (o *object) Hash() (uint32, error) {
 }
 
 func (o *object) Attr(name string) (starlark.Value, error) {
-	if i, ok := o.kind.index[name]; ok {
+	if i := o.kind.lookup(name); i >= 0 {
 		return o.field(i), nil
 	}
 	return nil, nil // starlark reports the missing attribute
@@ -111,7 +131,7 @@ func (o *object) Get(k starlark.Value) (starlark.Value, bool, error) {
 	if !ok {
 		return nil, false, fmt.Errorf("%s: key must be a string, not %s", o.kind.name, k.Type())
 	}
-	if i, ok := o.kind.index[string(s)]; ok {
+	if i := o.kind.lookup(string(s)); i >= 0 {
 		return o.field(i), true, nil
 	}
 	return nil, false, nil

@@ -51,7 +51,7 @@ func (f *Filter) Keep(l *placement.Ledger, t *placement.Task, cands []int32) []i
 	keep := f.keep[:len(cands)]
 	for i, n := range cands {
 		s.cur.rng = s.seed(t, EntryFilter, int(n))
-		v, err := s.call(s.filter, task, s.env.nodes[n])
+		v, err := s.call(s.filter, task, nodeKind.view(s.env, int(n)))
 		if err != nil {
 			s.fail(t, err)
 			return cands
@@ -111,7 +111,7 @@ func (sc *Scorer) Score(l *placement.Ledger, t *placement.Task, cands []int32, o
 	task := s.taskValue(t)
 	for i, n := range cands {
 		s.cur.rng = s.seed(t, EntryScore, int(n))
-		v, err := s.call(s.score, task, s.env.nodes[n])
+		v, err := s.call(s.score, task, nodeKind.view(s.env, int(n)))
 		if err != nil {
 			s.fail(t, err)
 			clear(out[:len(cands)])

@@ -1,0 +1,141 @@
+package script
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/sim"
+)
+
+// benchCluster has n nodes of 64 cores and 256 to 1024 units of mem, with
+// some memory already in use, so free memory differs from node to node.
+func benchCluster(b *testing.B, n int) (*sim.Cluster, *placement.Ledger) {
+	nodes := make([]sim.NodeSpec, n)
+	for i := range nodes {
+		nodes[i] = node(fmt.Sprintf("n%04d", i), 64, int64(256*(1+i%4)), "arch=x86_64", fmt.Sprintf("user.zone=z%d", i%3))
+	}
+	c := cluster(b, nodes...)
+	l := placement.NewLedger(c)
+	for i := 0; i < n; i++ {
+		fill(b, l, i, 1, int64((i*37)%200))
+	}
+	return c, l
+}
+
+// goMostFreeMemory is most_free_memory.star in Go: the same rule, for the
+// benchmark's yardstick.
+type goMostFreeMemory struct{ mem int }
+
+func (g goMostFreeMemory) Decide(l *placement.Ledger, t *placement.Task, cands []int32, fallback func() int) placement.Decision {
+	best, bestFree := -1, sim.Amount(0)
+	for i, n := range cands {
+		if free := l.Free[int(n)*l.R+g.mem]; best < 0 || free > bestFree {
+			best, bestFree = i, free
+		}
+	}
+	return placement.Decision{Index: best}
+}
+
+// goFreeMemory is score_free_memory.star in Go.
+type goFreeMemory struct{ mem int }
+
+func (goFreeMemory) Name() string { return "free memory" }
+func (g goFreeMemory) Score(l *placement.Ledger, t *placement.Task, cands []int32, out []float64) {
+	var need sim.Amount
+	for _, q := range t.Need {
+		if int(q.Res) == g.mem {
+			need = q.Amt
+		}
+	}
+	for i, n := range cands {
+		capa, _ := l.Cluster.Capacity(int(n), g.mem)
+		if capa <= 0 {
+			out[i] = 0
+			continue
+		}
+		out[i] = min(max(float64(l.Free[int(n)*l.R+g.mem]-need)/float64(capa), 0), 1)
+	}
+}
+
+// BenchmarkMostFreeMemory100 is decisions per second of the most free
+// memory rule over 100 candidates: "decide" calls the Decider alone,
+// "place" a whole placement through the pipeline (filters included).
+func BenchmarkMostFreeMemory100(b *testing.B) {
+	c, l := benchCluster(b, 100)
+	mem, _ := c.ResourceIndex("mem")
+	tk := task(b, c, job("j", 1, 1), "new")
+	cands := append([]int32(nil), l.Leaves()...)
+	deciders := map[string]func() placement.Decider{
+		"script": func() placement.Decider {
+			return &Decider{s: example(b, "most_free_memory.star", Config{})}
+		},
+		"go": func() placement.Decider { return goMostFreeMemory{mem} },
+	}
+	for _, how := range []string{"script", "go"} {
+		b.Run(how+"/decide", func(b *testing.B) {
+			d := deciders[how]()
+			want := d.Decide(l, tk, cands, nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if got := d.Decide(l, tk, cands, nil); got != want {
+					b.Fatalf("decision %+v, want %+v", got, want)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+		})
+		b.Run(how+"/place", func(b *testing.B) {
+			p := pipeline(b, c, "first-fit", nil)
+			p.Stats = nil
+			if how == "script" {
+				if err := Attach(p, example(b, "most_free_memory.star", Config{})); err != nil {
+					b.Fatal(err)
+				}
+			} else {
+				p.Decider = deciders[how]()
+				p.Scorers = append(p.Scorers, placement.Weighted{Scorer: allCandidates{}}) // every candidate, as Attach does
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if p.Place(l, tk, nil) < 0 {
+					b.Fatal("not placed")
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+		})
+	}
+}
+
+// BenchmarkScore1000 is decisions per second of a first-fit pipeline
+// with the free-memory score over a 1,000-node cluster, as a script
+// (score_free_memory.star) and in Go.
+func BenchmarkScore1000(b *testing.B) {
+	c, l := benchCluster(b, 1000)
+	mem, _ := c.ResourceIndex("mem")
+	tk := task(b, c, job("j", 1, 1), "new")
+	for _, how := range []string{"script", "go"} {
+		b.Run(how, func(b *testing.B) {
+			p := pipeline(b, c, "first-fit", nil)
+			p.Stats = nil
+			if how == "script" {
+				if err := Attach(p, example(b, "score_free_memory.star", Config{})); err != nil {
+					b.Fatal(err)
+				}
+			} else {
+				p.Scorers = append(p.Scorers, placement.Weighted{Scorer: goFreeMemory{mem}, Weight: 1})
+				p.NoIndex = true // the script cannot use the score index either
+			}
+			want := p.Place(l, tk, nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if got := p.Place(l, tk, nil); got != want {
+					b.Fatalf("placed on %d, want %d", got, want)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decisions/s")
+		})
+	}
+}
