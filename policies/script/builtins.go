@@ -105,6 +105,14 @@ func (s *Script) member(fn *builtin, args starlark.Tuple, kwargs []starlark.Tupl
 	if err := s.during(fn); err != nil {
 		return 0, err
 	}
+	// Scripts mostly walk the candidates in order: try the one after the
+	// last member asked about before the name map.
+	if k := s.cur.hint + 1; k < len(s.cur.cands) {
+		if n := int(s.cur.cands[k]); s.env.c.Nodes[n].Name == name {
+			s.cur.hint = k
+			return n, nil
+		}
+	}
 	n, ok := s.env.names[name]
 	if !ok {
 		return 0, fmt.Errorf("%s: no cluster member %q", fn.Name(), name)

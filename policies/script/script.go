@@ -60,6 +60,7 @@ type call struct {
 	cands  []int32
 	target int // set_target's node, −1 for none
 	rng    uint64
+	hint   int // position in cands of the member last asked about
 }
 
 // Error is a failed call: a runtime error (fail() included) at a place in
@@ -300,7 +301,7 @@ func (s *Script) bind(l *placement.Ledger, t *placement.Task, entry string, cand
 		s.env = newEnv(l.Cluster)
 	}
 	s.env.l = l
-	s.cur = call{t: t, entry: entry, cands: cands, target: -1, rng: s.seed(t, entry, node)}
+	s.cur = call{t: t, entry: entry, cands: cands, target: -1, rng: s.seed(t, entry, node), hint: -1}
 }
 
 // failure is a failed call's Decision under the configured error mode.
