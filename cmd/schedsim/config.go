@@ -35,7 +35,7 @@ type replayConfig struct {
 	Placement      placementConfig `yaml:"placement"`
 	CandidateLimit string          `yaml:"candidate_limit"`
 	Explain        bool            `yaml:"explain"`
-	Script         string          `yaml:"script"`
+	Script         scriptConfig    `yaml:"script"`
 	NodeEvents     string          `yaml:"node_events"`
 	MTBFs          float64         `yaml:"mtbf_s"`
 	MTTRs          float64         `yaml:"mttr_s"`
@@ -76,7 +76,7 @@ func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.Var(&c.Placement, "placement", "placement strategy (see `schedsim policies`; arguments in --config)")
 	fs.StringVar(&c.CandidateLimit, "candidate-limit", c.CandidateLimit, "stop after this many feasible nodes: auto (max(2, ⌈log₂ n⌉)), none, or a count")
 	fs.BoolVar(&c.Explain, "explain", c.Explain, "write decisions.csv: each placed job's node and every scorer's score")
-	fs.StringVar(&c.Script, "script", c.Script, "Starlark placement script (not in this version)")
+	fs.Var(&c.Script, "script", "Starlark placement script (LXD instance_placement, score, filter); on_error, step_budget, weight in --config")
 	fs.StringVar(&c.NodeEvents, "node-events", c.NodeEvents, "node events file: CSV time_s,node,event(fail|recover|drain|undrain)[,deadline_s]")
 	fs.Float64Var(&c.MTBFs, "mtbf", c.MTBFs, "random node failures: mean time between failures per node, seconds (with --mttr; seeded by --seed)")
 	fs.Float64Var(&c.MTTRs, "mttr", c.MTTRs, "random node failures: mean time to repair, seconds")
@@ -104,7 +104,7 @@ func loadConfigFile(path string, into *replayConfig) error {
 		return fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	dir := filepath.Dir(path)
-	for _, p := range []*string{&into.Trace, &into.Cluster, &into.Platform, &into.Script, &into.NodeEvents, &into.Out} {
+	for _, p := range []*string{&into.Trace, &into.Cluster, &into.Platform, &into.Script.Path, &into.NodeEvents, &into.Out} {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
@@ -146,8 +146,10 @@ func (c *replayConfig) validate() error {
 	if c.Profile != "" {
 		add("--profile: weight profiles need the multi-factor queue, which this version does not have yet")
 	}
-	if c.Script != "" {
-		add("--script: Starlark placement scripts are not in this version yet")
+	if c.Script.Path != "" {
+		if err := c.Script.Validate(); err != nil { // fills the defaults too, for run.yaml
+			add("--script: %v", err)
+		}
 	}
 	if (c.MTBFs > 0) != (c.MTTRs > 0) || c.MTBFs < 0 || c.MTTRs < 0 {
 		add("--mtbf and --mttr: give both, in seconds > 0")

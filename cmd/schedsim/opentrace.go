@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/schedsim/schedsim/policies/script"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
 	"github.com/schedsim/schedsim/traces"
@@ -35,13 +36,15 @@ type workload struct {
 	nodes  []sim.NodeSpec
 	// defaults are the cluster file's default requirements (Bistro).
 	defaults []sim.Quantity
-	skips    func() traces.Skips
-	close    func()
-	records  int    // records in the trace, for progress; 0 when unknown
-	format   string // swf, batsim, native
-	name     string // for run names and messages
-	sha256   string // of the trace file's bytes
-	cluster  string // where the nodes came from
+	// script is the loaded placement script, whose log the run writes.
+	script  *script.Script
+	skips   func() traces.Skips
+	close   func()
+	records int    // records in the trace, for progress; 0 when unknown
+	format  string // swf, batsim, native
+	name    string // for run names and messages
+	sha256  string // of the trace file's bytes
+	cluster string // where the nodes came from
 }
 
 // openWorkload opens the trace and resolves the cluster.

@@ -20,6 +20,7 @@ import (
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/policies/script"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/nodeevents"
@@ -214,6 +215,10 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 			return failed(err)
 		}
 	}
+	if err := writeScriptLog(cfg.Out, w.script); err != nil {
+		rec.Abort()
+		return failed(err)
+	}
 	skips := w.skips()
 	if err := writeRunYAML(cfg, w, cluster, skips); err != nil {
 		rec.Abort()
@@ -226,6 +231,26 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 		return nil
 	}
 	return printSummary(stdout, cfg, w, cluster, skips)
+}
+
+// writeScriptLog writes what the placement script logged, one line a
+// message, to script.log in the run directory (only when it logged).
+func writeScriptLog(dir string, s *script.Script) error {
+	if s == nil || (len(s.Log()) == 0 && s.Dropped() == 0) {
+		return nil
+	}
+	return metrics.WriteFileAtomic(filepath.Join(dir, "script.log"), func(out io.Writer) error {
+		for _, e := range s.Log() {
+			if _, err := fmt.Fprintln(out, e.String()); err != nil {
+				return err
+			}
+		}
+		if n := s.Dropped(); n > 0 {
+			_, err := fmt.Fprintf(out, "(%d more messages dropped)\n", n)
+			return err
+		}
+		return nil
+	})
 }
 
 // nodeEventsConfig loads --node-events and sets the failure model.
@@ -272,13 +297,25 @@ func buildPipeline(cfg *replayConfig, w *workload, c *sim.Cluster) (*placement.P
 	for _, n := range c.Nodes {
 		tainted = tainted || len(n.Taints) > 0
 	}
-	plain := cfg.Placement.String() == "first-fit" && len(spec.Scorers) == 0 && spec.Limit == 0 && !cfg.Explain
+	plain := cfg.Placement.String() == "first-fit" && len(spec.Scorers) == 0 && spec.Limit == 0 && !cfg.Explain && cfg.Script.Path == ""
 	if plain && !tainted && !c.Special() && w.format != "native" {
 		return nil, nil
 	}
 	p, err := placement.Build(c, spec)
 	if err != nil {
 		return nil, fmt.Errorf("--placement: %w", err)
+	}
+	if cfg.Script.Path != "" {
+		sc := cfg.Script.Config
+		sc.Seed = cfg.Seed
+		s, err := script.Load(sc)
+		if err != nil {
+			return nil, fmt.Errorf("--script: %w", err)
+		}
+		if err := script.Attach(p, s); err != nil {
+			return nil, fmt.Errorf("--script: %w", err)
+		}
+		w.script = s
 	}
 	return p, nil
 }

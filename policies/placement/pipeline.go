@@ -163,7 +163,7 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 		cands = p.feasible(l, t, allow, l.leaves)
 	case p.Limit > 0 && p.Limit < len(l.leaves):
 		cands = p.limited(l, t, allow)
-	case len(p.Scorers) == 0 && p.Select == nil:
+	case len(p.Scorers) == 0 && p.Select == nil && p.Decider == nil:
 		cands = p.visit(l, t, allow, 0, 1) // first fit
 		p.cands = cands
 	default:
