@@ -80,7 +80,7 @@ type choice struct {
 // scorer, no selection, no candidate limit, no strategy filter (the
 // job-constraint filters apart).
 func (p *Pipeline) Plain() bool {
-	return len(p.Scorers) == 0 && p.Select == nil && p.Limit == 0 && len(p.Filters) <= len(traitFilters())
+	return len(p.Scorers) == 0 && p.Select == nil && p.Decider == nil && p.Limit == 0 && len(p.Filters) <= len(traitFilters())
 }
 
 // Decider decides among the candidates that passed every filter (in node
