@@ -31,22 +31,6 @@ func Attach(p *placement.Pipeline, s *Script) error {
 	if s.score != nil {
 		p.Scorers = append(p.Scorers, placement.Weighted{Scorer: &Scorer{s: s}, Weight: s.cfg.Weight})
 	}
-	if s.placement != nil && len(p.Scorers) == 0 && p.Select == nil {
-		// A pipeline with neither scorers nor a selection is first fit,
-		// and Place stops at the first feasible node; instance_placement
-		// must see every candidate. A scorer of weight 0 costs nothing
-		// (totals skips it) and keeps the fallback first fit.
-		p.Scorers = append(p.Scorers, placement.Weighted{Scorer: allCandidates{}, Weight: 0})
-	}
 	p.Decider = &Decider{s: s, inner: p.Decider}
 	return nil
-}
-
-// allCandidates is the weight-0 scorer that makes a first-fit pipeline
-// gather every feasible candidate for instance_placement.
-type allCandidates struct{}
-
-func (allCandidates) Name() string { return "script (every candidate)" }
-func (allCandidates) Score(_ *placement.Ledger, _ *placement.Task, cands []int32, out []float64) {
-	clear(out[:len(cands)])
 }

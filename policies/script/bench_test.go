@@ -97,7 +97,6 @@ func BenchmarkMostFreeMemory100(b *testing.B) {
 				}
 			} else {
 				p.Decider = deciders[how]()
-				p.Scorers = append(p.Scorers, placement.Weighted{Scorer: allCandidates{}}) // every candidate, as Attach does
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
