@@ -7,8 +7,11 @@ import (
 
 // Checker is an Observer that verifies the engine's invariants with its own
 // accounting: no node over-committed, every task on a node that has what it
-// needs, start ≥ submit, end = start + min(runtime, walltime), and every
-// job in exactly one final state. Its memory follows the running jobs.
+// needs, start ≥ submit, end = start + min(runtime, walltime), every
+// job in exactly one final state, and no job started before its
+// dependencies ended, plus think time, as their conditions say. Its memory
+// follows the running jobs, plus, like the engine's (deps.go), one small
+// entry per job id for the dependencies.
 type Checker struct {
 	cluster  *Cluster
 	used     []Amount // used[n*R+r], rebuilt from Started/Ended only
@@ -17,6 +20,7 @@ type Checker struct {
 	problems []string
 	total    int
 	offline  []bool // nodes down or drained, from NodeChanged
+	deps     checkDeps
 }
 
 // NewChecker returns a checker for cluster c.
@@ -37,13 +41,15 @@ func (k *Checker) Submitted(now Time, j *JobRun) {
 	if now != j.Job.Submit {
 		k.fail("job %s submitted at %s s, trace says %s s", j.Job.ID, now, j.Job.Submit)
 	}
+	k.deps.submitted(j)
 }
 
 // Started implements Observer.
 func (k *Checker) Started(now Time, j *JobRun) {
-	if j.Start < j.Job.Submit {
+	if j.Start < j.Job.Submit || j.Start < j.TraceSubmit {
 		k.fail("job %s starts at %s s before its submit %s s", j.Job.ID, j.Start, j.Job.Submit)
 	}
+	k.deps.started(k, j)
 	for _, n := range j.Nodes {
 		if k.offline != nil && k.offline[n] {
 			k.fail("t=%s s: job %s starts a task on %s, which is down or drained", now, j.Job.ID, k.cluster.Nodes[n].Name)
@@ -97,6 +103,7 @@ func (k *Checker) Ended(now Time, j *JobRun) {
 	for _, n := range j.Nodes {
 		k.book(now, j, int(n), -1)
 	}
+	k.deps.ended(now, j)
 }
 
 // NodeChanged implements NodeObserver: the checker keeps its own list of
@@ -120,7 +127,10 @@ func (k *Checker) Requeued(now Time, j *JobRun, lost Time) {
 }
 
 // Rejected implements Observer.
-func (k *Checker) Rejected(now Time, j *JobRun) { k.counts[Rejected]++ }
+func (k *Checker) Rejected(now Time, j *JobRun) {
+	k.counts[Rejected]++
+	k.deps.ended(now, j)
+}
 
 // Stepped implements Observer.
 func (k *Checker) Stepped(now Time, c *Context) {}

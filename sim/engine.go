@@ -65,7 +65,8 @@ type Engine struct {
 	// startedInPass says the queue holds started jobs to compact away.
 	startedInPass bool
 	nodes         nodeState
-	jobEvents     int // submit and finish events in the heap
+	jobEvents     int // submit, release and finish events in the heap
+	deps          depState
 }
 
 // NewEngine wires a cluster, a trace, a scheduler and observers.
@@ -182,6 +183,7 @@ func (e *Engine) Run() error {
 	if e.cfg.Until > 0 && e.now < e.cfg.Until && len(e.events) > 0 {
 		e.now = e.cfg.Until
 	}
+	e.flushHeld()
 	for _, o := range e.observers {
 		o.Finished(e.now, &e.ctx)
 	}
@@ -201,7 +203,7 @@ func (e *Engine) pull() error {
 		return fmt.Errorf("job %s: submit time %s s is before the previous job's %s s: the trace must be in submit order", j.ID, j.Submit, e.lastTime)
 	}
 	e.lastTime = j.Submit
-	jr := &JobRun{Job: j, Seq: e.arrived}
+	jr := &JobRun{Job: j, Seq: e.arrived, TraceSubmit: j.Submit}
 	e.arrived++
 	e.push(j.Submit, evSubmit, jr)
 	return nil
@@ -218,7 +220,7 @@ func (e *Engine) wakeAt(t Time) {
 
 func (e *Engine) push(at Time, k eventKind, j *JobRun) {
 	ev := event{at: at, kind: k, seq: e.evSeq, job: j}
-	if k == evSubmit || k == evFinish {
+	if k == evSubmit || k == evFinish || k == evRelease {
 		e.jobEvents++
 		if k == evFinish {
 			ev.attempt = j.attempt
@@ -239,6 +241,9 @@ func (e *Engine) apply(ev event) error {
 		if ev.attempt == ev.job.attempt { // else the run was stopped
 			e.finish(ev.job)
 		}
+	case evRelease:
+		e.jobEvents--
+		e.released(ev.job)
 	case evNode:
 		e.applyNode(ev)
 	case evDeadline:
@@ -254,15 +259,19 @@ func (e *Engine) submit(j *JobRun) {
 	for _, o := range e.observers {
 		o.Submitted(e.now, j)
 	}
-	if reason := e.neverFits(j); reason != "" {
+	reason, hold := e.arrive(j, e.neverFits(j))
+	if reason != "" {
 		j.Status = Rejected
 		j.Reason = reason
 		for _, o := range e.observers {
 			o.Rejected(e.now, j)
 		}
+		e.depEnded(j)
 		return
 	}
-	e.enqueue(j)
+	if !hold {
+		e.enqueue(j)
+	}
 }
 
 // neverFits compiles j's request and returns why j can never run on the
@@ -400,6 +409,9 @@ func (e *Engine) reject(j *JobRun, reason string) error {
 	for _, o := range e.observers {
 		o.Rejected(e.now, j)
 	}
+	e.deps.inPass = true
+	e.depEnded(j)
+	e.deps.inPass = false
 	return nil
 }
 
@@ -453,4 +465,5 @@ func (e *Engine) finish(j *JobRun) {
 	for _, o := range e.observers {
 		o.Ended(e.now, j)
 	}
+	e.depEnded(j)
 }

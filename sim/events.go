@@ -2,13 +2,15 @@ package sim
 
 // eventKind orders events that share a time: ends free resources before
 // node changes and new arrivals, so the scheduling pass of that time sees
-// them all, and a job ending as its node fails has completed.
+// them all, and a job ending as its node fails has completed. Releases of
+// held-back jobs come before new arrivals: they were submitted earlier.
 type eventKind uint8
 
 const (
 	evFinish   eventKind = iota // a running job ends (completes or is killed)
 	evNode                      // a node fails, recovers, is drained or undrained
 	evDeadline                  // a drain's deadline: jobs still on the node move
+	evRelease                   // a job's dependencies ended, think time over: it is queued
 	evSubmit                    // the next trace job arrives
 	evWake                      // a policy asked to be called at this time
 )

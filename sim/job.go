@@ -25,6 +25,9 @@ type Job struct {
 	// after a failure it restarts from its last checkpoint instead of from
 	// zero.
 	CheckpointInterval Time
+	// DependsOn lists earlier jobs of the trace this one waits for
+	// (deps.go); nil for none.
+	DependsOn []Dependency
 }
 
 // NoWalltime marks a job whose trace gives no requested time.
@@ -34,7 +37,10 @@ const NoWalltime Time = -1
 type JobStatus uint8
 
 // Job states. Every submitted job ends in exactly one of Completed, Killed,
-// Rejected, or (at the horizon) Queued or Running.
+// Rejected, or (at the horizon) Queued or Running. A job held back by its
+// dependencies is Queued but not yet in Context.Queue (deps.go): no state
+// of its own, since no policy may act on it and, at the horizon, it is
+// reported with the queue (it never started).
 const (
 	Queued JobStatus = iota
 	Running
@@ -71,6 +77,12 @@ type JobRun struct {
 	Restarts   int
 	LostWork   Time
 	Saved      Time
+
+	// TraceSubmit is the submit time the trace gives. Job.Submit equals it
+	// except for a job its dependencies held back past it: that job runs
+	// with a copy of its Job whose Submit is the release time, its
+	// effective submit (deps.go).
+	TraceSubmit Time
 
 	req       []Need  // compiled Request
 	immune    []int32 // compiled Traits.Immunities, sorted

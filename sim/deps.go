@@ -1,0 +1,325 @@
+package sim
+
+import "sort"
+
+// This file is the engine's side of job dependencies (DAGs): SWF's
+// preceding job and think time, the native format's depends_on.
+//
+// Semantics. A job with dependencies arrives at its trace submit time
+// (observers hear Submitted then) but enters the queue only once every
+// dependency has ended, at its release time
+//
+//	max(trace submit, max over dependencies of (dependency end + think))
+//
+// A dependency "after success" is met when the named job completes; "after
+// any" (AfterAny) when it completes, is killed or is rejected. A dependency
+// that can never be met rejects the job, with the reason, at the moment it
+// is known: the named job was killed or rejected ("dependency 123 was
+// killed"), or no earlier job has that id ("dependency 99 is not in the
+// trace …"). Rejection spreads: a job waiting for a rejected one after
+// success is rejected in turn. Nothing is waited on forever.
+//
+// Dependencies name earlier jobs: an id resolves, when the dependent job
+// arrives, to the latest job with that id that arrived before it. A job
+// naming a later job (or itself) is rejected as naming a missing one. So
+// the dependency graph follows arrival order and has no cycles; a cycle
+// written in a trace (a after b, b after a) shows up as its earliest job
+// naming a later one, and both are rejected.
+//
+// Effective submit. A job released after its trace submit runs with a copy
+// of its Job whose Submit is the release time (JobRun.TraceSubmit keeps the
+// trace's). This is SWF's reading of think time (the time "between the
+// termination of the preceding job and the submittal of this one"), and it
+// makes every metric count from the job's entry into the queue: wait,
+// turnaround and slowdown are not charged the time spent waiting for other
+// jobs, and FCFS orders it by release. A job still held back at the horizon
+// keeps its trace submit and is reported queued.
+//
+// Memory. Held-back jobs are alive (they are in memory like queued ones).
+// Beyond them, the engine remembers the outcome of every job that ended,
+// its id and end time and whether it completed: a later job may name any
+// earlier one, and a streamed trace cannot say which will be named. That
+// is O(trace) in ids only (one map entry, about 40 bytes, plus the id's
+// bytes, per job), not in jobs: Job and JobRun values are dropped as before.
+
+// Dependency is one entry of Job.DependsOn: the job waits until job ID (an
+// earlier job of the trace) has ended, plus Think.
+type Dependency struct {
+	ID string
+	// AfterAny is met by any end (completed, killed, rejected); false means
+	// after success (the job completed).
+	AfterAny bool
+	// Think is the time between the dependency's end and this job's entry
+	// into the queue (SWF field 18), ≥ 0.
+	Think Time
+}
+
+// depEntry is what the engine knows of the latest job with a given id:
+// the job while it is alive, its outcome once it ended.
+type depEntry struct {
+	run *JobRun // nil once ended
+	out outcome
+}
+
+// outcome packs an end time and how the job ended (end<<2 | status code)
+// into 8 bytes, to keep the per-trace memory small.
+type outcome int64
+
+const (
+	outCompleted = iota
+	outKilled
+	outRejected
+)
+
+func packOutcome(end Time, s JobStatus) outcome {
+	code := outRejected
+	switch s {
+	case Completed:
+		code = outCompleted
+	case Killed:
+		code = outKilled
+	}
+	return outcome(int64(end)<<2 | int64(code))
+}
+
+func (o outcome) end() Time { return Time(o >> 2) }
+func (o outcome) code() int { return int(o & 3) }
+
+// depRef is a held-back job and the index of one of its dependencies.
+type depRef struct {
+	job *JobRun
+	dep int
+}
+
+// depHold is a held-back job's progress: dependencies not yet ended, and
+// the release time so far.
+type depHold struct {
+	pending int
+	release Time
+}
+
+// depState is the engine's dependency bookkeeping.
+type depState struct {
+	ids map[string]depEntry
+	// shadowed holds alive jobs whose id a later job took: their end
+	// changes nothing, since ids resolve to the later job.
+	shadowed map[*JobRun]bool
+	waiters  map[*JobRun][]depRef // alive job → dependencies on it
+	held     map[*JobRun]*depHold // jobs not yet released
+	// inPass is set while a job the scheduler rejected ends: the queue
+	// must not change under the scheduler, so the jobs it releases now
+	// enter the queue by an event at now, with a second pass at now.
+	inPass bool
+}
+
+// arrive registers j's id and, unless j is already rejected for reason,
+// resolves its dependencies. It returns why j can never run ("" if it
+// can), and whether j is held back (not to be queued now). Call it once
+// per job, in arrival order.
+func (e *Engine) arrive(j *JobRun, reason string) (string, bool) {
+	d := &e.deps
+	if d.ids == nil {
+		d.ids = map[string]depEntry{}
+		d.shadowed = map[*JobRun]bool{}
+		d.waiters = map[*JobRun][]depRef{}
+		d.held = map[*JobRun]*depHold{}
+	}
+	// Resolve first: an id names earlier jobs, never j itself.
+	h := depHold{release: j.TraceSubmit}
+	for i, dep := range j.Job.DependsOn {
+		if reason != "" {
+			break
+		}
+		ent, ok := d.ids[dep.ID]
+		switch {
+		case !ok && dep.ID == j.Job.ID:
+			reason = "dependency " + dep.ID + " is the job itself"
+		case !ok:
+			reason = "dependency " + dep.ID + " is not in the trace (a job may only depend on earlier ones)"
+		case ent.run != nil:
+			h.pending++
+			d.waiters[ent.run] = append(d.waiters[ent.run], depRef{j, i})
+		default:
+			reason = h.meet(ent.out, dep)
+		}
+	}
+	if old, ok := d.ids[j.Job.ID]; ok && old.run != nil {
+		d.shadowed[old.run] = true
+	}
+	d.ids[j.Job.ID] = depEntry{run: j}
+	if reason != "" || len(j.Job.DependsOn) == 0 {
+		// A rejected job's registrations as a waiter are dropped when
+		// those dependencies end (it is not in held).
+		return reason, false
+	}
+	if h.pending > 0 {
+		d.held[j] = &h
+		return "", true
+	}
+	return "", e.releaseAt(j, &h)
+}
+
+// meet applies the outcome of one ended dependency to h: the release time
+// moves to its end plus think, or the reason it can never be met.
+func (h *depHold) meet(o outcome, dep Dependency) string {
+	if o.code() != outCompleted && !dep.AfterAny {
+		if o.code() == outKilled {
+			return "dependency " + dep.ID + " was killed"
+		}
+		return "dependency " + dep.ID + " was rejected"
+	}
+	h.release = max(h.release, o.end()+dep.Think)
+	return ""
+}
+
+// releaseAt queues j now if its release time has come, else schedules
+// the release and reports that j is held until then.
+func (e *Engine) releaseAt(j *JobRun, h *depHold) (held bool) {
+	if h.release <= e.now && !e.deps.inPass {
+		return false
+	}
+	e.deps.held[j] = h
+	e.push(max(h.release, e.now), evRelease, j)
+	return true
+}
+
+// released queues a held-back job whose release time has come, with its
+// effective submit (see the top of this file).
+func (e *Engine) released(j *JobRun) {
+	delete(e.deps.held, j)
+	if e.now > j.Job.Submit {
+		job := *j.Job
+		job.Submit = e.now
+		j.Job = &job
+	}
+	e.enqueue(j)
+}
+
+// depEnded records that j ended (completed, killed or rejected) now, and
+// releases or rejects the jobs waiting for it, and theirs in turn.
+func (e *Engine) depEnded(j *JobRun) {
+	d := &e.deps
+	work := []*JobRun{j}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		// The length tests keep the common case (no duplicate ids, no
+		// dependencies) to one map write per job end.
+		if len(d.shadowed) > 0 && d.shadowed[x] {
+			delete(d.shadowed, x)
+		} else {
+			d.ids[x.Job.ID] = depEntry{out: packOutcome(e.now, x.Status)}
+		}
+		if len(d.waiters) == 0 {
+			continue
+		}
+		refs := d.waiters[x]
+		delete(d.waiters, x)
+		for _, ref := range refs {
+			w := ref.job
+			h := d.held[w]
+			if h == nil {
+				continue // rejected since it registered
+			}
+			if reason := h.meet(packOutcome(e.now, x.Status), w.Job.DependsOn[ref.dep]); reason != "" {
+				delete(d.held, w)
+				w.Status = Rejected
+				w.Reason = reason
+				for _, o := range e.observers {
+					o.Rejected(e.now, w)
+				}
+				work = append(work, w)
+				continue
+			}
+			if h.pending--; h.pending == 0 {
+				delete(d.held, w)
+				if !e.releaseAt(w, h) {
+					e.released(w)
+				}
+			}
+		}
+	}
+}
+
+// flushHeld puts the jobs still held back at the end of the run into the
+// queue, in arrival order, so that observers' Finished sees them as
+// queued: they never started.
+func (e *Engine) flushHeld() {
+	if len(e.deps.held) == 0 {
+		return
+	}
+	held := make([]*JobRun, 0, len(e.deps.held))
+	for j := range e.deps.held {
+		held = append(held, j)
+	}
+	sort.Slice(held, func(a, b int) bool { return held[a].Seq < held[b].Seq })
+	e.queue = append(e.queue, held...)
+	clear(e.deps.held)
+}
+
+// Held counts the jobs submitted but held back by their dependencies: not
+// yet in Queue().
+func (c *Context) Held() int { return len(c.e.deps.held) }
+
+// checkDeps is the Checker's own record of job ends, to verify that no job
+// starts before its dependencies allow. It resolves ids as the engine
+// does (the latest earlier job with the id) but from observer calls only.
+type checkDeps struct {
+	ids  map[string]*checkEnd
+	open map[*JobRun]*checkEnd   // jobs submitted, not ended
+	deps map[*JobRun][]*checkEnd // a job's resolved dependencies, nil = missing
+}
+
+type checkEnd struct {
+	end    Time
+	status JobStatus
+	ended  bool
+}
+
+func (c *checkDeps) submitted(j *JobRun) {
+	if c.ids == nil {
+		c.ids = map[string]*checkEnd{}
+		c.open = map[*JobRun]*checkEnd{}
+		c.deps = map[*JobRun][]*checkEnd{}
+	}
+	if len(j.Job.DependsOn) > 0 {
+		refs := make([]*checkEnd, len(j.Job.DependsOn))
+		for i, d := range j.Job.DependsOn {
+			refs[i] = c.ids[d.ID]
+		}
+		c.deps[j] = refs
+	}
+	x := &checkEnd{}
+	c.ids[j.Job.ID] = x
+	c.open[j] = x
+}
+
+// started checks j's dependencies had ended, as their conditions want,
+// think time before now.
+func (c *checkDeps) started(k *Checker, j *JobRun) {
+	refs := c.deps[j]
+	for i, d := range j.Job.DependsOn {
+		if i >= len(refs) {
+			break
+		}
+		x := refs[i]
+		switch {
+		case x == nil:
+			k.fail("job %s starts but its dependency %s is not in the trace before it", j.Job.ID, d.ID)
+		case !x.ended:
+			k.fail("t=%s s: job %s starts before its dependency %s ended", j.Start, j.Job.ID, d.ID)
+		case !d.AfterAny && x.status != Completed:
+			k.fail("job %s starts though its dependency %s was %s", j.Job.ID, d.ID, x.status)
+		case j.Start < x.end+d.Think:
+			k.fail("job %s starts at %s s, before its dependency %s's end %s s + think %s s", j.Job.ID, j.Start, d.ID, x.end, d.Think)
+		}
+	}
+}
+
+func (c *checkDeps) ended(now Time, j *JobRun) {
+	if x := c.open[j]; x != nil {
+		x.end, x.status, x.ended = now, j.Status, true
+		delete(c.open, j)
+	}
+	delete(c.deps, j)
+}
