@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
+	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/traces/swf"
 )
@@ -48,6 +49,7 @@ type replayConfig struct {
 	Strict         bool            `yaml:"strict"`
 	KillAtWalltime bool            `yaml:"kill_at_walltime"`
 	TauS           float64         `yaml:"bsld_tau_s"`
+	Lattice        latticeConfig   `yaml:"lattice,omitempty"`
 }
 
 func defaultConfig() replayConfig {
@@ -70,12 +72,12 @@ func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&c.MaxHosts, "max-hosts", c.MaxHosts, "keep only the first N compute hosts of --platform (0: all)")
 	fs.StringVar(&c.SWFModel, "swf-model", c.SWFModel, "cluster model for SWF traces: pool (one node of MaxProcs processors) or nodes (MaxNodes whole nodes)")
 	fs.IntVar(&c.ProcsPerNode, "swf-procs-per-node", c.ProcsPerNode, "processors per node in the nodes model (default ⌈MaxProcs/MaxNodes⌉)")
-	fs.StringVar(&c.Queue, "queue", c.Queue, "queue order: "+strings.Join(policies.OrderNames(), ", "))
-	fs.StringVar(&c.Profile, "profile", c.Profile, "weight profile of the multi-factor queue (not in this version)")
+	fs.StringVar(&c.Queue, "queue", c.Queue, "queue order: "+strings.Join(queueNames(), ", "))
+	fs.StringVar(&c.Profile, "profile", c.Profile, "weight profile of --queue lattice: "+strings.Join(lattice.BuiltinNames(), ", ")+", or a profile YAML file")
 	fs.StringVar(&c.Backfill, "backfill", c.Backfill, "backfilling: none, easy, conservative")
-	fs.Var(&c.Placement, "placement", "placement strategy (see `schedsim policies`; arguments in --config)")
+	fs.Var(&c.Placement, "placement", "placement strategy, listed by 'schedsim policies'; arguments in --config")
 	fs.StringVar(&c.CandidateLimit, "candidate-limit", c.CandidateLimit, "stop after this many feasible nodes: auto (max(2, ⌈log₂ n⌉)), none, or a count")
-	fs.BoolVar(&c.Explain, "explain", c.Explain, "write decisions.csv: each placed job's node and every scorer's score")
+	fs.BoolVar(&c.Explain, "explain", c.Explain, "write the decisions table (decisions.<format>): each placed task's node and every scorer's score")
 	fs.Var(&c.Script, "script", "Starlark placement script (LXD instance_placement, score, filter); on_error, step_budget, weight in --config")
 	fs.StringVar(&c.NodeEvents, "node-events", c.NodeEvents, "node events file: CSV time_s,node,event(fail|recover|drain|undrain)[,deadline_s]")
 	fs.Float64Var(&c.MTBFs, "mtbf", c.MTBFs, "random node failures: mean time between failures per node, seconds (with --mttr; seeded by --seed)")
@@ -109,6 +111,7 @@ func loadConfigFile(path string, into *replayConfig) error {
 			*p = filepath.Join(dir, *p)
 		}
 	}
+	latticePaths(dir, into)
 	return nil
 }
 
@@ -116,7 +119,7 @@ func loadConfigFile(path string, into *replayConfig) error {
 func (c *replayConfig) validate() error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if _, err := policies.OrderByName(c.Queue); err != nil {
+	if err := checkQueue(c.Queue); err != nil {
 		add("--queue: %v", err)
 	}
 	if _, err := policies.ParseBackfill(c.Backfill); err != nil {
@@ -143,9 +146,7 @@ func (c *replayConfig) validate() error {
 			add("--candidate-limit: %v", err)
 		}
 	}
-	if c.Profile != "" {
-		add("--profile: weight profiles need the multi-factor queue, which this version does not have yet")
-	}
+	errs = append(errs, c.validateLattice()...)
 	if c.Script.Path != "" {
 		if err := c.Script.Validate(); err != nil { // fills the defaults too, for run.yaml
 			add("--script: %v", err)
