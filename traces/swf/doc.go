@@ -19,6 +19,14 @@
 // ends at once. The wait time (field 3) is the original system's and is not
 // used.
 //
+// Fields 17 and 18 become a dependency (sim.Job.DependsOn): a job with a
+// preceding job number > 0 enters the queue only once that job has ended,
+// whatever the end (completed, killed or rejected: the format speaks of its
+// termination), plus the think time (field 18; -1 or absent is 0). A
+// preceding job that is not earlier in the log rejects the job with the
+// reason (sim/deps.go). The numbers are matched against field 1 as
+// written, so a log writing job numbers as "0012" matches none.
+//
 // Records are yielded in (submit time, file order). Logs are nearly always
 // sorted already; for the few that are not (LLNL-Thunder), the reader makes
 // a first pass that remembers only the out-of-order records and then merges

@@ -18,6 +18,7 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add([]byte("; MaxNodes: 2\n1 0 -1 5 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 -1 -1\n"), false)
 	f.Add([]byte("1 1e3 -1 .5 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"), true)
+	f.Add([]byte("; MaxProcs: 4\n1 0 -1 5 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 -1 -1\n2 1 -1 5 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 1 2.5\n"), true)
 	f.Add([]byte{0x1f, 0x8b, 0, 0}, false)
 	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
 		for _, m := range []Model{Pool, Nodes} {

@@ -314,6 +314,10 @@ func (r *Reader) parse(b []byte) (*sim.Job, *traces.ParseError) {
 			}
 		}
 	}
+	deps, perr := r.preceding(f[16], f[17])
+	if perr != nil {
+		return nil, perr
+	}
 	tasks, req := shape(r.opt.Model, procs, r.perNode)
 	return &sim.Job{
 		ID:        string(f[0]),
@@ -327,7 +331,29 @@ func (r *Reader) parse(b []byte) (*sim.Job, *traces.ParseError) {
 		Group:     r.intern("g", f[12]),
 		Queue:     r.intern("q", f[14]),
 		Partition: r.intern("p", f[15]),
+		DependsOn: deps,
 	}, nil
+}
+
+// preceding reads fields 17 and 18 into a dependency: the job waits for
+// the end of the preceding job (any end: the format speaks of its
+// termination), then the think time. A preceding job ≤ 0 (-1, or 0 in
+// some converted logs: job numbers start at 1) is none; a negative think
+// time is unknown, taken as 0. The job number is written canonically
+// ("12"), as job numbers are in field 1.
+func (r *Reader) preceding(job, think []byte) ([]sim.Dependency, *traces.ParseError) {
+	p, err := parseInt(job)
+	if err != nil {
+		return nil, r.bad(16, err)
+	}
+	t, err := parseTime(think)
+	if err != nil {
+		return nil, r.bad(17, err)
+	}
+	if p <= 0 {
+		return nil, nil
+	}
+	return []sim.Dependency{{ID: strconv.FormatInt(p, 10), AfterAny: true, Think: max(t, 0)}}, nil
 }
 
 // intern returns prefix+id for a numeric id field, "" for -1, sharing one

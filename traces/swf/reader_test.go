@@ -193,3 +193,50 @@ func TestRealLogsStream(t *testing.T) {
 		}
 	}
 }
+
+// TestSWFDependencies reads fields 17 and 18 of testdata/swf/dag.swf: a
+// preceding job > 0 is a dependency after any end, with the think time
+// (-1 = 0, fractions exact); 0 and -1 are none. TestSWFDAGReplay replays
+// the file.
+func TestSWFDependencies(t *testing.T) {
+	r, err := Open("../../testdata/swf/dag.swf", Options{Options: traces.Options{Strict: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var b strings.Builder
+	for _, j := range readAll(t, r) {
+		fmt.Fprintf(&b, "%s:", j.ID)
+		for _, d := range j.DependsOn {
+			fmt.Fprintf(&b, " %s any=%v think=%s", d.ID, d.AfterAny, d.Think)
+		}
+		b.WriteString(";")
+	}
+	want := "1:;2: 1 any=true think=30;3: 2 any=true think=0;4: 99 any=true think=5;5:;6:;7: 6 any=true think=2.5;"
+	if got := b.String(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestSWFDependencyBad: fields 17 and 18 are read now, so a value that is
+// not a number is a bad record in both modes, named by its field.
+func TestSWFDependencyBad(t *testing.T) {
+	for _, tc := range []struct{ prec, think, field string }{
+		{"x", "-1", "17 (preceding_job)"},
+		{"1.5", "-1", "17 (preceding_job)"},
+		{"1", "soon", "18 (think_time)"},
+	} {
+		data := "; MaxProcs: 4\n1 0 -1 5 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 -1 -1\n" +
+			"2 1 -1 5 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 " + tc.prec + " " + tc.think + "\n"
+		r, err := OpenBytes("bad.swf", []byte(data), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if jobs := readAll(t, r); len(jobs) != 1 {
+			t.Errorf("%s %s: lenient read %d jobs, want 1", tc.prec, tc.think, len(jobs))
+		}
+		if s := r.Skips(); s.First == nil || s.First.Field != tc.field {
+			t.Errorf("%s %s: skips %+v, want field %s", tc.prec, tc.think, s, tc.field)
+		}
+	}
+}
