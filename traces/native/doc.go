@@ -21,6 +21,7 @@
 //	partition    string   -        no        ""
 //	priority     integer  -        no        0         larger is more important
 //	gang         boolean  -        no        true      all tasks start together
+//	depends_on   list     -        no        []        earlier jobs this one waits for (see "Dependencies")
 //
 // and the optional placement traits (sim.Traits; see "Placement traits"):
 //
@@ -94,6 +95,25 @@
 //
 // A writer leaves out the trait fields a job does not have, so the output
 // for a trace without traits is what it was before they existed.
+//
+// # Dependencies
+//
+// depends_on (sim.Job.DependsOn) lists earlier jobs of the trace that must
+// end before the job enters the queue. An item is a job id (a string: after
+// that job completes) or an object {"job", "condition", "think_s"}: job
+// (required, non-empty) is the id, condition is "success" (the default:
+// the job completed) or "any" (completed, killed or rejected), think_s the
+// seconds between that end and the job's entry into the queue (≥ 0,
+// default 0). An empty list or null is absent. The engine's semantics
+// (release time, rejection of a dependency that can never be met) are in
+// sim/deps.go.
+//
+//	{"id": "eval", "submit_s": 0, "runtime_s": 300, "depends_on": ["train-a", {"job": "train-b", "condition": "any", "think_s": 60}]}
+//
+// In CSV, depends_on is a column of compact JSON, like the structured
+// traits; the CSV writer adds it only when some job has dependencies, and
+// both writers write an item as a plain id when its condition and think
+// time are the defaults.
 //
 // # JSON Lines
 //

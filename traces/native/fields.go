@@ -35,6 +35,9 @@ const (
 	fMemberGroup
 	fProject
 	fLabels
+	// depends_on (deps.go), optional, is a job field but written like the
+	// structured traits: a JSON list, compact JSON in a CSV cell.
+	fDependsOn
 	numFields
 )
 
@@ -66,6 +69,7 @@ var fieldNames = [numFields]string{
 	fMemberGroup:    "member_group",
 	fProject:        "project",
 	fLabels:         "labels",
+	fDependsOn:      "depends_on",
 }
 
 func (f field) String() string { return fieldNames[f] }
@@ -91,6 +95,7 @@ const (
 	kStrings // a list of strings
 	kLabels  // an object of string → string, in file order
 	kList    // a list of objects (tolerations, constraints)
+	kDeps    // depends_on: a list of job ids or objects
 )
 
 func (f field) kind() kind {
@@ -107,6 +112,8 @@ func (f field) kind() kind {
 		return kLabels
 	case fTolerations, fConstraints:
 		return kList
+	case fDependsOn:
+		return kDeps
 	}
 	return kString
 }
@@ -170,6 +177,9 @@ var (
 	errWantItem    = errors.New("must be an object")
 	errKeyName     = errors.New("key must not be empty")
 	errEffect      = errors.New("must be NoSchedule or PreferNoSchedule")
+	errWantDeps    = errors.New("must be a list of job ids or {job, condition, think_s} objects")
+	errWantDep     = errors.New("must be a job id (a string) or an object")
+	errCondition   = errors.New("must be success or any")
 )
 
 // record accumulates one job while its fields are read.

@@ -98,9 +98,18 @@ func addTraitSeeds(f *testing.F, file string, seeds []string) {
 	}
 }
 
+// addDepSeeds adds the dependency sample, good records and bad ones.
+func addDepSeeds(f *testing.F, file string, seeds []string, bad []errCase) {
+	addSeeds(f, file, bad)
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+}
+
 func FuzzJSONL(f *testing.F) {
 	addSeeds(f, "jobs.jsonl", jsonlErrors)
 	addTraitSeeds(f, "traits.jsonl", traitSeeds)
+	addDepSeeds(f, "dag.jsonl", depSeeds, depErrors)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		jobs := fuzzRead(t, data, NewJSONLReader)
 		var b bytes.Buffer
@@ -118,6 +127,11 @@ func FuzzJSONL(f *testing.F) {
 func FuzzCSV(f *testing.F) {
 	addSeeds(f, "jobs.csv", csvErrors)
 	addTraitSeeds(f, "traits.csv", traitSeedsCSV)
+	var csvErrs []errCase
+	for _, c := range depErrors {
+		csvErrs = append(csvErrs, csvDep(c))
+	}
+	addDepSeeds(f, "dag.csv", depSeedsCSV, csvErrs)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		jobs := fuzzRead(t, data, NewCSVReader)
 		var b bytes.Buffer
@@ -156,6 +170,14 @@ func FuzzJSONLScanner(f *testing.F) {
 	}
 	for _, s := range traitSeeds {
 		f.Add([]byte(s))
+	}
+	for _, s := range depSeeds {
+		for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+			f.Add([]byte(line))
+		}
+	}
+	for _, c := range depErrors {
+		f.Add([]byte(c.in))
 	}
 	for _, s := range []string{`{"id":"\ud83d\ude00\ud800x\udc00","submit_s":0,"runtime_s":1,"user":"\u00e9\/\b\f\n\r\t\"\\"}`,
 		"{\"id\":\"a\xff\xfe\",\"submit_s\":0,\"runtime_s\":1}", `{"id":"\ud800\u0041","submit_s":-0,"runtime_s":1E-2}`} {

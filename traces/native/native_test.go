@@ -45,6 +45,16 @@ func dump(j *sim.Job) string {
 		}
 		fmt.Fprintf(&b, "] arch=%q member=%q project=%q labels=%q}", t.Architecture, t.MemberGroup, t.Project, t.Labels)
 	}
+	if len(j.DependsOn) > 0 {
+		b.WriteString(" depends_on=[")
+		for i, d := range j.DependsOn {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "{%q any=%t think=%d}", d.ID, d.AfterAny, d.Think)
+		}
+		b.WriteByte(']')
+	}
 	return b.String()
 }
 

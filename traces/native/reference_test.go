@@ -166,6 +166,10 @@ func (d *jsonlDecoder) refTrait(rec *record, dec *json.Decoder, f field) error {
 		return nil
 	}
 	switch f.kind() {
+	case kDeps:
+		if err := d.refDeps(rec, dec, tok); err != nil {
+			return err
+		}
 	case kStrings:
 		if tok != json.Delim('[') {
 			return bad(name, errWantStrings)
@@ -328,6 +332,95 @@ func (d *jsonlDecoder) refTrait(rec *record, dec *json.Decoder, f field) error {
 	}
 	if _, err := dec.Token(); err != nil { // the closing ']' or '}'
 		return d.refSyntax(err)
+	}
+	return nil
+}
+
+// refDeps decodes depends_on with the Token API, tok being its first token.
+func (d *jsonlDecoder) refDeps(rec *record, dec *json.Decoder, tok json.Token) error {
+	if tok != json.Delim('[') {
+		return d.bad("depends_on", errWantDeps)
+	}
+	var deps []sim.Dependency
+	for i := 0; dec.More(); i++ {
+		tok, err := dec.Token()
+		if err != nil {
+			return d.refSyntax(err)
+		}
+		item := "depends_on[" + strconv.Itoa(i) + "]"
+		if id, ok := tok.(string); ok {
+			if id == "" {
+				return d.bad(item, errEmpty)
+			}
+			deps = append(deps, sim.Dependency{ID: id})
+			continue
+		}
+		if tok != json.Delim('{') {
+			return d.bad(item, errWantDep)
+		}
+		var dep sim.Dependency
+		seen := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return d.refSyntax(err)
+			}
+			key, _ := tok.(string)
+			path := item + "." + key
+			if !slices.Contains(depKeys, key) {
+				return fatalError{&traces.ParseError{File: d.name, Line: d.line, Field: path, Err: errUnknown}}
+			}
+			if seen[key] {
+				return d.bad(path, errTwice)
+			}
+			if tok, err = dec.Token(); err != nil {
+				return d.refSyntax(err)
+			}
+			if tok == nil {
+				continue
+			}
+			switch key {
+			case "think_s":
+				n, ok := tok.(json.Number)
+				if !ok {
+					return d.bad(path, errWantNumber)
+				}
+				t, err := parseTime(string(n))
+				if err == nil && t < 0 {
+					err = errNegTime
+				}
+				if err != nil {
+					return d.bad(path, err)
+				}
+				dep.Think = t
+			default:
+				v, ok := tok.(string)
+				if !ok {
+					return d.bad(path, errWantString)
+				}
+				if key == "job" {
+					if v == "" {
+						return d.bad(path, errEmpty)
+					}
+					dep.ID = v
+				} else if v == "any" || v == "success" {
+					dep.AfterAny = v == "any"
+				} else {
+					return d.bad(path, errCondition)
+				}
+			}
+			seen[key] = true
+		}
+		if _, err := dec.Token(); err != nil { // the closing '}'
+			return d.refSyntax(err)
+		}
+		if !seen["job"] {
+			return d.bad(item+".job", errMissing)
+		}
+		deps = append(deps, dep)
+	}
+	if len(deps) > 0 {
+		rec.job.DependsOn = deps
 	}
 	return nil
 }

@@ -53,6 +53,8 @@ func (r *record) decodeTrait(s *jsonScanner, f field, str func([]byte) string) e
 		return r.decodeStrings(s, f, k, str)
 	case kLabels:
 		return r.decodeLabels(s, f, k, str)
+	case kDeps:
+		return r.decodeDeps(s, k)
 	}
 	return r.decodeList(s, f, k, str)
 }

@@ -41,9 +41,11 @@ func checkJob(j *sim.Job) error {
 		}
 	}
 	if j.Traits != nil {
-		return checkTraits(j.Traits)
+		if err := checkTraits(j.Traits); err != nil {
+			return err
+		}
 	}
-	return nil
+	return checkDeps(j.DependsOn)
 }
 
 // AppendJSONL appends j to dst as one JSON line, newline included. Fields
@@ -103,6 +105,10 @@ func AppendJSONL(dst []byte, j *sim.Job) ([]byte, error) {
 			}
 		}
 	}
+	if len(j.DependsOn) > 0 {
+		dst = append(dst, `,"depends_on":`...)
+		dst = appendDeps(dst, j.DependsOn)
+	}
 	return append(dst, "}\n"...), nil
 }
 
@@ -160,7 +166,8 @@ func WriteJSONL(w io.Writer, jobs []*sim.Job) error {
 // column of the job's own fields, one req_<resource> column per resource
 // any job requests, in the order the resources first appear, and a column
 // for each trait field that some job has (none for a trace without
-// traits). Lists and objects are written as compact JSON in one cell.
+// traits), then depends_on when some job has dependencies. Lists and
+// objects are written as compact JSON in one cell.
 func WriteCSV(w io.Writer, jobs []*sim.Job) error {
 	var resources []string
 	var traitCols []field
@@ -176,6 +183,9 @@ func WriteCSV(w io.Writer, jobs []*sim.Job) error {
 					hasCol[f] = true
 				}
 			}
+		}
+		if len(j.DependsOn) > 0 {
+			hasCol[fDependsOn] = true
 		}
 		for _, q := range j.Request {
 			if strings.TrimSpace(q.Resource) != q.Resource {
@@ -221,9 +231,15 @@ func WriteCSV(w io.Writer, jobs []*sim.Job) error {
 		rest[0], rest[1], rest[2], rest[3] = j.User, j.Group, j.Queue, j.Partition
 		rest[4] = strconv.Itoa(j.Priority)
 		rest[5] = strconv.FormatBool(j.Gang)
-		if t := j.Traits; t != nil {
-			for k, f := range traitCols {
-				buf, rest[6+k] = traitText(buf, f, t)
+		for k, f := range traitCols {
+			switch {
+			case f == fDependsOn:
+				if len(j.DependsOn) > 0 {
+					buf = appendDeps(buf[:0], j.DependsOn)
+					rest[6+k] = string(buf)
+				}
+			case j.Traits != nil:
+				buf, rest[6+k] = traitText(buf, f, j.Traits)
 			}
 		}
 		if err := cw.Write(row); err != nil {
