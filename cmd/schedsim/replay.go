@@ -84,6 +84,7 @@ func policyHelp() string {
 	for _, name := range policies.OrderNames() {
 		fmt.Fprintf(&b, "    %-13s %s\n", name, policies.OrderDoc(name))
 	}
+	fmt.Fprintf(&b, "    %-13s %s\n", latticeQueue, latticeDoc)
 	b.WriteString("  backfilling (--backfill):\n")
 	for _, bf := range []policies.Backfill{policies.NoBackfill, policies.EASY, policies.Conservative} {
 		fmt.Fprintf(&b, "    %-13s %s\n", bf, policies.BackfillDoc(bf))
@@ -112,7 +113,7 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 	if err != nil {
 		return badInput(err)
 	}
-	sched, err := policies.NewPlacedBatch(backfill, cluster, pipe)
+	sched, err := newScheduler(cfg, backfill, cluster, pipe)
 	if err != nil {
 		return badInput(err)
 	}
