@@ -37,10 +37,12 @@ import "sort"
 //
 // Memory. Held-back jobs are alive (they are in memory like queued ones).
 // Beyond them, the engine remembers the outcome of every job that ended,
-// its id and end time and whether it completed: a later job may name any
+// its end time and whether it completed, by id: a later job may name any
 // earlier one, and a streamed trace cannot say which will be named. That
-// is O(trace) in ids only (one map entry, about 40 bytes, plus the id's
-// bytes, per job), not in jobs: Job and JobRun values are dropped as before.
+// is O(trace) in ids only, not in jobs (Job and JobRun values are dropped
+// as before), and small (measured on a million jobs): 8 bytes a job for
+// dense numeric ids (SWF's 1…N), about 40 for sparse numbers, about 70,
+// the id's text included, for ids that are not numbers (outcomes).
 
 // Dependency is one entry of Job.DependsOn: the job waits until job ID (an
 // earlier job of the trace) has ended, plus Think.
@@ -54,19 +56,12 @@ type Dependency struct {
 	Think Time
 }
 
-// depEntry is what the engine knows of the latest job with a given id:
-// the job while it is alive, its outcome once it ended.
-type depEntry struct {
-	run *JobRun // nil once ended
-	out outcome
-}
-
-// outcome packs an end time and how the job ended (end<<2 | status code)
-// into 8 bytes, to keep the per-trace memory small.
+// outcome packs an end time and how the job ended (end<<2 | code) into 8
+// bytes, to keep the per-trace memory small. The zero value is "none".
 type outcome int64
 
 const (
-	outCompleted = iota
+	outCompleted = iota + 1
 	outKilled
 	outRejected
 )
@@ -85,6 +80,84 @@ func packOutcome(end Time, s JobStatus) outcome {
 func (o outcome) end() Time { return Time(o >> 2) }
 func (o outcome) code() int { return int(o & 3) }
 
+// outcomes maps the ids of ended jobs to their outcome. Ids that are
+// decimal numbers, nearly every trace's, are kept without their text and
+// out of the garbage collector's sight: in a slice indexed by the number
+// while the numbers are dense (SWF's 1…N: 8 bytes a job), else in a map
+// of integers. Other ids go in a map of strings.
+type outcomes struct {
+	dense  []outcome
+	nDense int // ids held in dense: it stays at most 2·nDense + denseSlack long
+	num    map[uint64]outcome
+	str    map[string]outcome
+}
+
+const denseSlack = 4096
+
+// number returns id's value when id is a canonical decimal number ("0",
+// "17"; not "017", "+1" or "1.0", which are other ids) below 10^18.
+func number(id string) (uint64, bool) {
+	if id == "" || len(id) > 18 || (id[0] == '0' && len(id) > 1) {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
+}
+
+func (m *outcomes) get(id string) (outcome, bool) {
+	if v, ok := number(id); ok {
+		if v < uint64(len(m.dense)) && m.dense[v] != 0 {
+			return m.dense[v], true
+		}
+		o, ok := m.num[v]
+		return o, ok
+	}
+	o, ok := m.str[id]
+	return o, ok
+}
+
+func (m *outcomes) put(id string, o outcome) {
+	v, ok := number(id)
+	switch {
+	case !ok:
+		if m.str == nil {
+			m.str = map[string]outcome{}
+		}
+		m.str[id] = o
+	case v < uint64(len(m.dense)):
+		if m.dense[v] == 0 {
+			m.nDense++
+		}
+		m.dense[v] = o
+	case v < uint64(2*m.nDense+denseSlack):
+		if v >= uint64(cap(m.dense)) { // double: append grows large slices by 1.25
+			grown := make([]outcome, len(m.dense), max(2*cap(m.dense), int(v)+1, 1024))
+			copy(grown, m.dense)
+			m.dense = grown
+		}
+		// Past len, the array is still zero: dense never shrinks.
+		m.dense = m.dense[:v+1]
+		m.dense[v] = o
+		m.nDense++
+	default:
+		if m.num == nil {
+			m.num = map[uint64]outcome{}
+		}
+		m.num[v] = o
+		return
+	}
+	delete(m.num, v) // an older job with the same id may be there
+}
+
+func (m *outcomes) len() int { return m.nDense + len(m.num) + len(m.str) }
+
 // depRef is a held-back job and the index of one of its dependencies.
 type depRef struct {
 	job *JobRun
@@ -100,7 +173,8 @@ type depHold struct {
 
 // depState is the engine's dependency bookkeeping.
 type depState struct {
-	ids map[string]depEntry
+	alive map[string]*JobRun // submitted, not ended: the latest with each id
+	done  outcomes           // ended
 	// shadowed holds alive jobs whose id a later job took: their end
 	// changes nothing, since ids resolve to the later job.
 	shadowed map[*JobRun]bool
@@ -118,45 +192,56 @@ type depState struct {
 // per job, in arrival order.
 func (e *Engine) arrive(j *JobRun, reason string) (string, bool) {
 	d := &e.deps
-	if d.ids == nil {
-		d.ids = map[string]depEntry{}
+	if d.alive == nil {
+		d.alive = map[string]*JobRun{}
 		d.shadowed = map[*JobRun]bool{}
 		d.waiters = map[*JobRun][]depRef{}
 		d.held = map[*JobRun]*depHold{}
 	}
 	// Resolve first: an id names earlier jobs, never j itself.
-	h := depHold{release: j.TraceSubmit}
-	for i, dep := range j.Job.DependsOn {
-		if reason != "" {
-			break
-		}
-		ent, ok := d.ids[dep.ID]
-		switch {
-		case !ok && dep.ID == j.Job.ID:
-			reason = "dependency " + dep.ID + " is the job itself"
-		case !ok:
-			reason = "dependency " + dep.ID + " is not in the trace (a job may only depend on earlier ones)"
-		case ent.run != nil:
-			h.pending++
-			d.waiters[ent.run] = append(d.waiters[ent.run], depRef{j, i})
-		default:
-			reason = h.meet(ent.out, dep)
-		}
+	var h *depHold
+	if reason == "" && len(j.Job.DependsOn) > 0 {
+		h, reason = e.resolve(j)
 	}
-	if old, ok := d.ids[j.Job.ID]; ok && old.run != nil {
-		d.shadowed[old.run] = true
+	if old := d.alive[j.Job.ID]; old != nil {
+		d.shadowed[old] = true
 	}
-	d.ids[j.Job.ID] = depEntry{run: j}
-	if reason != "" || len(j.Job.DependsOn) == 0 {
+	d.alive[j.Job.ID] = j
+	switch {
+	case reason != "" || h == nil:
 		// A rejected job's registrations as a waiter are dropped when
 		// those dependencies end (it is not in held).
 		return reason, false
-	}
-	if h.pending > 0 {
-		d.held[j] = &h
+	case h.pending > 0:
+		d.held[j] = h
 		return "", true
 	}
-	return "", e.releaseAt(j, &h)
+	return "", e.releaseAt(j, h)
+}
+
+// resolve looks up j's dependencies: those still alive get j as a waiter,
+// those ended move its release time or give the reason it can never run.
+func (e *Engine) resolve(j *JobRun) (*depHold, string) {
+	d := &e.deps
+	h := &depHold{release: j.TraceSubmit}
+	for i, dep := range j.Job.DependsOn {
+		if x := d.alive[dep.ID]; x != nil {
+			h.pending++
+			d.waiters[x] = append(d.waiters[x], depRef{j, i})
+			continue
+		}
+		o, ok := d.done.get(dep.ID)
+		switch {
+		case !ok && dep.ID == j.Job.ID:
+			return h, "dependency " + dep.ID + " is the job itself"
+		case !ok:
+			return h, "dependency " + dep.ID + " is not in the trace (a job may only depend on earlier ones)"
+		}
+		if reason := h.meet(o, dep); reason != "" {
+			return h, reason
+		}
+	}
+	return h, ""
 }
 
 // meet applies the outcome of one ended dependency to h: the release time
@@ -199,16 +284,21 @@ func (e *Engine) released(j *JobRun) {
 // releases or rejects the jobs waiting for it, and theirs in turn.
 func (e *Engine) depEnded(j *JobRun) {
 	d := &e.deps
+	if len(d.waiters) == 0 && len(d.shadowed) == 0 {
+		// The common case: no job waits, no id is shared.
+		delete(d.alive, j.Job.ID)
+		d.done.put(j.Job.ID, packOutcome(e.now, j.Status))
+		return
+	}
 	work := []*JobRun{j}
 	for len(work) > 0 {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
-		// The length tests keep the common case (no duplicate ids, no
-		// dependencies) to one map write per job end.
-		if len(d.shadowed) > 0 && d.shadowed[x] {
+		if d.shadowed[x] {
 			delete(d.shadowed, x)
 		} else {
-			d.ids[x.Job.ID] = depEntry{out: packOutcome(e.now, x.Status)}
+			delete(d.alive, x.Job.ID)
+			d.done.put(x.Job.ID, packOutcome(e.now, x.Status))
 		}
 		if len(d.waiters) == 0 {
 			continue

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -306,12 +307,48 @@ func TestDepStreaming(t *testing.T) {
 	if got := l.lines[len(l.lines)-1]; got != "completed 999 @1000" {
 		t.Errorf("last line %q", got)
 	}
-	if len(e.deps.ids) != 1000 {
-		t.Errorf("%d outcomes, want 1000", len(e.deps.ids))
+	if n := e.deps.done.len(); n != 1000 || len(e.deps.alive) != 0 {
+		t.Errorf("%d outcomes, want 1000; %d alive", n, len(e.deps.alive))
 	}
-	for id, ent := range e.deps.ids {
-		if ent.run != nil {
-			t.Fatalf("job %s still referenced", id)
+	if len(e.deps.done.dense) > 2*1000+denseSlack {
+		t.Errorf("dense outcomes %d long", len(e.deps.done.dense))
+	}
+}
+
+// TestDepOutcomes: the outcome store keeps numeric ids by number (dense,
+// then sparse) and other ids by text; "7" and "007" are different ids;
+// a later job with the same id replaces the outcome.
+func TestDepOutcomes(t *testing.T) {
+	var m outcomes
+	ids := []string{"0", "7", "007", "+7", "7.0", "a", "", "123456789012345678", "1234567890123456789", "5000", "99999999"}
+	for i, id := range ids {
+		m.put(id, packOutcome(Time(i)*Second, Completed))
+	}
+	m.put("7", packOutcome(100*Second, Killed))
+	for i, id := range ids {
+		o, ok := m.get(id)
+		want := packOutcome(Time(i)*Second, Completed)
+		if id == "7" {
+			want = packOutcome(100*Second, Killed)
 		}
+		if !ok || o != want {
+			t.Errorf("%q: got %v %v, want end %s code %d", id, o, ok, want.end(), want.code())
+		}
+	}
+	if _, ok := m.get("8"); ok {
+		t.Error(`"8" found`)
+	}
+	if m.len() != len(ids) || len(m.dense) > 2*m.nDense+denseSlack {
+		t.Errorf("len %d (dense %d of %d), want %d", m.len(), m.nDense, len(m.dense), len(ids))
+	}
+	// A number first kept sparse, then reached by dense growth, moves.
+	var n outcomes
+	n.put("10000", packOutcome(1, Completed))
+	for i := 0; i < 4000; i++ {
+		n.put(strconv.Itoa(i), packOutcome(2, Completed))
+	}
+	n.put("10000", packOutcome(3, Killed))
+	if o, _ := n.get("10000"); o != packOutcome(3, Killed) || n.len() != 4001 {
+		t.Errorf("moved id: %v, len %d", o, n.len())
 	}
 }
