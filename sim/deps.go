@@ -35,6 +35,13 @@ import "sort"
 // jobs, and FCFS orders it by release. A job still held back at the horizon
 // keeps its trace submit and is reported queued.
 //
+// Events. A job released at the instant its last dependency ends is
+// queued at once, in the same scheduling pass; a later release is an
+// evRelease event, ordered before the arrivals of that time (the job was
+// submitted earlier). A job the scheduler rejects during a pass releases
+// its "after any" waiters by an event at the same instant, so the queue
+// never changes under the scheduler: that instant gets a second pass.
+//
 // Memory. Held-back jobs are alive (they are in memory like queued ones).
 // Beyond them, the engine remembers the outcome of every job that ended,
 // its end time and whether it completed, by id: a later job may name any
