@@ -14,7 +14,8 @@ func (c *Context) Cluster() *Cluster { return c.e.cluster }
 
 // Queue returns the waiting jobs in queue order. Jobs started or rejected
 // during the current pass stay in it until the pass ends; skip them (their
-// Status is no longer Queued).
+// Status is no longer Queued). Jobs held back by their dependencies are not
+// in it until they are released (Held counts them).
 func (c *Context) Queue() []*JobRun { return c.e.queue }
 
 // Running returns the running jobs, in no particular but deterministic order.
