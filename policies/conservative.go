@@ -233,10 +233,7 @@ func (s *conservative) place(r *reservation, j *sim.JobRun, base []sim.Amount, s
 	if r.nodes == nil {
 		return
 	}
-	end := r.start + max(r.dur, 1)
-	for _, n := range r.nodes {
-		s.prof.add(n, base, r.start, end, j.Needs(), 1, -sign)
-	}
+	s.prof.addNodes(r.nodes, base, r.start, r.start+max(r.dur, 1), j.Needs(), -sign)
 }
 
 // giveBack returns a job's capacity from `from` to its expected end.
@@ -245,9 +242,7 @@ func (s *conservative) giveBack(j *sim.JobRun, base []sim.Amount, from sim.Time)
 	if from >= exp {
 		return
 	}
-	for _, n := range j.Nodes {
-		s.prof.add(n, base, from, exp, j.Needs(), 1, 1)
-	}
+	s.prof.addNodes(j.Nodes, base, from, exp, j.Needs(), 1)
 	s.grew(from, exp)
 }
 
@@ -268,9 +263,7 @@ func (s *conservative) build(c *sim.Context) {
 		if end == now {
 			end = now + 1 // expected to end any moment
 		}
-		for _, n := range j.Nodes {
-			s.prof.add(n, base, end, sim.Forever, j.Needs(), 1, 1)
-		}
+		s.prof.addNodes(j.Nodes, base, end, sim.Forever, j.Needs(), 1)
 	}
 	for _, j := range c.Queue() {
 		if r, ok := s.res[j]; ok && j.Status == sim.Queued {

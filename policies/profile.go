@@ -14,6 +14,16 @@ type profile struct {
 	R     int
 	now   sim.Time
 	lines []*timeline // by node; nil for nodes nothing has touched
+	// live holds each distinct timeline once: nodes with the same history
+	// share one (lines.go), so searches visit a timeline, not every node.
+	live []*timeline
+	// epoch stamps timeline.mark, a per-operation scratch mark.
+	epoch uint64
+	// scratch for addNodes
+	cnt     []int32
+	touched []int32
+	groups  []lineGroup
+	grpOf   []int32
 	// agg is the cluster-wide total of free amounts over time. A window
 	// the totals do not admit cannot hold the job on any set of nodes, so
 	// multi-node searches check it first.
@@ -62,6 +72,12 @@ type timeline struct {
 	// blocks indexes one resource's free amounts for count-based searches
 	// (blockindex.go).
 	blocks blockIndex
+	refs   int32  // nodes sharing this timeline
+	idx    int32  // position in profile.live
+	mark   uint64 // profile.epoch of the last visit by a search or addNodes
+	// scratch of the visit that set mark
+	grp  int32
+	memo int
 }
 
 func newProfile(R, numNodes int, now sim.Time, totals []sim.Amount) *profile {
@@ -75,25 +91,12 @@ func (p *profile) lineOf(n int) (*timeline, bool) {
 	return l, l != nil
 }
 
-// line returns node n's timeline, starting one from base if needed.
-func (p *profile) line(n int32, base []sim.Amount) *timeline {
-	l := p.lines[n]
-	if l == nil {
-		v := base[int(n)*p.R : int(n)*p.R+p.R]
-		l = &timeline{times: []sim.Time{p.now}, free: append([]sim.Amount(nil), v...)}
-		p.lines[n] = l
-	}
-	return l
-}
-
 // advance moves the profile's now forward, folding past breakpoints.
 func (p *profile) advance(now sim.Time) {
 	p.now = now
 	p.fold(p.agg)
-	for _, l := range p.lines {
-		if l != nil {
-			p.fold(l)
-		}
+	for _, l := range p.live {
+		p.fold(l)
 	}
 }
 
@@ -125,35 +128,6 @@ func (p *profile) breakAt(l *timeline, t sim.Time) int {
 	copy(l.free[(i+1)*p.R:], l.free[i*p.R:len(l.free)-p.R])
 	copy(l.free[i*p.R:(i+1)*p.R], prev)
 	return i
-}
-
-// add adds sign·count·req to node n's free capacity over [from, to);
-// to == sim.Forever means for ever.
-func (p *profile) add(n int32, base []sim.Amount, from, to sim.Time, req []sim.Need, count int, sign sim.Amount) {
-	if from < p.now {
-		from = p.now
-	}
-	if to <= from {
-		return
-	}
-	l := p.line(n, base)
-	i := p.breakAt(l, from)
-	j := len(l.times)
-	if to != sim.Forever {
-		j = p.breakAt(l, to)
-	}
-	k := sign * sim.Amount(count)
-	p.addRange(l, i, j, req, k)
-	if len(p.lines) == 1 {
-		return // one node: the totals are that node's timeline
-	}
-	a := p.agg
-	i = p.breakAt(a, from)
-	j = len(a.times)
-	if to != sim.Forever {
-		j = p.breakAt(a, to)
-	}
-	p.addRange(a, i, j, req, k)
 }
 
 // addRange adds k·req to segments [i, j) of l.

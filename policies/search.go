@@ -1,6 +1,8 @@
 package policies
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/schedsim/schedsim/sim"
@@ -78,24 +80,25 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		}
 		from = a[i]
 	}
+	// No start before from fits (the rounds above); sweep [from, before).
 	total := 0
 	events = events[:0]
 	for n := 0; n < numNodes; n++ {
-		l, has := p.lineOf(n)
-		if !has {
+		if _, has := p.lineOf(n); !has {
 			total += sim.TasksFittingIn(base, p.R, n, req, k)
-			continue
 		}
+	}
+	for _, l := range p.live {
 		var w int
-		w, events = p.lineEvents(l, d, req, k, events)
+		w, events = p.lineEvents(l, d, req, k, from, before, int(l.refs), events)
 		total += w
 	}
-	t = p.now
+	t = from
 	if t >= before {
 		return 0, nil, false, events
 	}
 	if total < k {
-		sort.Slice(events, func(a, b int) bool { return events[a].at < events[b].at })
+		slices.SortFunc(events, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
 		found := false
 		for i := 0; i < len(events); {
 			at := events[i].at
@@ -122,8 +125,13 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 // the best start found so far, and a node free now ends the search.
 func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d, before sim.Time, events []fitEvent) (sim.Time, []int32, bool, []fitEvent) {
 	best, node := before, -1
+	p.epoch++
 	for n := 0; n < numNodes && best > p.now; n++ {
 		if l, has := p.lineOf(n); has {
+			if l.mark == p.epoch {
+				continue // an earlier node has the same timeline, so wins ties
+			}
+			l.mark = p.epoch
 			if t, ok := p.firstWindow(l, d, req, 1, best); ok && t < best {
 				best, node = t, n
 			}
@@ -142,10 +150,14 @@ func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d
 func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time) []int32 {
 	var nodes []int32
 	left := k
+	p.epoch++ // each shared timeline is measured once
 	for n := 0; n < numNodes && left > 0; n++ {
 		var w int
 		if l, has := p.lineOf(n); has {
-			w = p.windowMin(l, t, d, req, left)
+			if l.mark != p.epoch {
+				l.mark, l.memo = p.epoch, p.windowMin(l, t, d, req, k)
+			}
+			w = min(l.memo, left)
 		} else {
 			w = sim.TasksFittingIn(base, p.R, n, req, left)
 		}
@@ -298,66 +310,65 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 }
 
 // lineEvents computes how many tasks fit node l throughout the window
-// [t, t+d) as t moves from now on: it returns the count at now and appends
-// every later change as an event. A sliding-window minimum over the
-// timeline's segments (a monotone deque) keeps it linear.
+// [t, t+d) as t moves over [from, before): it returns mult times the count
+// at from and appends every later change, times mult, as an event. A
+// sliding-window minimum over the timeline's segments (a monotone deque)
+// keeps it linear in the segments the windows touch.
 //
 // Segment i, on [T_i, T_{i+1}), is in the window iff T_i < t+d and
 // T_{i+1} > t: it enters at t = T_i − d + 1 (integer microseconds) and
 // leaves at t = T_{i+1}.
-func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, events []fitEvent) (int, []fitEvent) {
-	m := len(l.times)
-	// Each segment's level once; the deque compares them many times.
-	p.levels = p.levels[:0]
-	for i := 0; i < m; i++ {
-		p.levels = append(p.levels, sim.TasksFittingIn(l.free, p.R, i, req, k))
+func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, from, before sim.Time, mult int, events []fitEvent) (int, []fitEvent) {
+	times := l.times
+	m := len(times)
+	if cap(p.levels) < m {
+		p.levels = make([]int, m)
 	}
-	levels := p.levels
-	level := func(i int) int { return levels[i] }
-	now := l.times[0]
+	levels := p.levels[:m]
 	dq := p.deque[:0] // segment indices, levels increasing
-	defer func() { p.deque = dq[:0] }()
 	push := func(i int) {
-		lv := level(i)
-		for len(dq) > 0 && level(dq[len(dq)-1]) >= lv {
+		lv := sim.TasksFittingIn(l.free, p.R, i, req, k)
+		levels[i] = lv
+		for len(dq) > 0 && levels[dq[len(dq)-1]] >= lv {
 			dq = dq[:len(dq)-1]
 		}
 		dq = append(dq, i)
 	}
-	hi := 0 // next segment to enter
-	for hi < m && l.times[hi] < now+d {
+	lo := sort.Search(m, func(i int) bool { return times[i] > from }) - 1 // first segment in the window
+	hi := lo                                                              // next segment to enter
+	for hi < m && times[hi] < from+d {
 		push(hi)
 		hi++
 	}
-	lo := 0 // first segment still in the window
-	cur := level(dq[0])
+	cur := levels[dq[0]]
 	first := cur
 	for {
 		// Next change: the next segment entering, or the first leaving.
 		next := sim.Forever
 		if hi < m {
-			next = l.times[hi] - d + 1
+			next = times[hi] - d + 1
 		}
-		if lo+1 < m && l.times[lo+1] < next {
-			next = l.times[lo+1]
+		if lo+1 < m && times[lo+1] < next {
+			next = times[lo+1]
 		}
-		if next == sim.Forever {
+		if next >= before {
 			break
 		}
-		for hi < m && l.times[hi]-d+1 <= next {
+		for hi < m && times[hi]-d+1 <= next {
 			push(hi)
 			hi++
 		}
-		for lo+1 < m && l.times[lo+1] <= next {
+		for lo+1 < m && times[lo+1] <= next {
 			lo++
 		}
 		for dq[0] < lo {
 			dq = dq[1:]
 		}
-		if v := level(dq[0]); v != cur {
-			events = append(events, fitEvent{next, v - cur})
+		if v := levels[dq[0]]; v != cur {
+			events = append(events, fitEvent{next, (v - cur) * mult})
 			cur = v
 		}
 	}
-	return first, events
+	p.deque = dq[:0]
+	return first * mult, events
 }

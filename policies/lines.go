@@ -1,0 +1,138 @@
+package policies
+
+import (
+	"slices"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// Shared timelines. A reservation or a running job books the same interval
+// on all its nodes, so many nodes have the same timeline: on CEA-Curie's
+// 5,544 nodes a few hundred distinct ones. Nodes with the same history share
+// one timeline (copy on write, counted in refs), so updates and searches
+// cost per distinct timeline rather than per node. Sharing never changes a
+// node's step function, only where it is stored.
+
+// lineGroup is the nodes of one addNodes call that share a source timeline
+// (nil: no timeline yet, start from base) and a task count.
+type lineGroup struct {
+	src   *timeline
+	base  []sim.Amount // the nodes' free vector when src is nil
+	count int32
+	size  int32
+	dst   *timeline
+}
+
+// add adds sign·count·req to node n's free capacity over [from, to);
+// to == sim.Forever means for ever.
+func (p *profile) add(n int32, base []sim.Amount, from, to sim.Time, req []sim.Need, count int, sign sim.Amount) {
+	nodes := make([]int32, count)
+	for i := range nodes {
+		nodes[i] = n
+	}
+	p.addNodes(nodes, base, from, to, req, sign)
+}
+
+// addNodes adds sign·req over [from, to) for each entry of nodes (one task
+// each; a node may repeat), to the nodes' timelines and to the totals.
+// base is the engine's free vector for nodes without a timeline.
+func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, req []sim.Need, sign sim.Amount) {
+	from = max(from, p.now)
+	if to <= from || len(nodes) == 0 {
+		return
+	}
+	if len(p.cnt) != len(p.lines) {
+		p.cnt = make([]int32, len(p.lines))
+	}
+	p.touched = p.touched[:0]
+	for _, n := range nodes {
+		if p.cnt[n] == 0 {
+			p.touched = append(p.touched, n)
+		}
+		p.cnt[n]++
+	}
+	// Group the nodes by (timeline, count): each group gets one update.
+	p.epoch++
+	p.groups, p.grpOf = p.groups[:0], p.grpOf[:0]
+	for _, n := range p.touched {
+		g := p.groupFor(n, base)
+		p.groups[g].size++
+		p.grpOf = append(p.grpOf, int32(g))
+	}
+	for g := range p.groups {
+		gr := &p.groups[g]
+		switch {
+		case gr.src != nil && gr.src.refs == gr.size:
+			gr.dst = gr.src // every node sharing it changes alike
+		case gr.src != nil:
+			gr.dst = p.newLine(slices.Clone(gr.src.times), slices.Clone(gr.src.free))
+			gr.src.refs -= gr.size
+		default:
+			gr.dst = p.newLine([]sim.Time{p.now}, slices.Clone(gr.base))
+		}
+		gr.dst.refs = gr.size
+		p.rangeAdd(gr.dst, from, to, req, sign*sim.Amount(gr.count))
+	}
+	for i, n := range p.touched {
+		p.lines[n] = p.groups[p.grpOf[i]].dst
+		p.cnt[n] = 0
+	}
+	for g := range p.groups {
+		if src := p.groups[g].src; src != nil && src.refs == 0 {
+			p.dropLine(src)
+		}
+	}
+	if len(p.lines) == 1 {
+		return // one node: the totals are that node's timeline
+	}
+	p.rangeAdd(p.agg, from, to, req, sign*sim.Amount(len(nodes)))
+}
+
+// groupFor returns the index of node n's group in p.groups, adding one.
+func (p *profile) groupFor(n int32, base []sim.Amount) int {
+	c := p.cnt[n]
+	l := p.lines[n]
+	if l != nil && l.mark == p.epoch && p.groups[l.grp].count == c {
+		return int(l.grp)
+	}
+	var v []sim.Amount
+	if l == nil {
+		v = base[int(n)*p.R : int(n)*p.R+p.R]
+	}
+	for g := range p.groups { // rare: untouched nodes, or mixed counts
+		gr := &p.groups[g]
+		if gr.src == l && gr.count == c && (l != nil || slices.Equal(gr.base, v)) {
+			return g
+		}
+	}
+	p.groups = append(p.groups, lineGroup{src: l, base: v, count: c})
+	if l != nil && l.mark != p.epoch {
+		l.mark, l.grp = p.epoch, int32(len(p.groups)-1)
+	}
+	return len(p.groups) - 1
+}
+
+// rangeAdd adds k·req to l over [from, to), from ≥ now.
+func (p *profile) rangeAdd(l *timeline, from, to sim.Time, req []sim.Need, k sim.Amount) {
+	i := p.breakAt(l, from)
+	j := len(l.times)
+	if to != sim.Forever {
+		j = p.breakAt(l, to)
+	}
+	p.addRange(l, i, j, req, k)
+}
+
+// newLine adds a timeline to the live set.
+func (p *profile) newLine(times []sim.Time, free []sim.Amount) *timeline {
+	l := &timeline{times: times, free: free, idx: int32(len(p.live))}
+	p.live = append(p.live, l)
+	return l
+}
+
+// dropLine removes a timeline no node uses from the live set.
+func (p *profile) dropLine(l *timeline) {
+	last := p.live[len(p.live)-1]
+	p.live[l.idx] = last
+	last.idx = l.idx
+	p.live = p.live[:len(p.live)-1]
+}
