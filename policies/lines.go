@@ -71,7 +71,7 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 			gr.dst = p.newLine([]sim.Time{p.now}, slices.Clone(gr.base))
 		}
 		gr.dst.refs = gr.size
-		p.rangeAdd(gr.dst, from, to, req, sign*sim.Amount(gr.count))
+		p.rangeAdd(gr.dst, from, to, req, sign*sim.Amount(gr.count), len(p.lines) > 1)
 	}
 	for i, n := range p.touched {
 		p.lines[n] = p.groups[p.grpOf[i]].dst
@@ -85,7 +85,7 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 	if len(p.lines) == 1 {
 		return // one node: the totals are that node's timeline
 	}
-	p.rangeAdd(p.agg, from, to, req, sign*sim.Amount(len(nodes)))
+	p.rangeAdd(p.agg, from, to, req, sign*sim.Amount(len(nodes)), false)
 }
 
 // groupFor returns the index of node n's group in p.groups, adding one.
@@ -112,14 +112,40 @@ func (p *profile) groupFor(n int32, base []sim.Amount) int {
 	return len(p.groups) - 1
 }
 
-// rangeAdd adds k·req to l over [from, to), from ≥ now.
-func (p *profile) rangeAdd(l *timeline, from, to sim.Time, req []sim.Need, k sim.Amount) {
+// rangeAdd adds k·req to l over [from, to), from ≥ now. With merge it
+// drops the breakpoints the add made redundant (giving back a slot usually
+// does), so node timelines stay as short as their step functions. The
+// totals and a one-node timeline keep them: searches that count a job's own
+// slot as free need its bounds as breakpoints.
+func (p *profile) rangeAdd(l *timeline, from, to sim.Time, req []sim.Need, k sim.Amount, merge bool) {
 	i := p.breakAt(l, from)
 	j := len(l.times)
 	if to != sim.Forever {
 		j = p.breakAt(l, to)
 	}
 	p.addRange(l, i, j, req, k)
+	if !merge {
+		return
+	}
+	if j < len(l.times) && p.sameAsPrev(l, j) {
+		p.unbreak(l, j)
+	}
+	if i > 0 && p.sameAsPrev(l, i) {
+		p.unbreak(l, i)
+	}
+}
+
+// sameAsPrev reports whether segment i has the free vector of segment i−1.
+func (p *profile) sameAsPrev(l *timeline, i int) bool {
+	R := p.R
+	return slices.Equal(l.free[(i-1)*R:i*R], l.free[i*R:(i+1)*R])
+}
+
+// unbreak removes breakpoint i (i > 0), merging segment i into i−1.
+func (p *profile) unbreak(l *timeline, i int) {
+	l.blocks.shifted(i)
+	l.times = slices.Delete(l.times, i, i+1)
+	l.free = slices.Delete(l.free, i*p.R, (i+1)*p.R)
 }
 
 // newLine adds a timeline to the live set.
