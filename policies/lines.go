@@ -162,3 +162,51 @@ func (p *profile) dropLine(l *timeline) {
 	last.idx = l.idx
 	p.live = p.live[:len(p.live)-1]
 }
+
+// intern makes nodes whose timelines have become equal (folding forgets
+// what told them apart) share one. Node timelines drop redundant
+// breakpoints, so equal step functions have equal arrays. It costs a pass
+// over the nodes, so advance calls it only when the live set has doubled.
+func (p *profile) intern() {
+	if p.byHash == nil {
+		p.byHash = map[uint64][]*timeline{}
+	}
+	clear(p.byHash)
+	keep := p.live[:0]
+	for _, l := range p.live {
+		h := l.hash()
+		l.canon = l
+		for _, c := range p.byHash[h] {
+			if slices.Equal(c.times, l.times) && slices.Equal(c.free, l.free) {
+				l.canon = c
+				break
+			}
+		}
+		if l.canon == l {
+			p.byHash[h] = append(p.byHash[h], l)
+			l.idx = int32(len(keep))
+			keep = append(keep, l)
+		}
+	}
+	for n, l := range p.lines {
+		if l != nil && l.canon != l {
+			p.lines[n] = l.canon
+			l.canon.refs++
+		}
+	}
+	clear(p.live[len(keep):])
+	p.live = keep
+	p.interned = len(keep)
+}
+
+// hash is an FNV-1a hash of the timeline's breakpoints and amounts.
+func (l *timeline) hash() uint64 {
+	h := uint64(14695981039346656037)
+	for _, t := range l.times {
+		h = (h ^ uint64(t)) * 1099511628211
+	}
+	for _, v := range l.free {
+		h = (h ^ uint64(v)) * 1099511628211
+	}
+	return h
+}

@@ -24,6 +24,10 @@ type profile struct {
 	touched []int32
 	groups  []lineGroup
 	grpOf   []int32
+	// interned is the number of distinct timelines at the last intern;
+	// byHash is its scratch.
+	interned int
+	byHash   map[uint64][]*timeline
 	// agg is the cluster-wide total of free amounts over time. A window
 	// the totals do not admit cannot hold the job on any set of nodes, so
 	// multi-node searches check it first.
@@ -76,8 +80,9 @@ type timeline struct {
 	idx    int32  // position in profile.live
 	mark   uint64 // profile.epoch of the last visit by a search or addNodes
 	// scratch of the visit that set mark
-	grp  int32
-	memo int
+	grp   int32
+	memo  int
+	canon *timeline
 }
 
 func newProfile(R, numNodes int, now sim.Time, totals []sim.Amount) *profile {
@@ -97,6 +102,9 @@ func (p *profile) advance(now sim.Time) {
 	p.fold(p.agg)
 	for _, l := range p.live {
 		p.fold(l)
+	}
+	if len(p.lines) > 1 && len(p.live) > 2*p.interned+32 {
+		p.intern()
 	}
 }
 
