@@ -20,6 +20,17 @@ func (p *profile) windowMin(l *timeline, t, d sim.Time, req []sim.Need, limit in
 	best := limit
 	// Start at the segment holding t.
 	first := sort.Search(len(l.times), func(i int) bool { return l.times[i] > t }) - 1
+	if res, _, ok := countBased(req, 1); ok {
+		// One resource: the least amount decides.
+		lo := l.free[max(first, 0)*p.R+res]
+		for i := max(first, 0) + 1; i < len(l.times) && l.times[i] < t+d; i++ {
+			lo = min(lo, l.free[i*p.R+res])
+		}
+		if lo < req[0].Amt {
+			return 0
+		}
+		return int(min(lo/req[0].Amt, sim.Amount(limit)))
+	}
 	for i := max(first, 0); i < len(l.times); i++ {
 		if l.times[i] >= t+d {
 			break
@@ -178,6 +189,10 @@ func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d
 // counted as free.
 func (p *profile) firstWindowTotals(d sim.Time, req []sim.Need, k int, from, before sim.Time, own slot) (sim.Time, bool) {
 	l, R := p.agg, p.R
+	if res, need, ok := countBased(req, k); ok {
+		own.amt *= req[0].Amt
+		return p.firstWindowCount(l, d, res, need, from, before, own)
+	}
 	fits := func(i int) bool {
 		extra := sim.Amount(0)
 		if own.amt != 0 && l.times[i] >= own.from && l.times[i] < own.to {
