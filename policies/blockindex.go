@@ -25,6 +25,13 @@ func (b *blockIndex) shifted(i int) {
 	b.dirtyFrom = min(b.dirtyFrom, i/blockSize)
 }
 
+// dropped records that the first q blocks' segments were removed.
+func (b *blockIndex) dropped(q int) {
+	q = min(q, len(b.mins))
+	b.mins, b.maxs, b.dirty = b.mins[q:], b.maxs[q:], b.dirty[q:]
+	b.dirtyFrom = max(b.dirtyFrom-q, 0)
+}
+
 // added records that delta was added to resource res of segments [i, j).
 func (b *blockIndex) added(i, j int, res int, delta sim.Amount) {
 	if !b.built || res != b.res || delta == 0 {

@@ -203,10 +203,13 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 		s.memo.failed(res, need, d, r.start, from, before)
 		return true
 	}
-	s.place(r, j, c.FreeVector(), -1)
+	// Move the slot from [old, old+d) to [t, t+d), t < old, updating only
+	// where the two differ: the same breakpoints, fewer segments touched.
 	old := r.start
 	r.start = t
-	s.place(r, j, c.FreeVector(), 1)
+	base := c.FreeVector()
+	s.prof.addNodes(r.nodes, base, t, min(t+d, old), j.Needs(), -1)
+	s.prof.addNodes(r.nodes, base, max(t+d, old), old+d, j.Needs(), 1)
 	s.grew(old, old+d)
 	return true
 }

@@ -17,6 +17,7 @@ type profile struct {
 	// live holds each distinct timeline once: nodes with the same history
 	// share one (lines.go), so searches visit a timeline, not every node.
 	live []*timeline
+	bare []int32 // a superset of the nodes without a timeline (untouched)
 	// epoch stamps timeline.mark, a per-operation scratch mark.
 	epoch uint64
 	// scratch for addNodes
@@ -69,7 +70,7 @@ func (p *profile) grownSince(pos int64) (sim.Time, bool) {
 }
 
 // timeline: free[i*R:(i+1)*R] holds on [times[i], times[i+1]), the last
-// vector forever; times[0] is the profile's now.
+// vector forever; times[0] is the profile's now, or earlier (fold).
 type timeline struct {
 	times []sim.Time
 	free  []sim.Amount
@@ -87,7 +88,24 @@ type timeline struct {
 
 func newProfile(R, numNodes int, now sim.Time, totals []sim.Amount) *profile {
 	agg := &timeline{times: []sim.Time{now}, free: append([]sim.Amount(nil), totals...)}
-	return &profile{R: R, now: now, lines: make([]*timeline, numNodes), agg: agg}
+	bare := make([]int32, numNodes)
+	for n := range bare {
+		bare[n] = int32(n)
+	}
+	return &profile{R: R, now: now, lines: make([]*timeline, numNodes), agg: agg, bare: bare}
+}
+
+// untouched returns the nodes without a timeline, in index order.
+func (p *profile) untouched() []int32 {
+	// Nodes only ever gain a timeline, so pruning the list suffices.
+	keep := p.bare[:0]
+	for _, n := range p.bare {
+		if p.lines[n] == nil {
+			keep = append(keep, n)
+		}
+	}
+	p.bare = keep
+	return keep
 }
 
 // lineOf returns node n's timeline, if it has one.
@@ -99,19 +117,31 @@ func (p *profile) lineOf(n int) (*timeline, bool) {
 // advance moves the profile's now forward, folding past breakpoints.
 func (p *profile) advance(now sim.Time) {
 	p.now = now
-	p.fold(p.agg)
+	p.fold(p.agg, true)
 	for _, l := range p.live {
-		p.fold(l)
+		p.fold(l, len(p.lines) == 1) // node timelines stay comparable (intern)
 	}
 	if len(p.lines) > 1 && len(p.live) > 2*p.interned+32 {
 		p.intern()
 	}
 }
 
-// fold drops the breakpoints before now.
-func (p *profile) fold(l *timeline) {
+// fold drops the breakpoints before now. With lazy, a timeline with a
+// block index drops only whole blocks, keeping the index (rebuilding it
+// after every fold was a tenth of the pool model's time); searches start
+// at the segment holding their from, so the rest does no harm.
+func (p *profile) fold(l *timeline, lazy bool) {
 	now := p.now
 	i := sort.Search(len(l.times), func(i int) bool { return l.times[i] > now }) - 1
+	if lazy && l.blocks.built {
+		q := i / blockSize * blockSize
+		if q > 0 {
+			l.times = append(l.times[:0], l.times[q:]...)
+			l.free = append(l.free[:0], l.free[q*p.R:]...)
+			l.blocks.dropped(q / blockSize)
+		}
+		return
+	}
 	if i > 0 {
 		l.times = append(l.times[:0], l.times[i:]...)
 		l.free = append(l.free[:0], l.free[i*p.R:]...)

@@ -94,10 +94,8 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	// No start before from fits (the rounds above); sweep [from, before).
 	total := 0
 	events = events[:0]
-	for n := 0; n < numNodes; n++ {
-		if _, has := p.lineOf(n); !has {
-			total += sim.TasksFittingIn(base, p.R, n, req, k)
-		}
+	for _, n := range p.untouched() {
+		total += sim.TasksFittingIn(base, p.R, int(n), req, k)
 	}
 	for _, l := range p.live {
 		var w int
@@ -159,9 +157,14 @@ func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d
 // pick returns the lowest-numbered nodes that hold k tasks throughout
 // [t, t+d), or nil when they do not exist.
 func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time) []int32 {
+	p.epoch++ // each shared timeline is measured once
+	// When many nodes share few timelines, count first, once per distinct
+	// timeline: most picks fail, and then need no walk over the nodes.
+	if numNodes >= 4*len(p.live) && !p.enough(base, req, k, d, t) {
+		return nil
+	}
 	var nodes []int32
 	left := k
-	p.epoch++ // each shared timeline is measured once
 	for n := 0; n < numNodes && left > 0; n++ {
 		var w int
 		if l, has := p.lineOf(n); has {
@@ -181,6 +184,25 @@ func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d
 		return nil
 	}
 	return nodes
+}
+
+// enough reports whether k tasks fit throughout [t, t+d) counting each
+// distinct timeline once, times the nodes sharing it; it leaves each
+// timeline's count in memo (pick).
+func (p *profile) enough(base []sim.Amount, req []sim.Need, k int, d, t sim.Time) bool {
+	total := 0
+	for _, l := range p.live {
+		l.mark, l.memo = p.epoch, p.windowMin(l, t, d, req, k)
+		if total += l.memo * int(l.refs); total >= k {
+			return true
+		}
+	}
+	for _, n := range p.untouched() {
+		if total += sim.TasksFittingIn(base, p.R, int(n), req, k); total >= k {
+			return true
+		}
+	}
+	return false
 }
 
 // firstWindowTotals is the earliest start in [from, before) at which the
