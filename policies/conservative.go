@@ -34,10 +34,10 @@ type conservative struct {
 
 // shapeMemo remembers the last unsuccessful count-based search, on the
 // one-node profile or on the cluster totals (see compressCount): no window
-// for a job of that shape, with a slot no earlier, starts before lowest.
-// Reservations made or moved since only take capacity, which cannot open a
-// window; capacity given back before lowest + dur can, and clears the memo
-// (conservative.grew).
+// for a job of that shape, or of the same length needing more, with a slot
+// no earlier, starts before lowest. Reservations made or moved since only
+// take capacity, which cannot open a window; capacity given back before
+// lowest + dur can, and clears the memo (conservative.grew).
 type shapeMemo struct {
 	valid      bool
 	res        int
@@ -49,7 +49,7 @@ type shapeMemo struct {
 // from is where a search for a job of this shape and slot start may
 // begin: the memo's bound when it applies, else now.
 func (m *shapeMemo) from(res int, need sim.Amount, d, start, now sim.Time) sim.Time {
-	if m.valid && m.res == res && m.need == need && m.dur == d && start >= m.start {
+	if m.valid && m.res == res && need >= m.need && m.dur == d && start >= m.start {
 		return max(now, m.lowest)
 	}
 	return now
@@ -192,11 +192,12 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 		return false
 	}
 	d := max(r.dur, 1)
-	// Queues often hold runs of identical jobs (a user's burst). If the
-	// previous job had the same shape, the profile has not changed since
-	// its search and its slot is no later than this one's, then no window
-	// ending by its start (and before its bound) exists for this job
-	// either: the two views differ only in slots at or after that start.
+	// Queues often hold runs of identical jobs (a user's burst), or of
+	// jobs with the same requested time. If the previous failed search was
+	// for the same length and at most this job's need, the profile has not
+	// gained capacity since and its slot is no later than this one's, then
+	// no window ending by its start (and before its bound) exists for this
+	// job either: the two views differ only in slots at or after that start.
 	from := s.memo.from(res, need, d, r.start, c.Now())
 	t, found := s.prof.firstWindowCount(l, d, res, need, from, before, slot{r.start, r.start + d, need})
 	if !found {

@@ -328,9 +328,10 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 		// Start in the segment holding from.
 		i = sort.Search(m, func(i int) bool { return times[i] > from }) - 1
 	}
+	stop := index(before) // a window must start in a segment before it
 	for {
-		i = next(i, m, true)
-		if i >= m || times[i] >= before {
+		i = next(i, stop, true)
+		if i >= stop {
 			return 0, false
 		}
 		start := max(times[i], from)
