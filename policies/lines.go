@@ -23,16 +23,6 @@ type lineGroup struct {
 	dst   *timeline
 }
 
-// add adds sign·count·req to node n's free capacity over [from, to);
-// to == sim.Forever means for ever.
-func (p *profile) add(n int32, base []sim.Amount, from, to sim.Time, req []sim.Need, count int, sign sim.Amount) {
-	nodes := make([]int32, count)
-	for i := range nodes {
-		nodes[i] = n
-	}
-	p.addNodes(nodes, base, from, to, req, sign)
-}
-
 // addNodes adds sign·req over [from, to) for each entry of nodes (one task
 // each; a node may repeat), to the nodes' timelines and to the totals.
 // base is the engine's free vector for nodes without a timeline.
@@ -143,7 +133,7 @@ func (p *profile) sameAsPrev(l *timeline, i int) bool {
 
 // unbreak removes breakpoint i (i > 0), merging segment i into i−1.
 func (p *profile) unbreak(l *timeline, i int) {
-	l.blocks.shifted(i)
+	l.blocks.removed(i)
 	l.times = slices.Delete(l.times, i, i+1)
 	l.free = slices.Delete(l.free, i*p.R, (i+1)*p.R)
 }

@@ -134,18 +134,16 @@ func (p *profile) fold(l *timeline, lazy bool) {
 	now := p.now
 	i := sort.Search(len(l.times), func(i int) bool { return l.times[i] > now }) - 1
 	if lazy && l.blocks.built {
-		q := i / blockSize * blockSize
-		if q > 0 {
+		if q := l.blocks.dropped(i); q > 0 {
 			l.times = append(l.times[:0], l.times[q:]...)
 			l.free = append(l.free[:0], l.free[q*p.R:]...)
-			l.blocks.dropped(q / blockSize)
 		}
 		return
 	}
 	if i > 0 {
 		l.times = append(l.times[:0], l.times[i:]...)
 		l.free = append(l.free[:0], l.free[i*p.R:]...)
-		l.blocks.shifted(0)
+		l.blocks.stale()
 	}
 	l.times[0] = now
 }
@@ -157,7 +155,7 @@ func (p *profile) breakAt(l *timeline, t sim.Time) int {
 	if i < len(l.times) && l.times[i] == t {
 		return i
 	}
-	l.blocks.shifted(i)
+	l.blocks.inserted(i)
 	l.times = append(l.times, 0)
 	copy(l.times[i+1:], l.times[i:])
 	l.times[i] = t
