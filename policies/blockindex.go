@@ -27,6 +27,7 @@ type blockIndex struct {
 	covered    int
 	dirtyFrom  int    // blocks from here on must be recomputed
 	dirty      []bool // single blocks to recompute
+	dirtyList  []int  // the blocks marked in dirty
 	mins, maxs []sim.Amount
 }
 
@@ -94,6 +95,13 @@ func (b *blockIndex) dropped(i int) int {
 	b.mins, b.maxs, b.dirty = b.mins[q:], b.maxs[q:], b.dirty[q:]
 	b.covered -= n
 	b.dirtyFrom -= q
+	keep := b.dirtyList[:0]
+	for _, k := range b.dirtyList {
+		if k >= q {
+			keep = append(keep, k-q)
+		}
+	}
+	b.dirtyList = keep
 	return n
 }
 
@@ -106,8 +114,9 @@ func (b *blockIndex) added(i, j int, res int, delta sim.Amount) {
 		if b.starts[k] >= i && b.end(k) <= j {
 			b.mins[k] += delta
 			b.maxs[k] += delta
-		} else {
+		} else if !b.dirty[k] {
 			b.dirty[k] = true
+			b.dirtyList = append(b.dirtyList, k)
 		}
 	}
 }
@@ -117,19 +126,20 @@ func (b *blockIndex) ensure(l *timeline, R, res int) {
 	if !b.built || b.res != res {
 		b.built, b.res, b.dirtyFrom = true, res, 0
 		b.starts, b.mins, b.maxs, b.dirty = b.starts[:0], b.mins[:0], b.maxs[:0], b.dirty[:0]
-		b.covered = 0
+		b.covered, b.dirtyList = 0, b.dirtyList[:0]
 	}
 	if b.dirtyFrom < len(b.starts) {
 		b.covered = b.starts[b.dirtyFrom]
 		k := b.dirtyFrom
 		b.starts, b.mins, b.maxs, b.dirty = b.starts[:k], b.mins[:k], b.maxs[:k], b.dirty[:k]
 	}
-	for k := range b.mins {
-		if b.dirty[k] {
+	for _, k := range b.dirtyList {
+		if k < len(b.mins) && b.dirty[k] {
 			b.mins[k], b.maxs[k] = blockRange(l, R, res, b.starts[k], b.end(k))
 			b.dirty[k] = false
 		}
 	}
+	b.dirtyList = b.dirtyList[:0]
 	for m := len(l.times); b.covered+blockSize <= m; b.covered += blockSize { // whole blocks only
 		lo, hi := blockRange(l, R, res, b.covered, b.covered+blockSize)
 		b.starts = append(b.starts, b.covered)

@@ -29,7 +29,8 @@ type conservative struct {
 	running byEnd
 	events  []fitEvent
 	rebuild bool
-	memo    shapeMemo
+	memo    shapeMemo // failed searches of the totals (or the one node)
+	exact   shapeMemo // failed node-level searches, per task amount
 }
 
 // shapeMemo remembers the last unsuccessful count-based search, on the
@@ -38,26 +39,30 @@ type conservative struct {
 // no earlier, starts before lowest. Reservations made or moved since only
 // take capacity, which cannot open a window; capacity given back before
 // lowest + dur can, and clears the memo (conservative.grew).
+//
+// A node-level search depends on how the need splits into tasks, not only
+// on the total, so the exact memo also keys on the task amount (unit): more
+// tasks of the same amount are a larger need. The totals memo has unit 0.
 type shapeMemo struct {
 	valid      bool
 	res        int
-	need       sim.Amount
+	unit, need sim.Amount
 	dur, start sim.Time
 	lowest     sim.Time
 }
 
 // from is where a search for a job of this shape and slot start may
 // begin: the memo's bound when it applies, else now.
-func (m *shapeMemo) from(res int, need sim.Amount, d, start, now sim.Time) sim.Time {
-	if m.valid && m.res == res && need >= m.need && m.dur == d && start >= m.start {
+func (m *shapeMemo) from(res int, unit, need sim.Amount, d, start, now sim.Time) sim.Time {
+	if m.valid && m.res == res && m.unit == unit && need >= m.need && m.dur == d && start >= m.start {
 		return max(now, m.lowest)
 	}
 	return now
 }
 
 // failed records a search over [from, before) that found no window.
-func (m *shapeMemo) failed(res int, need sim.Amount, d, start, from, before sim.Time) {
-	*m = shapeMemo{valid: true, res: res, need: need, dur: d, start: start,
+func (m *shapeMemo) failed(res int, unit, need sim.Amount, d, start, from, before sim.Time) {
+	*m = shapeMemo{valid: true, res: res, unit: unit, need: need, dur: d, start: start,
 		lowest: max(from, min(before, start-d+1))}
 }
 
@@ -65,8 +70,10 @@ func (m *shapeMemo) failed(res int, need sim.Amount, d, start, from, before sim.
 // if that can open a window it ruled out.
 func (s *conservative) grew(from, end sim.Time) {
 	s.prof.grew(end)
-	if s.memo.valid && from < s.memo.lowest+s.memo.dur {
-		s.memo.valid = false
+	for _, m := range []*shapeMemo{&s.memo, &s.exact} {
+		if m.valid && from < m.lowest+m.dur {
+			m.valid = false
+		}
 	}
 }
 
@@ -115,7 +122,7 @@ func (s *conservative) Schedule(c *sim.Context) error {
 			continue
 		}
 		r := &reservation{dur: j.EstimatedRuntime()}
-		s.reserve(c, j, r, sim.Forever)
+		s.reserve(c, j, r, now, sim.Forever)
 		s.res[j] = r
 	}
 	next := sim.Forever
@@ -156,20 +163,26 @@ func (s *conservative) compress(c *sim.Context, j *sim.JobRun, r *reservation) {
 	from := c.Now()
 	res, need, countable := countBased(j.Needs(), j.Job.Tasks)
 	if countable {
-		from = s.memo.from(res, need, d, r.start, from)
+		// No window starts before either memo's bound, on the totals or on
+		// the nodes.
+		unit := j.Needs()[0].Amt
+		from = max(s.memo.from(res, 0, need, d, r.start, from), s.exact.from(res, unit, need, d, r.start, from))
 	}
 	own := slot{r.start, r.start + d, sim.Amount(j.Job.Tasks)}
 	if _, ok := s.prof.firstWindowTotals(d, j.Needs(), j.Job.Tasks, from, before, own); !ok {
 		if countable {
-			s.memo.failed(res, need, d, r.start, from, before)
+			s.memo.failed(res, 0, need, d, r.start, from, before)
 		}
 		return
 	}
 	old := *r
 	s.place(r, j, c.FreeVector(), -1)
-	if !s.reserve(c, j, r, min(bound, old.start)) {
+	if !s.reserve(c, j, r, from, before) {
 		// Nothing earlier: the old slot is still free (reservations made
 		// since were made around it).
+		if countable {
+			s.exact.failed(res, j.Needs()[0].Amt, need, d, old.start, from, before)
+		}
 		*r = old
 		s.place(r, j, c.FreeVector(), 1)
 		return
@@ -198,10 +211,10 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 	// gained capacity since and its slot is no later than this one's, then
 	// no window ending by its start (and before its bound) exists for this
 	// job either: the two views differ only in slots at or after that start.
-	from := s.memo.from(res, need, d, r.start, c.Now())
+	from := s.memo.from(res, 0, need, d, r.start, c.Now())
 	t, found := s.prof.firstWindowCount(l, d, res, need, from, before, slot{r.start, r.start + d, need})
 	if !found {
-		s.memo.failed(res, need, d, r.start, from, before)
+		s.memo.failed(res, 0, need, d, r.start, from, before)
 		return true
 	}
 	// Move the slot from [old, old+d) to [t, t+d), t < old, updating only
@@ -215,10 +228,10 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 	return true
 }
 
-// reserve books j's earliest slot starting before `before` and reports
-// whether there was one.
-func (s *conservative) reserve(c *sim.Context, j *sim.JobRun, r *reservation, before sim.Time) bool {
-	t, nodes, ok, ev := s.prof.earliest(c.FreeVector(), len(c.Cluster().Nodes), j.Needs(), j.Job.Tasks, max(r.dur, 1), before, s.events)
+// reserve books j's earliest slot starting in [from, before), when the
+// caller knows no earlier start fits, and reports whether there was one.
+func (s *conservative) reserve(c *sim.Context, j *sim.JobRun, r *reservation, from, before sim.Time) bool {
+	t, nodes, ok, ev := s.prof.earliest(c.FreeVector(), len(c.Cluster().Nodes), j.Needs(), j.Job.Tasks, max(r.dur, 1), from, before, s.events)
 	s.events = ev
 	if !ok {
 		// Only possible with a bound: the engine accepts only jobs that fit

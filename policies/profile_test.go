@@ -174,7 +174,7 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 				before = now + sim.Time(rng.IntN(int(span)))
 			}
 			req := []sim.Need{{Res: 0, Amt: amt}}
-			gt, gn, gok, _ := p.earliest(b.base, numNodes, req, k, d, before, nil)
+			gt, gn, gok, _ := p.earliest(b.base, numNodes, req, k, d, now, before, nil)
 			wt, wn, wok := b.earliest(now, d, before, amt, k, -1)
 			if gok != wok || gok && (gt != wt || !slices.Equal(gn, wn)) {
 				t.Fatalf("%d nodes, step %d: earliest(k %d, amt %d, d %d, before %d): profile %v %d %v, direct %v %d %v",

@@ -49,9 +49,11 @@ type fitEvent struct {
 
 // earliest finds the first time t, now ≤ t < before, at which k tasks with
 // request req fit throughout [t, t+d), and the nodes (lowest-numbered
-// first) that take them. base is the engine's free vector for nodes without
-// a timeline. ok is false when no such time exists.
-func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k int, d sim.Time, before sim.Time, events []fitEvent) (t sim.Time, nodes []int32, ok bool, buf []fitEvent) {
+// first) that take them. The caller knows no start before from fits
+// (from ≥ now); searches over several nodes start there. base is the
+// engine's free vector for nodes without a timeline. ok is false when no
+// such time exists.
+func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k int, d sim.Time, from, before sim.Time, events []fitEvent) (t sim.Time, nodes []int32, ok bool, buf []fitEvent) {
 	if d < 1 {
 		d = 1 // a zero-length job still needs its nodes at the instant it runs
 	}
@@ -73,7 +75,6 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	// The totals are a necessary condition: try their feasible starts in
 	// order, checking each exactly, for a few rounds; most searches end at
 	// the first. Then fall back to the exact sweep over every node.
-	from := p.now
 	for round := 0; round < 4; round++ {
 		t0, ok := p.firstWindowTotals(d, req, k, from, before, slot{})
 		if !ok {
@@ -372,8 +373,16 @@ func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, fro
 	}
 	levels := p.levels[:m]
 	dq := p.deque[:0] // segment indices, levels increasing
+	res, _, count := countBased(req, 1)
 	push := func(i int) {
-		lv := sim.TasksFittingIn(l.free, p.R, i, req, k)
+		var lv int
+		if count { // one resource: a division, as in windowMin
+			if f := l.free[i*p.R+res]; f >= req[0].Amt {
+				lv = int(min(f/req[0].Amt, sim.Amount(k)))
+			}
+		} else {
+			lv = sim.TasksFittingIn(l.free, p.R, i, req, k)
+		}
 		levels[i] = lv
 		for len(dq) > 0 && levels[dq[len(dq)-1]] >= lv {
 			dq = dq[:len(dq)-1]
