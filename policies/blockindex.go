@@ -1,122 +1,66 @@
 package policies
 
-import (
-	"sort"
+import "github.com/schedsim/schedsim/sim"
 
-	"github.com/schedsim/schedsim/sim"
-)
-
-// blockSize is the number of timeline segments a block index entry covers
-// when it is built; inserted breakpoints grow blocks up to twice that.
+// blockSize is the number of timeline segments a block index entry covers.
 const blockSize = 32
 
 // blockIndex keeps the minimum and maximum free amount of one resource over
-// runs of consecutive segments of a timeline (blocks), so a count-based
-// search can step over whole blocks that all have room (or all lack it)
-// instead of testing every segment. It is maintained incrementally: an
-// amount added to a range of segments shifts the blocks it covers and
-// marks the two it cuts; an inserted breakpoint copies its neighbour's
-// amount, so it only makes its block one longer and moves the later block
-// starts; folding drops whole blocks.
+// each run of blockSize segments of a timeline, so a count-based search can
+// step over whole blocks that all have room (or all lack it) instead of
+// testing every segment. It is maintained incrementally: an amount added to
+// a range of segments shifts the blocks it covers and marks the two it cuts;
+// an inserted breakpoint shifts the blocks after it, which are recomputed
+// at the next search (breakpoints are mostly added near the end).
 type blockIndex struct {
-	res    int
-	built  bool
-	starts []int // first segment of each block; block k ends where k+1 starts
-	// covered is the number of segments indexed; the rest (the tail) is
-	// indexed at the next ensure.
-	covered    int
+	res        int
+	built      bool
 	dirtyFrom  int    // blocks from here on must be recomputed
 	dirty      []bool // single blocks to recompute
-	dirtyList  []int  // the blocks marked in dirty
 	mins, maxs []sim.Amount
 }
 
-// end is the segment after block k.
-func (b *blockIndex) end(k int) int {
-	if k+1 < len(b.starts) {
-		return b.starts[k+1]
-	}
-	return b.covered
-}
+// start and end bound block k: segments [start, end).
+func (b *blockIndex) start(k int) int { return k * blockSize }
+func (b *blockIndex) end(k int) int   { return (k + 1) * blockSize }
 
-// blockOf returns the block holding segment i (i < covered).
-func (b *blockIndex) blockOf(i int) int {
-	return sort.Search(len(b.starts), func(k int) bool { return b.starts[k] > i }) - 1
-}
-
-// inserted records that segment i was inserted as a copy of segment i−1.
-func (b *blockIndex) inserted(i int) {
-	if !b.built || i >= b.covered || len(b.starts) == 0 {
-		return // in the tail
-	}
-	k := b.blockOf(i - 1)
-	for q := k + 1; q < len(b.starts); q++ {
-		b.starts[q]++
-	}
-	b.covered++
-	if b.end(k)-b.starts[k] > 2*blockSize {
-		b.dirtyFrom = min(b.dirtyFrom, k) // re-cut from here
-	}
-}
+// inserted records that segment i was inserted: the blocks from it on are
+// stale. (Blocks that grow instead were tried: longer blocks skip less,
+// and the pool model got slower.)
+func (b *blockIndex) inserted(i int) { b.shifted(i) }
 
 // removed records that segment i was removed.
-func (b *blockIndex) removed(i int) {
-	if !b.built || i >= b.covered || len(b.starts) == 0 {
-		return
-	}
-	b.dirtyFrom = min(b.dirtyFrom, b.blockOf(i))
-}
+func (b *blockIndex) removed(i int) { b.shifted(i) }
 
 // stale marks the whole index for recomputation.
-func (b *blockIndex) stale() { b.dirtyFrom = 0 }
+func (b *blockIndex) stale() { b.shifted(0) }
 
-// dropped removes the blocks wholly before segment i and returns how many
+// shifted marks every block from segment i on as stale.
+func (b *blockIndex) shifted(i int) {
+	b.dirtyFrom = min(b.dirtyFrom, i/blockSize)
+}
+
+// dropped removes the whole blocks before segment i and returns how many
 // segments they held, which the caller removes.
 func (b *blockIndex) dropped(i int) int {
-	if !b.built || len(b.starts) == 0 {
-		return 0
-	}
-	q := len(b.starts)
-	if i < b.covered {
-		q = b.blockOf(i)
-	}
-	q = min(q, b.dirtyFrom) // later starts may be stale
-	if q == 0 {
-		return 0
-	}
-	n := b.covered
-	if q < len(b.starts) {
-		n = b.starts[q]
-	}
-	b.starts = append(b.starts[:0], b.starts[q:]...)
-	for k := range b.starts {
-		b.starts[k] -= n
-	}
-	b.mins, b.maxs, b.dirty = b.mins[q:], b.maxs[q:], b.dirty[q:]
-	b.covered -= n
-	b.dirtyFrom -= q
-	keep := b.dirtyList[:0]
-	for _, k := range b.dirtyList {
-		if k >= q {
-			keep = append(keep, k-q)
-		}
-	}
-	b.dirtyList = keep
-	return n
+	q := i / blockSize
+	k := min(q, len(b.mins))
+	b.mins, b.maxs, b.dirty = b.mins[k:], b.maxs[k:], b.dirty[k:]
+	b.dirtyFrom = max(b.dirtyFrom-q, 0)
+	return q * blockSize
 }
 
 // added records that delta was added to resource res of segments [i, j).
 func (b *blockIndex) added(i, j int, res int, delta sim.Amount) {
-	if !b.built || res != b.res || delta == 0 || i >= b.covered || len(b.starts) == 0 {
+	if !b.built || res != b.res || delta == 0 {
 		return
 	}
-	for k := b.blockOf(i); k < len(b.starts) && b.starts[k] < j && k < b.dirtyFrom; k++ {
-		if b.starts[k] >= i && b.end(k) <= j {
+	for k := i / blockSize; k*blockSize < j && k < len(b.mins) && k < b.dirtyFrom; k++ {
+		if k*blockSize >= i && (k+1)*blockSize <= j {
 			b.mins[k] += delta
 			b.maxs[k] += delta
-		} else if !b.dirty[k] {
+		} else {
 			b.dirty[k] = true
-			b.dirtyList = append(b.dirtyList, k)
 		}
 	}
 }
@@ -125,34 +69,32 @@ func (b *blockIndex) added(i, j int, res int, delta sim.Amount) {
 func (b *blockIndex) ensure(l *timeline, R, res int) {
 	if !b.built || b.res != res {
 		b.built, b.res, b.dirtyFrom = true, res, 0
-		b.starts, b.mins, b.maxs, b.dirty = b.starts[:0], b.mins[:0], b.maxs[:0], b.dirty[:0]
-		b.covered, b.dirtyList = 0, b.dirtyList[:0]
+		b.mins, b.maxs, b.dirty = b.mins[:0], b.maxs[:0], b.dirty[:0]
 	}
-	if b.dirtyFrom < len(b.starts) {
-		b.covered = b.starts[b.dirtyFrom]
-		k := b.dirtyFrom
-		b.starts, b.mins, b.maxs, b.dirty = b.starts[:k], b.mins[:k], b.maxs[:k], b.dirty[:k]
+	n := len(l.times) / blockSize // only whole blocks are indexed
+	if b.dirtyFrom < len(b.mins) {
+		b.mins, b.maxs, b.dirty = b.mins[:b.dirtyFrom], b.maxs[:b.dirtyFrom], b.dirty[:b.dirtyFrom]
 	}
-	for _, k := range b.dirtyList {
-		if k < len(b.mins) && b.dirty[k] {
-			b.mins[k], b.maxs[k] = blockRange(l, R, res, b.starts[k], b.end(k))
+	if len(b.mins) > n {
+		b.mins, b.maxs, b.dirty = b.mins[:n], b.maxs[:n], b.dirty[:n]
+	}
+	for k := range b.mins {
+		if b.dirty[k] {
+			b.mins[k], b.maxs[k] = blockRange(l, R, res, k)
 			b.dirty[k] = false
 		}
 	}
-	b.dirtyList = b.dirtyList[:0]
-	for m := len(l.times); b.covered+blockSize <= m; b.covered += blockSize { // whole blocks only
-		lo, hi := blockRange(l, R, res, b.covered, b.covered+blockSize)
-		b.starts = append(b.starts, b.covered)
+	for k := len(b.mins); k < n; k++ {
+		lo, hi := blockRange(l, R, res, k)
 		b.mins, b.maxs, b.dirty = append(b.mins, lo), append(b.maxs, hi), append(b.dirty, false)
 	}
-	b.dirtyFrom = len(b.starts)
+	b.dirtyFrom = n
 }
 
-// blockRange is the least and greatest free amount of res in segments
-// [from, to).
-func blockRange(l *timeline, R, res, from, to int) (lo, hi sim.Amount) {
-	lo, hi = l.free[from*R+res], l.free[from*R+res]
-	for i := from + 1; i < to; i++ {
+// blockRange is the least and greatest free amount of res in block k.
+func blockRange(l *timeline, R, res, k int) (lo, hi sim.Amount) {
+	lo, hi = l.free[k*blockSize*R+res], l.free[k*blockSize*R+res]
+	for i := k*blockSize + 1; i < (k+1)*blockSize; i++ {
 		v := l.free[i*R+res]
 		lo, hi = min(lo, v), max(hi, v)
 	}
@@ -164,7 +106,7 @@ func blockRange(l *timeline, R, res, from, to int) (lo, hi sim.Amount) {
 // in [ownLo, ownHi) count own more; a block partly inside that range is
 // never skipped.
 func (b *blockIndex) skippable(k int, room bool, need sim.Amount, ownLo, ownHi int, own sim.Amount) bool {
-	lo, hi := b.starts[k], b.end(k)
+	lo, hi := k*blockSize, (k+1)*blockSize
 	var add sim.Amount
 	switch {
 	case hi <= ownLo || lo >= ownHi:

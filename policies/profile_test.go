@@ -234,15 +234,14 @@ func TestBlockIndexInvariant(t *testing.T) {
 		if rng.IntN(3) == 0 {
 			l.blocks.ensure(l, 1, 0)
 			b := &l.blocks
-			for k := range b.starts {
-				lo, hi := blockRange(l, 1, 0, b.starts[k], b.end(k))
-				if b.starts[k] >= b.end(k) || lo != b.mins[k] || hi != b.maxs[k] {
-					t.Fatalf("step %d: block %d [%d, %d): index %d..%d, segments %d..%d",
-						step, k, b.starts[k], b.end(k), b.mins[k], b.maxs[k], lo, hi)
+			for k := range b.mins {
+				if b.end(k) > len(l.times) {
+					t.Fatalf("step %d: block %d ends at %d of %d segments", step, k, b.end(k), len(l.times))
 				}
-			}
-			if len(b.starts) > 0 && b.starts[0] != 0 || b.covered > len(l.times) {
-				t.Fatalf("step %d: blocks start at %v, cover %d of %d segments", step, b.starts[:1], b.covered, len(l.times))
+				lo, hi := blockRange(l, 1, 0, k)
+				if lo != b.mins[k] || hi != b.maxs[k] {
+					t.Fatalf("step %d: block %d: index %d..%d, segments %d..%d", step, k, b.mins[k], b.maxs[k], lo, hi)
+				}
 			}
 		}
 	}

@@ -311,24 +311,16 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 	}
 	// next returns the first segment in [i, end) whose room is want, or end.
 	next := func(i, end int, want bool) int {
-		k := len(b.starts) // the block holding i, if indexed
-		if useBlocks && i < b.covered {
-			k = b.blockOf(i)
-		}
 		for i < end {
-			if k < len(b.starts) && i == b.starts[k] {
-				if e := b.end(k); e <= end && b.skippable(k, want, need, ownLo, ownHi, own.amt) {
-					i, k = e, k+1
-					continue
-				}
+			if useBlocks && i%blockSize == 0 && i+blockSize <= end && i/blockSize < len(b.mins) &&
+				b.skippable(i/blockSize, want, need, ownLo, ownHi, own.amt) {
+				i += blockSize
+				continue
 			}
 			if room(i) == want {
 				return i
 			}
 			i++
-			if k < len(b.starts) && i == b.end(k) {
-				k++
-			}
 		}
 		return end
 	}
