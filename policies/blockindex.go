@@ -20,9 +20,34 @@ type blockIndex struct {
 	mins, maxs []sim.Amount
 }
 
+// start and end bound block k: segments [start, end).
+func (b *blockIndex) start(k int) int { return k * blockSize }
+func (b *blockIndex) end(k int) int   { return (k + 1) * blockSize }
+
+// inserted records that segment i was inserted: the blocks from it on are
+// stale. (Blocks that grow instead were tried: longer blocks skip less,
+// and the pool model got slower.)
+func (b *blockIndex) inserted(i int) { b.shifted(i) }
+
+// removed records that segment i was removed.
+func (b *blockIndex) removed(i int) { b.shifted(i) }
+
+// stale marks the whole index for recomputation.
+func (b *blockIndex) stale() { b.shifted(0) }
+
 // shifted marks every block from segment i on as stale.
 func (b *blockIndex) shifted(i int) {
 	b.dirtyFrom = min(b.dirtyFrom, i/blockSize)
+}
+
+// dropped removes the whole blocks before segment i and returns how many
+// segments they held, which the caller removes.
+func (b *blockIndex) dropped(i int) int {
+	q := i / blockSize
+	k := min(q, len(b.mins))
+	b.mins, b.maxs, b.dirty = b.mins[k:], b.maxs[k:], b.dirty[k:]
+	b.dirtyFrom = max(b.dirtyFrom-q, 0)
+	return q * blockSize
 }
 
 // added records that delta was added to resource res of segments [i, j).

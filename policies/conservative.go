@@ -32,35 +32,40 @@ type conservative struct {
 	running byEnd
 	events  []fitEvent
 	rebuild bool
-	memo    shapeMemo
+	memo    shapeMemo // failed searches of the totals (or the one node)
+	exact   shapeMemo // failed node-level searches, per task amount
 }
 
 // shapeMemo remembers the last unsuccessful count-based search, on the
 // one-node profile or on the cluster totals (see compressCount): no window
-// for a job of that shape, with a slot no earlier, starts before lowest.
-// Reservations made or moved since only take capacity, which cannot open a
-// window; capacity given back before lowest + dur can, and clears the memo
-// (conservative.grew).
+// for a job of that shape, or of the same length needing more, with a slot
+// no earlier, starts before lowest. Reservations made or moved since only
+// take capacity, which cannot open a window; capacity given back before
+// lowest + dur can, and clears the memo (conservative.grew).
+//
+// A node-level search depends on how the need splits into tasks, not only
+// on the total, so the exact memo also keys on the task amount (unit): more
+// tasks of the same amount are a larger need. The totals memo has unit 0.
 type shapeMemo struct {
 	valid      bool
 	res        int
-	need       sim.Amount
+	unit, need sim.Amount
 	dur, start sim.Time
 	lowest     sim.Time
 }
 
 // from is where a search for a job of this shape and slot start may
 // begin: the memo's bound when it applies, else now.
-func (m *shapeMemo) from(res int, need sim.Amount, d, start, now sim.Time) sim.Time {
-	if m.valid && m.res == res && m.need == need && m.dur == d && start >= m.start {
+func (m *shapeMemo) from(res int, unit, need sim.Amount, d, start, now sim.Time) sim.Time {
+	if m.valid && m.res == res && m.unit == unit && need >= m.need && m.dur == d && start >= m.start {
 		return max(now, m.lowest)
 	}
 	return now
 }
 
 // failed records a search over [from, before) that found no window.
-func (m *shapeMemo) failed(res int, need sim.Amount, d, start, from, before sim.Time) {
-	*m = shapeMemo{valid: true, res: res, need: need, dur: d, start: start,
+func (m *shapeMemo) failed(res int, unit, need sim.Amount, d, start, from, before sim.Time) {
+	*m = shapeMemo{valid: true, res: res, unit: unit, need: need, dur: d, start: start,
 		lowest: max(from, min(before, start-d+1))}
 }
 
@@ -68,8 +73,10 @@ func (m *shapeMemo) failed(res int, need sim.Amount, d, start, from, before sim.
 // if that can open a window it ruled out.
 func (s *conservative) grew(from, end sim.Time) {
 	s.prof.grew(end)
-	if s.memo.valid && from < s.memo.lowest+s.memo.dur {
-		s.memo.valid = false
+	for _, m := range []*shapeMemo{&s.memo, &s.exact} {
+		if m.valid && from < m.lowest+m.dur {
+			m.valid = false
+		}
 	}
 }
 
@@ -126,7 +133,7 @@ func (s *conservative) Schedule(c *sim.Context) error {
 			continue
 		}
 		r := &reservation{dur: j.EstimatedRuntime()}
-		s.reserve(c, j, r, sim.Forever)
+		s.reserve(c, j, r, now, sim.Forever)
 		s.res[j] = r
 	}
 	next := sim.Forever
@@ -167,20 +174,26 @@ func (s *conservative) compress(c *sim.Context, j *sim.JobRun, r *reservation) {
 	from := c.Now()
 	res, need, countable := countBased(j.Needs(), j.Job.Tasks)
 	if countable {
-		from = s.memo.from(res, need, d, r.start, from)
+		// No window starts before either memo's bound, on the totals or on
+		// the nodes.
+		unit := j.Needs()[0].Amt
+		from = max(s.memo.from(res, 0, need, d, r.start, from), s.exact.from(res, unit, need, d, r.start, from))
 	}
 	own := slot{r.start, r.start + d, sim.Amount(j.Job.Tasks)}
 	if _, ok := s.prof.firstWindowTotals(d, j.Needs(), j.Job.Tasks, from, before, own); !ok {
 		if countable {
-			s.memo.failed(res, need, d, r.start, from, before)
+			s.memo.failed(res, 0, need, d, r.start, from, before)
 		}
 		return
 	}
 	old := *r
 	s.place(r, j, c.FreeVector(), -1)
-	if !s.reserve(c, j, r, min(bound, old.start)) {
+	if !s.reserve(c, j, r, from, before) {
 		// Nothing earlier: the old slot is still free (reservations made
 		// since were made around it).
+		if countable {
+			s.exact.failed(res, j.Needs()[0].Amt, need, d, old.start, from, before)
+		}
 		*r = old
 		s.place(r, j, c.FreeVector(), 1)
 		return
@@ -203,29 +216,33 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 		return false
 	}
 	d := max(r.dur, 1)
-	// Queues often hold runs of identical jobs (a user's burst). If the
-	// previous job had the same shape, the profile has not changed since
-	// its search and its slot is no later than this one's, then no window
-	// ending by its start (and before its bound) exists for this job
-	// either: the two views differ only in slots at or after that start.
-	from := s.memo.from(res, need, d, r.start, c.Now())
+	// Queues often hold runs of identical jobs (a user's burst), or of
+	// jobs with the same requested time. If the previous failed search was
+	// for the same length and at most this job's need, the profile has not
+	// gained capacity since and its slot is no later than this one's, then
+	// no window ending by its start (and before its bound) exists for this
+	// job either: the two views differ only in slots at or after that start.
+	from := s.memo.from(res, 0, need, d, r.start, c.Now())
 	t, found := s.prof.firstWindowCount(l, d, res, need, from, before, slot{r.start, r.start + d, need})
 	if !found {
-		s.memo.failed(res, need, d, r.start, from, before)
+		s.memo.failed(res, 0, need, d, r.start, from, before)
 		return true
 	}
-	s.place(r, j, c.FreeVector(), -1)
+	// Move the slot from [old, old+d) to [t, t+d), t < old, updating only
+	// where the two differ: the same breakpoints, fewer segments touched.
 	old := r.start
 	r.start = t
-	s.place(r, j, c.FreeVector(), 1)
+	base := c.FreeVector()
+	s.prof.addNodes(r.nodes, base, t, min(t+d, old), j.Needs(), -1)
+	s.prof.addNodes(r.nodes, base, max(t+d, old), old+d, j.Needs(), 1)
 	s.grew(old, old+d)
 	return true
 }
 
-// reserve books j's earliest slot starting before `before` and reports
-// whether there was one.
-func (s *conservative) reserve(c *sim.Context, j *sim.JobRun, r *reservation, before sim.Time) bool {
-	t, nodes, ok, ev := s.prof.earliest(c.FreeVector(), len(c.Cluster().Nodes), j.Needs(), j.Job.Tasks, max(r.dur, 1), before, s.events)
+// reserve books j's earliest slot starting in [from, before), when the
+// caller knows no earlier start fits, and reports whether there was one.
+func (s *conservative) reserve(c *sim.Context, j *sim.JobRun, r *reservation, from, before sim.Time) bool {
+	t, nodes, ok, ev := s.prof.earliest(c.FreeVector(), len(c.Cluster().Nodes), j.Needs(), j.Job.Tasks, max(r.dur, 1), from, before, s.events)
 	s.events = ev
 	if !ok {
 		// Only possible with a bound: the engine accepts only jobs that fit
@@ -244,10 +261,7 @@ func (s *conservative) place(r *reservation, j *sim.JobRun, base []sim.Amount, s
 	if r.nodes == nil {
 		return
 	}
-	end := r.start + max(r.dur, 1)
-	for _, n := range r.nodes {
-		s.prof.add(n, base, r.start, end, j.Needs(), 1, -sign)
-	}
+	s.prof.addNodes(r.nodes, base, r.start, r.start+max(r.dur, 1), j.Needs(), -sign)
 }
 
 // giveBack returns a job's capacity from `from` to its expected end.
@@ -256,9 +270,7 @@ func (s *conservative) giveBack(j *sim.JobRun, base []sim.Amount, from sim.Time)
 	if from >= exp {
 		return
 	}
-	for _, n := range j.Nodes {
-		s.prof.add(n, base, from, exp, j.Needs(), 1, 1)
-	}
+	s.prof.addNodes(j.Nodes, base, from, exp, j.Needs(), 1)
 	s.grew(from, exp)
 }
 
@@ -279,9 +291,7 @@ func (s *conservative) build(c *sim.Context) {
 		if end == now {
 			end = now + 1 // expected to end any moment
 		}
-		for _, n := range j.Nodes {
-			s.prof.add(n, base, end, sim.Forever, j.Needs(), 1, 1)
-		}
+		s.prof.addNodes(j.Nodes, base, end, sim.Forever, j.Needs(), 1)
 	}
 	for _, j := range c.Queue() {
 		if r, ok := s.res[j]; ok && j.Status == sim.Queued {

@@ -109,11 +109,9 @@ func (s *shadowCheck) Schedule(c *sim.Context) error {
 		}
 		p := newProfile(R, len(c.Cluster().Nodes), c.Now(), totals)
 		for _, j := range c.Running() {
-			for _, n := range j.Nodes {
-				p.add(n, c.FreeVector(), j.ExpectedEnd(c.Now()), sim.Forever, j.Needs(), 1, 1)
-			}
+			p.addNodes(j.Nodes, c.FreeVector(), j.ExpectedEnd(c.Now()), sim.Forever, j.Needs(), 1)
 		}
-		t, _, ok, _ := p.earliest(c.FreeVector(), len(c.Cluster().Nodes), head.Needs(), head.Job.Tasks, 1, sim.Forever, nil)
+		t, _, ok, _ := p.earliest(c.FreeVector(), len(c.Cluster().Nodes), head.Needs(), head.Job.Tasks, 1, c.Now(), sim.Forever, nil)
 		if !ok || t != shadow {
 			s.t.Fatalf("at %s: EASY shadow %s, profile search %s (ok %v)", c.Now(), shadow, t, ok)
 		}

@@ -14,6 +14,21 @@ type profile struct {
 	R     int
 	now   sim.Time
 	lines []*timeline // by node; nil for nodes nothing has touched
+	// live holds each distinct timeline once: nodes with the same history
+	// share one (lines.go), so searches visit a timeline, not every node.
+	live []*timeline
+	bare []int32 // a superset of the nodes without a timeline (untouched)
+	// epoch stamps timeline.mark, a per-operation scratch mark.
+	epoch uint64
+	// scratch for addNodes
+	cnt     []int32
+	touched []int32
+	groups  []lineGroup
+	grpOf   []int32
+	// interned is the number of distinct timelines at the last intern;
+	// byHash is its scratch.
+	interned int
+	byHash   map[uint64][]*timeline
 	// agg is the cluster-wide total of free amounts over time. A window
 	// the totals do not admit cannot hold the job on any set of nodes, so
 	// multi-node searches check it first.
@@ -55,18 +70,42 @@ func (p *profile) grownSince(pos int64) (sim.Time, bool) {
 }
 
 // timeline: free[i*R:(i+1)*R] holds on [times[i], times[i+1]), the last
-// vector forever; times[0] is the profile's now.
+// vector forever; times[0] is the profile's now, or earlier (fold).
 type timeline struct {
 	times []sim.Time
 	free  []sim.Amount
 	// blocks indexes one resource's free amounts for count-based searches
 	// (blockindex.go).
 	blocks blockIndex
+	refs   int32  // nodes sharing this timeline
+	idx    int32  // position in profile.live
+	mark   uint64 // profile.epoch of the last visit by a search or addNodes
+	// scratch of the visit that set mark
+	grp   int32
+	memo  int
+	canon *timeline
 }
 
 func newProfile(R, numNodes int, now sim.Time, totals []sim.Amount) *profile {
 	agg := &timeline{times: []sim.Time{now}, free: append([]sim.Amount(nil), totals...)}
-	return &profile{R: R, now: now, lines: make([]*timeline, numNodes), agg: agg}
+	bare := make([]int32, numNodes)
+	for n := range bare {
+		bare[n] = int32(n)
+	}
+	return &profile{R: R, now: now, lines: make([]*timeline, numNodes), agg: agg, bare: bare}
+}
+
+// untouched returns the nodes without a timeline, in index order.
+func (p *profile) untouched() []int32 {
+	// Nodes only ever gain a timeline, so pruning the list suffices.
+	keep := p.bare[:0]
+	for _, n := range p.bare {
+		if p.lines[n] == nil {
+			keep = append(keep, n)
+		}
+	}
+	p.bare = keep
+	return keep
 }
 
 // lineOf returns node n's timeline, if it has one.
@@ -75,36 +114,36 @@ func (p *profile) lineOf(n int) (*timeline, bool) {
 	return l, l != nil
 }
 
-// line returns node n's timeline, starting one from base if needed.
-func (p *profile) line(n int32, base []sim.Amount) *timeline {
-	l := p.lines[n]
-	if l == nil {
-		v := base[int(n)*p.R : int(n)*p.R+p.R]
-		l = &timeline{times: []sim.Time{p.now}, free: append([]sim.Amount(nil), v...)}
-		p.lines[n] = l
-	}
-	return l
-}
-
 // advance moves the profile's now forward, folding past breakpoints.
 func (p *profile) advance(now sim.Time) {
 	p.now = now
-	p.fold(p.agg)
-	for _, l := range p.lines {
-		if l != nil {
-			p.fold(l)
-		}
+	p.fold(p.agg, true)
+	for _, l := range p.live {
+		p.fold(l, len(p.lines) == 1) // node timelines stay comparable (intern)
+	}
+	if len(p.lines) > 1 && len(p.live) > 2*p.interned+32 {
+		p.intern()
 	}
 }
 
-// fold drops the breakpoints before now.
-func (p *profile) fold(l *timeline) {
+// fold drops the breakpoints before now. With lazy, a timeline with a
+// block index drops only whole blocks, keeping the index (rebuilding it
+// after every fold was a tenth of the pool model's time); searches start
+// at the segment holding their from, so the rest does no harm.
+func (p *profile) fold(l *timeline, lazy bool) {
 	now := p.now
 	i := sort.Search(len(l.times), func(i int) bool { return l.times[i] > now }) - 1
+	if lazy && l.blocks.built {
+		if q := l.blocks.dropped(i); q > 0 {
+			l.times = append(l.times[:0], l.times[q:]...)
+			l.free = append(l.free[:0], l.free[q*p.R:]...)
+		}
+		return
+	}
 	if i > 0 {
 		l.times = append(l.times[:0], l.times[i:]...)
 		l.free = append(l.free[:0], l.free[i*p.R:]...)
-		l.blocks.shifted(0)
+		l.blocks.stale()
 	}
 	l.times[0] = now
 }
@@ -116,7 +155,7 @@ func (p *profile) breakAt(l *timeline, t sim.Time) int {
 	if i < len(l.times) && l.times[i] == t {
 		return i
 	}
-	l.blocks.shifted(i)
+	l.blocks.inserted(i)
 	l.times = append(l.times, 0)
 	copy(l.times[i+1:], l.times[i:])
 	l.times[i] = t
@@ -125,35 +164,6 @@ func (p *profile) breakAt(l *timeline, t sim.Time) int {
 	copy(l.free[(i+1)*p.R:], l.free[i*p.R:len(l.free)-p.R])
 	copy(l.free[i*p.R:(i+1)*p.R], prev)
 	return i
-}
-
-// add adds sign·count·req to node n's free capacity over [from, to);
-// to == sim.Forever means for ever.
-func (p *profile) add(n int32, base []sim.Amount, from, to sim.Time, req []sim.Need, count int, sign sim.Amount) {
-	if from < p.now {
-		from = p.now
-	}
-	if to <= from {
-		return
-	}
-	l := p.line(n, base)
-	i := p.breakAt(l, from)
-	j := len(l.times)
-	if to != sim.Forever {
-		j = p.breakAt(l, to)
-	}
-	k := sign * sim.Amount(count)
-	p.addRange(l, i, j, req, k)
-	if len(p.lines) == 1 {
-		return // one node: the totals are that node's timeline
-	}
-	a := p.agg
-	i = p.breakAt(a, from)
-	j = len(a.times)
-	if to != sim.Forever {
-		j = p.breakAt(a, to)
-	}
-	p.addRange(a, i, j, req, k)
 }
 
 // addRange adds k·req to segments [i, j) of l.

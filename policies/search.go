@@ -1,6 +1,8 @@
 package policies
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/schedsim/schedsim/sim"
@@ -18,6 +20,17 @@ func (p *profile) windowMin(l *timeline, t, d sim.Time, req []sim.Need, limit in
 	best := limit
 	// Start at the segment holding t.
 	first := sort.Search(len(l.times), func(i int) bool { return l.times[i] > t }) - 1
+	if res, _, ok := countBased(req, 1); ok {
+		// One resource: the least amount decides.
+		lo := l.free[max(first, 0)*p.R+res]
+		for i := max(first, 0) + 1; i < len(l.times) && l.times[i] < t+d; i++ {
+			lo = min(lo, l.free[i*p.R+res])
+		}
+		if lo < req[0].Amt {
+			return 0
+		}
+		return int(min(lo/req[0].Amt, sim.Amount(limit)))
+	}
 	for i := max(first, 0); i < len(l.times); i++ {
 		if l.times[i] >= t+d {
 			break
@@ -36,9 +49,11 @@ type fitEvent struct {
 
 // earliest finds the first time t, now ≤ t < before, at which k tasks with
 // request req fit throughout [t, t+d), and the nodes (lowest-numbered
-// first) that take them. base is the engine's free vector for nodes without
-// a timeline. ok is false when no such time exists.
-func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k int, d sim.Time, before sim.Time, events []fitEvent) (t sim.Time, nodes []int32, ok bool, buf []fitEvent) {
+// first) that take them. The caller knows no start before from fits
+// (from ≥ now); searches over several nodes start there. base is the
+// engine's free vector for nodes without a timeline. ok is false when no
+// such time exists.
+func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k int, d sim.Time, from, before sim.Time, events []fitEvent) (t sim.Time, nodes []int32, ok bool, buf []fitEvent) {
 	if d < 1 {
 		d = 1 // a zero-length job still needs its nodes at the instant it runs
 	}
@@ -60,7 +75,6 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	// The totals are a necessary condition: try their feasible starts in
 	// order, checking each exactly, for a few rounds; most searches end at
 	// the first. Then fall back to the exact sweep over every node.
-	from := p.now
 	for round := 0; round < 4; round++ {
 		t0, ok := p.firstWindowTotals(d, req, k, from, before, slot{})
 		if !ok {
@@ -78,24 +92,23 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		}
 		from = a[i]
 	}
+	// No start before from fits (the rounds above); sweep [from, before).
 	total := 0
 	events = events[:0]
-	for n := 0; n < numNodes; n++ {
-		l, has := p.lineOf(n)
-		if !has {
-			total += sim.TasksFittingIn(base, p.R, n, req, k)
-			continue
-		}
+	for _, n := range p.untouched() {
+		total += sim.TasksFittingIn(base, p.R, int(n), req, k)
+	}
+	for _, l := range p.live {
 		var w int
-		w, events = p.lineEvents(l, d, req, k, events)
+		w, events = p.lineEvents(l, d, req, k, from, before, int(l.refs), events)
 		total += w
 	}
-	t = p.now
+	t = from
 	if t >= before {
 		return 0, nil, false, events
 	}
 	if total < k {
-		sort.Slice(events, func(a, b int) bool { return events[a].at < events[b].at })
+		slices.SortFunc(events, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
 		found := false
 		for i := 0; i < len(events); {
 			at := events[i].at
@@ -122,8 +135,13 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 // the best start found so far, and a node free now ends the search.
 func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d, before sim.Time, events []fitEvent) (sim.Time, []int32, bool, []fitEvent) {
 	best, node := before, -1
+	p.epoch++
 	for n := 0; n < numNodes && best > p.now; n++ {
 		if l, has := p.lineOf(n); has {
+			if l.mark == p.epoch {
+				continue // an earlier node has the same timeline, so wins ties
+			}
+			l.mark = p.epoch
 			if t, ok := p.firstWindow(l, d, req, 1, best); ok && t < best {
 				best, node = t, n
 			}
@@ -140,12 +158,21 @@ func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d
 // pick returns the lowest-numbered nodes that hold k tasks throughout
 // [t, t+d), or nil when they do not exist.
 func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time) []int32 {
+	p.epoch++ // each shared timeline is measured once
+	// When many nodes share few timelines, count first, once per distinct
+	// timeline: most picks fail, and then need no walk over the nodes.
+	if numNodes >= 4*len(p.live) && !p.enough(base, req, k, d, t) {
+		return nil
+	}
 	var nodes []int32
 	left := k
 	for n := 0; n < numNodes && left > 0; n++ {
 		var w int
 		if l, has := p.lineOf(n); has {
-			w = p.windowMin(l, t, d, req, left)
+			if l.mark != p.epoch {
+				l.mark, l.memo = p.epoch, p.windowMin(l, t, d, req, k)
+			}
+			w = min(l.memo, left)
 		} else {
 			w = sim.TasksFittingIn(base, p.R, n, req, left)
 		}
@@ -160,12 +187,35 @@ func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d
 	return nodes
 }
 
+// enough reports whether k tasks fit throughout [t, t+d) counting each
+// distinct timeline once, times the nodes sharing it; it leaves each
+// timeline's count in memo (pick).
+func (p *profile) enough(base []sim.Amount, req []sim.Need, k int, d, t sim.Time) bool {
+	total := 0
+	for _, l := range p.live {
+		l.mark, l.memo = p.epoch, p.windowMin(l, t, d, req, k)
+		if total += l.memo * int(l.refs); total >= k {
+			return true
+		}
+	}
+	for _, n := range p.untouched() {
+		if total += sim.TasksFittingIn(base, p.R, int(n), req, k); total >= k {
+			return true
+		}
+	}
+	return false
+}
+
 // firstWindowTotals is the earliest start in [from, before) at which the
 // cluster's free totals cover k tasks throughout [t, t+d). own, when set,
 // is the job's own reservation (own.amt tasks over [own.from, own.to)),
 // counted as free.
 func (p *profile) firstWindowTotals(d sim.Time, req []sim.Need, k int, from, before sim.Time, own slot) (sim.Time, bool) {
 	l, R := p.agg, p.R
+	if res, need, ok := countBased(req, k); ok {
+		own.amt *= req[0].Amt
+		return p.firstWindowCount(l, d, res, need, from, before, own)
+	}
 	fits := func(i int) bool {
 		extra := sim.Amount(0)
 		if own.amt != 0 && l.times[i] >= own.from && l.times[i] < own.to {
@@ -279,9 +329,10 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 		// Start in the segment holding from.
 		i = sort.Search(m, func(i int) bool { return times[i] > from }) - 1
 	}
+	stop := index(before) // a window must start in a segment before it
 	for {
-		i = next(i, m, true)
-		if i >= m || times[i] >= before {
+		i = next(i, stop, true)
+		if i >= stop {
 			return 0, false
 		}
 		start := max(times[i], from)
@@ -298,66 +349,73 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 }
 
 // lineEvents computes how many tasks fit node l throughout the window
-// [t, t+d) as t moves from now on: it returns the count at now and appends
-// every later change as an event. A sliding-window minimum over the
-// timeline's segments (a monotone deque) keeps it linear.
+// [t, t+d) as t moves over [from, before): it returns mult times the count
+// at from and appends every later change, times mult, as an event. A
+// sliding-window minimum over the timeline's segments (a monotone deque)
+// keeps it linear in the segments the windows touch.
 //
 // Segment i, on [T_i, T_{i+1}), is in the window iff T_i < t+d and
 // T_{i+1} > t: it enters at t = T_i − d + 1 (integer microseconds) and
 // leaves at t = T_{i+1}.
-func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, events []fitEvent) (int, []fitEvent) {
-	m := len(l.times)
-	// Each segment's level once; the deque compares them many times.
-	p.levels = p.levels[:0]
-	for i := 0; i < m; i++ {
-		p.levels = append(p.levels, sim.TasksFittingIn(l.free, p.R, i, req, k))
+func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, from, before sim.Time, mult int, events []fitEvent) (int, []fitEvent) {
+	times := l.times
+	m := len(times)
+	if cap(p.levels) < m {
+		p.levels = make([]int, m)
 	}
-	levels := p.levels
-	level := func(i int) int { return levels[i] }
-	now := l.times[0]
+	levels := p.levels[:m]
 	dq := p.deque[:0] // segment indices, levels increasing
-	defer func() { p.deque = dq[:0] }()
+	res, _, count := countBased(req, 1)
 	push := func(i int) {
-		lv := level(i)
-		for len(dq) > 0 && level(dq[len(dq)-1]) >= lv {
+		var lv int
+		if count { // one resource: a division, as in windowMin
+			if f := l.free[i*p.R+res]; f >= req[0].Amt {
+				lv = int(min(f/req[0].Amt, sim.Amount(k)))
+			}
+		} else {
+			lv = sim.TasksFittingIn(l.free, p.R, i, req, k)
+		}
+		levels[i] = lv
+		for len(dq) > 0 && levels[dq[len(dq)-1]] >= lv {
 			dq = dq[:len(dq)-1]
 		}
 		dq = append(dq, i)
 	}
-	hi := 0 // next segment to enter
-	for hi < m && l.times[hi] < now+d {
+	lo := sort.Search(m, func(i int) bool { return times[i] > from }) - 1 // first segment in the window
+	hi := lo                                                              // next segment to enter
+	for hi < m && times[hi] < from+d {
 		push(hi)
 		hi++
 	}
-	lo := 0 // first segment still in the window
-	cur := level(dq[0])
+	cur := levels[dq[0]]
 	first := cur
 	for {
 		// Next change: the next segment entering, or the first leaving.
 		next := sim.Forever
 		if hi < m {
-			next = l.times[hi] - d + 1
+			next = times[hi] - d + 1
 		}
-		if lo+1 < m && l.times[lo+1] < next {
-			next = l.times[lo+1]
+		if lo+1 < m && times[lo+1] < next {
+			next = times[lo+1]
 		}
-		if next == sim.Forever {
+		if next >= before {
 			break
 		}
-		for hi < m && l.times[hi]-d+1 <= next {
+		for hi < m && times[hi]-d+1 <= next {
 			push(hi)
 			hi++
 		}
-		for lo+1 < m && l.times[lo+1] <= next {
+		for lo+1 < m && times[lo+1] <= next {
 			lo++
 		}
 		for dq[0] < lo {
 			dq = dq[1:]
 		}
-		if v := level(dq[0]); v != cur {
-			events = append(events, fitEvent{next, v - cur})
+		if v := levels[dq[0]]; v != cur {
+			events = append(events, fitEvent{next, (v - cur) * mult})
 			cur = v
 		}
 	}
-	return first, events
+	p.deque = dq[:0]
+	return first * mult, events
 }

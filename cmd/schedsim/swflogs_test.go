@@ -11,10 +11,9 @@ import (
 
 // slowNodesConservative are the logs whose conservative replay in the
 // nodes model (node-level reservations for every queued job, compressed at
-// every job end) takes minutes to hours on two cores; they run only with
+// every job end) takes many minutes on two cores; they run only with
 // SCHEDSIM_LONG=1. See README, Performance.
 var slowNodesConservative = map[string]bool{
-	"HPC2N-2002-2.1-cln.swf.gz": true, "SDSC-BLUE-2000-4.2-cln.swf.gz": true,
 	"CEA-Curie-2011-2.1-cln.swf.gz": true,
 }
 

@@ -1,0 +1,248 @@
+package policies
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// booking is capacity added (amt > 0) or taken over [from, to) on a node.
+type booking struct {
+	n        int32
+	from, to sim.Time
+	amt      sim.Amount
+}
+
+// bruteProfile is the profile computed directly from its bookings.
+type bruteProfile struct {
+	base  []sim.Amount
+	books []booking
+}
+
+func (b *bruteProfile) free(n int, t sim.Time, skip int) sim.Amount {
+	f := b.base[n]
+	for i, bk := range b.books {
+		if i != skip && int(bk.n) == n && bk.from <= t && t < bk.to {
+			f += bk.amt
+		}
+	}
+	return f
+}
+
+// steps is node n's amounts as a step function from now: breakpoints and
+// the amount from each on, with booking skip left out.
+func (b *bruteProfile) steps(n int, now sim.Time, skip int) ([]sim.Time, []sim.Amount) {
+	times := []sim.Time{now}
+	for _, bk := range b.books {
+		times = append(times, max(bk.from, now), max(bk.to, now))
+	}
+	slices.Sort(times)
+	times = slices.Compact(times)
+	free := make([]sim.Amount, len(times))
+	for i, t := range times {
+		free[i] = b.free(n, t, skip)
+	}
+	return times, free
+}
+
+// fits is how many tasks of amt fit throughout [t, t+d) on a step
+// function (t one of its breakpoints), at most k.
+func fits(times []sim.Time, free []sim.Amount, t, d sim.Time, amt sim.Amount, k int) int {
+	i, _ := slices.BinarySearch(times, t)
+	lo := free[i]
+	for ; i < len(times) && times[i] < t+d; i++ {
+		lo = min(lo, free[i])
+	}
+	if lo < amt {
+		return 0
+	}
+	return int(min(lo/amt, sim.Amount(k)))
+}
+
+// earliest is the first start in [now, before) where k tasks fit, and the
+// lowest-numbered nodes taking them.
+func (b *bruteProfile) earliest(now, d, before sim.Time, amt sim.Amount, k, skip int) (sim.Time, []int32, bool) {
+	var times [][]sim.Time
+	var free [][]sim.Amount
+	for n := range b.base {
+		t, f := b.steps(n, now, skip)
+		times, free = append(times, t), append(free, f)
+	}
+	for _, t := range times[0] { // every node has every breakpoint
+		if t >= before {
+			break
+		}
+		var nodes []int32
+		for n := range b.base {
+			for w := fits(times[n], free[n], t, d, amt, k-len(nodes)); w > 0; w-- {
+				nodes = append(nodes, int32(n))
+			}
+		}
+		if len(nodes) == k {
+			return t, nodes, true
+		}
+	}
+	return 0, nil, false
+}
+
+// TestProfileMatchesBruteForce books random intervals on a few nodes
+// (shared timelines, merged breakpoints, block indexes, folds) and checks
+// every node's amounts, the earliest-slot search and the one-node search
+// with a job's own slot counted free against a direct computation.
+func TestProfileMatchesBruteForce(t *testing.T) {
+	for _, numNodes := range []int{1, 6} {
+		rng := rand.New(rand.NewPCG(uint64(numNodes), 7))
+		capacity, span := 4, sim.Time(150)
+		if numNodes == 1 {
+			capacity, span = 64, 600 // a deep timeline, so the block index is used
+		}
+		b := &bruteProfile{}
+		for range numNodes {
+			b.base = append(b.base, sim.Amount(capacity))
+		}
+		p := newProfile(1, numNodes, 0, []sim.Amount{sim.Amount(numNodes * capacity)})
+		now := sim.Time(0)
+		for step := 0; step < 700; step++ {
+			if numNodes > 1 && rng.IntN(10) == 0 {
+				p.intern() // advance does it only on more nodes
+			}
+			if rng.IntN(4) == 0 {
+				now += sim.Time(rng.IntN(8))
+				p.advance(now)
+				b.books = slices.DeleteFunc(b.books, func(bk booking) bool { return bk.to <= now || bk.amt == 0 })
+			}
+			// Take capacity where it is free, or give back an earlier take
+			// (a job ending early, a reservation moving): amounts stay
+			// within [0, capacity], as in a replay.
+			var nodes []int32
+			for range 1 + rng.IntN(3) {
+				nodes = append(nodes, int32(rng.IntN(numNodes)))
+			}
+			slices.Sort(nodes)
+			from := now + sim.Time(rng.IntN(int(span)))
+			to := from + 1 + sim.Time(rng.IntN(int(span)/4))
+			sign := sim.Amount(-1)
+			size := sim.Amount(1 + rng.IntN(capacity/3))
+			if i := rng.IntN(len(b.books) + 1); i < len(b.books) && b.books[i].amt < 0 && rng.IntN(3) == 0 {
+				bk := b.books[i]
+				nodes, from, to, sign, size = []int32{bk.n}, max(bk.from, now), bk.to, 1, -bk.amt
+				b.books[i].amt = 0 // given back: drop both
+			} else {
+				ok := true
+				for _, n := range nodes {
+					c := sim.Amount(0)
+					for _, m := range nodes {
+						if m == n {
+							c++
+						}
+					}
+					times, free := b.steps(int(n), from, -1)
+					ok = ok && fits(times, free, from, to-from, c*size, 1) > 0
+				}
+				if !ok {
+					continue
+				}
+			}
+			if len(nodes) == 0 || to <= from {
+				continue
+			}
+			p.addNodes(nodes, b.base, from, to, []sim.Need{{Res: 0, Amt: size}}, sign)
+			if sign < 0 {
+				for _, n := range nodes {
+					b.books = append(b.books, booking{n, from, to, -size})
+				}
+			}
+			for n := 0; n < numNodes; n++ {
+				for _, s := range []sim.Time{now, from, to - 1, to, now + sim.Time(rng.IntN(int(span)+50))} {
+					got := b.base[n]
+					if l, ok := p.lineOf(n); ok {
+						i := sortSearch(l.times, s)
+						got = l.free[i]
+					}
+					if want := b.free(n, s, -1); got != want {
+						t.Fatalf("%d nodes, step %d: node %d at %d: profile %d, direct %d", numNodes, step, n, s, got, want)
+					}
+				}
+			}
+			amt := sim.Amount(1 + rng.IntN(capacity))
+			k := 1 + rng.IntN(numNodes+1)
+			d := sim.Time(1 + rng.IntN(int(span)/5))
+			before := sim.Forever
+			if rng.IntN(2) == 0 {
+				before = now + sim.Time(rng.IntN(int(span)))
+			}
+			req := []sim.Need{{Res: 0, Amt: amt}}
+			gt, gn, gok, _ := p.earliest(b.base, numNodes, req, k, d, now, before, nil)
+			wt, wn, wok := b.earliest(now, d, before, amt, k, -1)
+			if gok != wok || gok && (gt != wt || !slices.Equal(gn, wn)) {
+				t.Fatalf("%d nodes, step %d: earliest(k %d, amt %d, d %d, before %d): profile %v %d %v, direct %v %d %v",
+					numNodes, step, k, amt, d, before, gok, gt, gn, wok, wt, wn)
+			}
+			l, ok := p.lineOf(0)
+			if numNodes != 1 || !ok {
+				continue
+			}
+			// A taken slot counted free, as compression searches it.
+			own := rng.IntN(len(b.books))
+			bk := b.books[own]
+			if bk.amt > 0 || bk.from < now {
+				continue
+			}
+			need := sim.Amount(1 + rng.IntN(capacity))
+			gt, gok = p.firstWindowCount(l, d, 0, need, now, before, slot{bk.from, bk.to, -bk.amt})
+			wt, _, wok = b.earliest(now, d, before, need, 1, own)
+			if gok != wok || gok && gt != wt {
+				t.Fatalf("step %d: own-slot search (need %d, d %d, before %d): profile %v %d, direct %v %d",
+					step, need, d, before, gok, gt, wok, wt)
+			}
+		}
+	}
+}
+
+// sortSearch is the index of the segment holding t.
+func sortSearch(times []sim.Time, t sim.Time) int {
+	i, _ := slices.BinarySearch(times, t+1)
+	return i - 1
+}
+
+// TestBlockIndexInvariant edits one timeline at random (breakpoints added
+// and removed, amounts added to ranges, lazy folds) and checks after each
+// edit that the block index tiles the indexed segments and holds each
+// block's least and greatest amount.
+func TestBlockIndexInvariant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	p := newProfile(1, 1, 0, []sim.Amount{0})
+	l := p.newLine([]sim.Time{0}, []sim.Amount{100})
+	now := sim.Time(0)
+	for step := 0; step < 5000; step++ {
+		switch rng.IntN(10) {
+		case 0:
+			now += sim.Time(rng.IntN(20))
+			p.now = now
+			p.fold(l, true)
+		case 1:
+			if i := rng.IntN(len(l.times)); i > 0 {
+				p.unbreak(l, i)
+			}
+		default:
+			from := now + sim.Time(rng.IntN(2000))
+			to := from + 1 + sim.Time(rng.IntN(400))
+			p.rangeAdd(l, from, to, []sim.Need{{Res: 0, Amt: 1}}, sim.Amount(rng.IntN(21)-10), false)
+		}
+		if rng.IntN(3) == 0 {
+			l.blocks.ensure(l, 1, 0)
+			b := &l.blocks
+			for k := range b.mins {
+				if b.end(k) > len(l.times) {
+					t.Fatalf("step %d: block %d ends at %d of %d segments", step, k, b.end(k), len(l.times))
+				}
+				lo, hi := blockRange(l, 1, 0, k)
+				if lo != b.mins[k] || hi != b.maxs[k] {
+					t.Fatalf("step %d: block %d: index %d..%d, segments %d..%d", step, k, b.mins[k], b.maxs[k], lo, hi)
+				}
+			}
+		}
+	}
+}
