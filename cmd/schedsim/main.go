@@ -1,8 +1,3 @@
-// Command schedsim replays workload traces against scheduling policies under
-// a virtual clock and writes the outcome as Parquet, Arrow IPC or CSV tables.
-//
-// It only parses flags, loads configuration, wires packages together and
-// reports; the simulation lives in sim, policies, traces and metrics.
 package main
 
 import (
