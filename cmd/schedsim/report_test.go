@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedsim/schedsim/metrics"
+)
+
+// TestReport renders a report from two small replays in different formats
+// (CSV and Parquet) and checks the files, the page's content and that a
+// second rendering gives the same bytes.
+func TestReport(t *testing.T) {
+	tmp := t.TempDir()
+	dir1, dir2 := filepath.Join(tmp, "none"), filepath.Join(tmp, "easy")
+	if _, err := execute(t, "replay", "--quiet", "--backfill", "none", "--format", "csv", "--out", dir1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := execute(t, "replay", "--quiet", "--backfill", "easy", "--format", "parquet", "--out", dir2); err != nil {
+		t.Fatal(err)
+	}
+	out1, out2 := filepath.Join(tmp, "rep1"), filepath.Join(tmp, "rep2")
+	for _, out := range []string{out1, out2} {
+		if _, err := execute(t, "report", dir1, dir2, "--out", out, "--quiet"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, fig := range []string{"wait_cdf", "bsld_box", "utilization", "queue", "power"} {
+		for _, ext := range []string{"png", "svg"} {
+			st, err := os.Stat(filepath.Join(out1, fig+"."+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ext == "svg" && st.Size() > 1<<20 {
+				t.Errorf("%s.svg is %d bytes; downsampling should keep it under 1 MiB", fig, st.Size())
+			}
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(out1, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	for _, label := range []string{"KTH-SP2-1996-2.1-cln · fcfs · none · first-fit", "KTH-SP2-1996-2.1-cln · fcfs · easy · first-fit"} {
+		if !strings.Contains(html, label) {
+			t.Errorf("index.html lacks the run label %q", label)
+		}
+	}
+	for _, dir := range []string{dir1, dir2} {
+		sum, err := metrics.ReadSummaryCSV(filepath.Join(dir, "summary.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, col := range []string{"mean_wait_s", "mean_bsld", "utilization", "energy_j"} {
+			// html/template writes '+' (in 5.9e+11) as &#43;.
+			if !strings.Contains(html, "<td>"+strings.ReplaceAll(sum[col], "+", "&#43;")+"</td>") {
+				t.Errorf("index.html lacks %s = %s of %s", col, sum[col], dir)
+			}
+		}
+	}
+	if strings.Contains(html, "http://") || strings.Contains(html, "https://") || strings.Count(html, "data:image/png;base64,") != 5 {
+		t.Error("index.html should embed its five PNGs and reference nothing external")
+	}
+	for _, name := range []string{"index.html", "wait_cdf.svg", "queue.png"} {
+		a, _ := os.ReadFile(filepath.Join(out1, name))
+		b, _ := os.ReadFile(filepath.Join(out2, name))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between two renderings of the same runs", name)
+		}
+	}
+}
+
+// TestReportNotARun checks that a directory that is not a run is bad input
+// and that the message names the directory and the missing file.
+func TestReportNotARun(t *testing.T) {
+	tmp := t.TempDir()
+	_, err := execute(t, "report", tmp, "--out", filepath.Join(tmp, "rep"))
+	if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), tmp) || !strings.Contains(err.Error(), "summary.csv") {
+		t.Fatalf("got %v (exit %d), want exit 2 naming %s and summary.csv", err, exitCode(err), tmp)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "summary.csv"), []byte("jobs,trace\n1,x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "run.yaml"), []byte("config: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = execute(t, "report", tmp, "--out", filepath.Join(tmp, "rep"))
+	if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), "jobs.csv") {
+		t.Fatalf("got %v, want exit 2 naming the missing jobs table", err)
+	}
+	if _, err := execute(t, "report", "--out", filepath.Join(tmp, "rep")); exitCode(err) != exitBadInput {
+		t.Fatalf("no directory: got %v, want exit 2", err)
+	}
+}

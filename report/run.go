@@ -1,0 +1,179 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Run is what the figures and the page need from one run directory.
+type Run struct {
+	Dir   string
+	Label string // trace · queue · backfill · placement, made unique
+	// SummaryCols and SummaryVals are summary.csv's header and row, the
+	// text as written so the page shows exactly what the file holds.
+	SummaryCols []string
+	SummaryVals map[string]string
+
+	Wait []float64 // wait_s of started jobs
+	BSLD []float64 // bsld of ended jobs
+
+	// Time series, one entry per row of timeseries.*: the values hold from
+	// Time[i] until Time[i+1].
+	Time     []float64 // s
+	Queued   []float64 // jobs
+	Power    []float64 // W
+	Util     []float64 // fraction of the power resource's capacity
+	UtilName string    // the utilization column shown
+}
+
+// Load reads a run directory. summary.csv is checked first: replay renames
+// it last, so its absence means the directory is not a (complete) run.
+func Load(dir string) (*Run, error) {
+	r := &Run{Dir: dir}
+	if err := r.readSummary(); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run.yaml")); err != nil {
+		return nil, fmt.Errorf("%s is not a run directory: no run.yaml", dir)
+	}
+	placement, err := readPlacement(filepath.Join(dir, "run.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	s := r.SummaryVals
+	r.Label = strings.Join([]string{s["trace"], s["queue"], s["backfill"], placement}, " · ")
+
+	jobs, _, err := readTable(dir, "jobs", []string{"wait_s", "bsld"}, "")
+	if err != nil {
+		return nil, err
+	}
+	r.Wait = finite(jobs["wait_s"])
+	r.BSLD = finite(jobs["bsld"])
+
+	ts, names, err := readTable(dir, "timeseries", []string{"time_s", "queued_jobs", "power_w"}, "utilization_")
+	if err != nil {
+		return nil, err
+	}
+	r.Time, r.Queued, r.Power = ts["time_s"], ts["queued_jobs"], ts["power_w"]
+	r.UtilName = r.utilColumn(names)
+	if r.UtilName != "" {
+		r.Util = ts[r.UtilName]
+	}
+	return r, nil
+}
+
+func (r *Run) readSummary() error {
+	path := filepath.Join(r.Dir, "summary.csv")
+	f, err := os.Open(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			if st, serr := os.Stat(r.Dir); serr != nil || !st.IsDir() {
+				return fmt.Errorf("%s is not a run directory: not a directory", r.Dir)
+			}
+			return fmt.Errorf("%s is not a run directory: no summary.csv", r.Dir)
+		}
+		return err
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if len(rows) != 2 {
+		return fmt.Errorf("%s: want a header and one row, got %d lines", path, len(rows))
+	}
+	r.SummaryCols = rows[0]
+	r.SummaryVals = make(map[string]string, len(rows[0]))
+	for i, name := range rows[0] {
+		r.SummaryVals[name] = rows[1][i]
+	}
+	return nil
+}
+
+// utilColumn picks the utilization column of the resource that drives
+// power, the one summary's `utilization` reports: the utilization_<r>
+// whose summary value equals it, else the first.
+func (r *Run) utilColumn(names []string) string {
+	u := r.SummaryVals["utilization"]
+	for _, n := range names {
+		if u != "" && r.SummaryVals[n] == u {
+			return n
+		}
+	}
+	if len(names) > 0 {
+		return names[0]
+	}
+	return ""
+}
+
+// readPlacement returns the placement strategy from run.yaml's resolved
+// config; an empty strategy is replay's default, first-fit.
+func readPlacement(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var doc struct {
+		Config struct {
+			Placement yaml.Node `yaml:"placement"`
+		} `yaml:"config"`
+	}
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	p := doc.Config.Placement
+	name := ""
+	switch p.Kind {
+	case yaml.ScalarNode:
+		name = p.Value
+	case yaml.MappingNode:
+		var block struct {
+			Strategy string `yaml:"strategy"`
+			Spec     struct {
+				Strategy string `yaml:"strategy"`
+			} `yaml:"spec"`
+		}
+		if err := p.Decode(&block); err != nil {
+			return "", fmt.Errorf("%s: placement: %w", path, err)
+		}
+		name = block.Spec.Strategy
+		if name == "" {
+			name = block.Strategy
+		}
+	}
+	if name == "" {
+		name = "first-fit"
+	}
+	return name, nil
+}
+
+// finite drops NaN (null) values.
+func finite(xs []float64) []float64 {
+	out := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// uniqueLabels appends the directory name to labels that several runs
+// share, so the legend and the table can tell them apart.
+func uniqueLabels(runs []*Run) {
+	count := map[string]int{}
+	for _, r := range runs {
+		count[r.Label]++
+	}
+	for _, r := range runs {
+		if count[r.Label] > 1 {
+			r.Label += " [" + filepath.Base(filepath.Clean(r.Dir)) + "]"
+		}
+	}
+}
