@@ -132,6 +132,7 @@ func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 
 // Ended implements sim.Observer.
 func (r *Recorder) Ended(now sim.Time, j *sim.JobRun) {
+	r.tally.overhead += j.Overhead
 	energy := r.nodes.charge(j, j.End, true) + r.earlier[j]
 	delete(r.earlier, j)
 	r.moved = true
@@ -164,6 +165,19 @@ func (r *Recorder) Requeued(now sim.Time, j *sim.JobRun, lost sim.Time) {
 	r.moved = true
 	r.tally.restarts++
 	r.tally.lostWork += lost
+	r.tally.lostNodeSeconds += lost.Seconds() * float64(distinctNodes(j.Nodes))
+	if j.Requeued == "preemption" {
+		r.tally.preemptions++
+	}
+}
+
+// distinctNodes counts the different nodes in a task placement.
+func distinctNodes(nodes []int32) int {
+	seen := make(map[int32]bool, len(nodes))
+	for _, n := range nodes {
+		seen[n] = true
+	}
+	return len(seen)
 }
 
 // NodeChanged implements sim.NodeObserver: it keeps each node's downtime.

@@ -31,8 +31,11 @@ type tally struct {
 	lastPower float64
 	energyJ   float64
 
-	restarts int64    // runs stopped by node events
-	lostWork sim.Time // their run time since the last checkpoint
+	restarts        int64    // runs stopped by node events or preemption
+	preemptions     int64    // of which preemptions
+	lostWork        sim.Time // their run time since the last checkpoint
+	lostNodeSeconds float64  // that time × the nodes each run held
+	overhead        sim.Time // checkpoint restore time paid by restarts
 }
 
 // advance integrates the draw up to t.
@@ -124,7 +127,10 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 		floatCol("mean_slowdown", mean(t.sdSum, t.sdN)),
 		floatCol("mean_bsld", mean(t.bsldSum, t.bsldN)),
 		intCol("restarts", t.restarts),
+		intCol("preemptions", t.preemptions),
 		floatCol("lost_work_s", t.lostWork.Seconds()),
+		floatCol("lost_node_hours", t.lostNodeSeconds/3600),
+		floatCol("checkpoint_overhead_s", t.overhead.Seconds()),
 		floatCol("node_downtime_s", r.nodes.downtime(end).Seconds()),
 	}
 	mainU := nan

@@ -93,9 +93,9 @@ func (k *Checker) book(now Time, j *JobRun, n int, sign Amount) {
 // Ended implements Observer.
 func (k *Checker) Ended(now Time, j *JobRun) {
 	k.counts[j.Status]++
-	want := j.Start + j.Remaining()
+	want := j.Start + j.Remaining() + j.Restore()
 	if j.Status == Killed {
-		want = j.Start + j.Job.Walltime - j.Saved
+		want = j.Start + j.Job.Walltime - j.Saved + j.Restore()
 	}
 	if j.End != want || now != j.End {
 		k.fail("job %s (%s) ends at %s s, expected %s s", j.Job.ID, j.Status, j.End, want)

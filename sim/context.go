@@ -68,6 +68,13 @@ func (c *Context) EventsApplied() int64 { return c.e.events64 }
 // Start places task i of j on nodes[i] and starts j now.
 func (c *Context) Start(j *JobRun, nodes []int32) error { return c.e.start(j, nodes) }
 
+// Preempt stops running job j so that a higher-priority job can use its
+// nodes (their capacity is free at once). j loses the work since its last
+// checkpoint, pays its checkpoint cost when it resumes, and returns to the
+// queue when the pass ends (Requeued = "preemption"). Which jobs may
+// preempt which is the policy's rule.
+func (c *Context) Preempt(j *JobRun) error { return c.e.preempt(j) }
+
 // NodeOnline reports whether node n takes new tasks: it is neither down
 // nor drained.
 func (c *Context) NodeOnline(n int) bool { return c.e.online(n) }

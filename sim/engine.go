@@ -65,7 +65,8 @@ type Engine struct {
 	// startedInPass says the queue holds started jobs to compact away.
 	startedInPass bool
 	nodes         nodeState
-	jobEvents     int // submit, release and finish events in the heap
+	preempted     []*JobRun // stopped by the scheduler this pass, queued after it
+	jobEvents     int       // submit, release and finish events in the heap
 	deps          depState
 }
 
@@ -174,6 +175,10 @@ func (e *Engine) Run() error {
 			e.compactQueue()
 			e.startedInPass = false
 		}
+		for _, j := range e.preempted { // queued again after the pass, not under it
+			e.enqueue(j)
+		}
+		e.preempted = e.preempted[:0]
 		e.ended = e.ended[:0]
 		e.nodes.changed = e.nodes.changed[:0]
 		for _, o := range e.observers {
@@ -380,11 +385,16 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 	}
 	j.Nodes = append(j.Nodes[:0], nodes...)
 	// A restarted job runs what its checkpoints did not save, within what
-	// is left of its walltime.
-	j.finishAt = e.now + j.Remaining()
+	// is left of its walltime, plus the restore of its checkpoint.
+	j.restore = 0
+	if j.Restarts > 0 && j.Saved > 0 {
+		j.restore = j.Job.CheckpointCost
+		j.Overhead += j.restore
+	}
+	j.finishAt = e.now + j.Remaining() + j.restore
 	j.finishing = Completed
 	if e.cfg.KillAtWalltime && j.Job.Walltime >= 0 && j.Job.Runtime > j.Job.Walltime {
-		j.finishAt = e.now + j.Job.Walltime - j.Saved
+		j.finishAt = e.now + j.Job.Walltime - j.Saved + j.restore
 		j.finishing = Killed
 		j.Reason = "walltime exceeded"
 	}

@@ -25,6 +25,9 @@ type Job struct {
 	// after a failure it restarts from its last checkpoint instead of from
 	// zero.
 	CheckpointInterval Time
+	// CheckpointCost is what a restart from a checkpoint pays to restore
+	// it: a job that resumes saved work runs this much longer.
+	CheckpointCost Time
 	// DependsOn lists earlier jobs of the trace this one waits for
 	// (deps.go); nil for none.
 	DependsOn []Dependency
@@ -77,6 +80,8 @@ type JobRun struct {
 	Restarts   int
 	LostWork   Time
 	Saved      Time
+	// Overhead is the checkpoint restore time the job's restarts paid.
+	Overhead Time
 
 	// TraceSubmit is the submit time the trace gives. Job.Submit equals it
 	// except for a job its dependencies held back past it: that job runs
@@ -90,6 +95,7 @@ type JobRun struct {
 	finishing JobStatus
 	runIndex  int    // position in Engine.running
 	attempt   uint32 // bumped when a run is stopped: its finish event is stale
+	restore   Time   // checkpoint restore time this run pays
 }
 
 // Need is one entry of a compiled request: a resource index (see
@@ -119,6 +125,10 @@ func (j *JobRun) EstimatedRuntime() Time {
 // Remaining is the work left to run: the runtime less what checkpoints
 // saved.
 func (j *JobRun) Remaining() Time { return j.Job.Runtime - j.Saved }
+
+// Restore is the checkpoint restore time the current run pays on top of
+// its remaining work (0 for a first run or a restart from zero).
+func (j *JobRun) Restore() Time { return j.restore }
 
 // ExpectedEnd is when a scheduler should expect a running job to free its
 // nodes: start + estimate, and never before now (a job past its estimate

@@ -13,7 +13,8 @@ type NodeObserver interface {
 	// or undrained.
 	NodeChanged(now Time, n int, down, drained bool)
 	// Requeued is called when running job j is stopped and queued again
-	// (j.Requeued says why); lost is the work thrown away.
+	// (j.Requeued says why: relocation, evacuation, preemption); lost is
+	// the work thrown away.
 	Requeued(now Time, j *JobRun, lost Time)
 }
 
@@ -154,6 +155,13 @@ func (e *Engine) stopJobsOn(n int, why string) {
 // requeue stops running job j and queues it again. Work since the last
 // checkpoint is lost; with no checkpoint interval, all of it.
 func (e *Engine) requeue(j *JobRun, why string) {
+	e.stop(j, why)
+	e.enqueue(j)
+}
+
+// stop ends j's run and records what it keeps and loses, leaving it
+// Queued but not in the queue.
+func (e *Engine) stop(j *JobRun, why string) {
 	e.release(j, j.Nodes)
 	e.removeRunning(j)
 	ran := e.now - j.Start
@@ -175,7 +183,17 @@ func (e *Engine) requeue(j *JobRun, why string) {
 			no.Requeued(e.now, j, lost)
 		}
 	}
-	e.enqueue(j)
+}
+
+// preempt stops running job j for a higher-priority one; it goes back to
+// the queue when the scheduling pass ends.
+func (e *Engine) preempt(j *JobRun) error {
+	if j.Status != Running {
+		return fmt.Errorf("job %s: cannot preempt: it is %s", j.Job.ID, j.Status)
+	}
+	e.stop(j, "preemption")
+	e.preempted = append(e.preempted, j)
+	return nil
 }
 
 // onlyNodeEvents reports whether nothing but node events and wakes is
