@@ -38,12 +38,16 @@ type latticeConfig struct {
 	// ProfilesFile is a profile YAML file whose profiles --profile NAME
 	// may name (its own profile: is the default).
 	ProfilesFile string `yaml:"profiles"`
+	// Preemption lets a blocked job stop running jobs of a lower priority
+	// class (0–10) to start now; they resume from their last checkpoint
+	// (--checkpoint, or the trace's interval).
+	Preemption bool `yaml:"preemption"`
 }
 
 func (l *latticeConfig) isZero() bool {
 	return l.ReferenceWaitS == 0 && l.HalfLifeS == 0 && l.Tenants == "" && l.TenantBuckets == 0 && l.Usage == "" &&
 		len(l.Shares) == 0 && l.TopologyAttribute == "" && l.ConformanceAttribute == "" && l.PowerBudgetKW == 0 &&
-		l.EnergyPrices == "" && l.CycleS == 0 && len(l.QueueProfiles) == 0 && l.ProfilesFile == ""
+		l.EnergyPrices == "" && l.CycleS == 0 && len(l.QueueProfiles) == 0 && l.ProfilesFile == "" && !l.Preemption
 }
 
 // queueNames lists the --queue values: the registered orders and lattice.
@@ -173,6 +177,7 @@ func newLattice(cfg *replayConfig, c *sim.Cluster) (*lattice.Scheduler, error) {
 		PowerBudgetW:         l.PowerBudgetKW * 1000,
 		Cycle:                sim.SecondsToTime(l.CycleS),
 		NoBackfill:           cfg.Backfill == string(policies.NoBackfill),
+		Preemption:           l.Preemption,
 	}
 	if l.EnergyPrices != "" {
 		if lc.Prices, err = lattice.LoadPrices(l.EnergyPrices); err != nil {

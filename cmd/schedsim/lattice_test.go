@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/sim"
 )
@@ -187,5 +189,45 @@ func TestLatticeCycleAndPower(t *testing.T) {
 	}
 	if !strings.Contains(string(runYAML), "cycle_s: 60") {
 		t.Errorf("run.yaml lacks the lattice block:\n%s", runYAML)
+	}
+}
+
+// TestLatticePreemption replays testdata/lattice/preempt.yaml under the
+// checker. low (class 1, 12 nodes, checkpoint every 10 s) runs from 0;
+// peer (class 1, 1 node) arrives at 10 and may not preempt an equal
+// class: it waits. high (class 5, 1 node) arrives at 25 and preempts low,
+// which keeps 20 s and loses 5 s on 12 nodes (60 node-s = 1/60
+// node-hour); high starts at 25, and peer takes one of the freed nodes in
+// the same pass (25–45). low is queued again after the pass and resumes
+// when all 12 nodes are free, at 45, with 80 s left: it ends at 125. The
+// trace gives no checkpoint cost, so the overhead is 0.
+func TestLatticePreemption(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	if _, err := execute(t, "replay", "--quiet", "--check", "--format", "csv", "--out", out,
+		"--config", filepath.Join(latticeData, "preempt.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	jobs := readJobsCSV(t, filepath.Join(out, "jobs.csv"))
+	for id, want := range map[string][3]string{"low": {"0", "125", "1"}, "peer": {"25", "45", "0"}, "high": {"25", "35", "0"}} {
+		j := jobs[id]
+		if got := [3]string{j["start_s"], j["end_s"], j["restarts"]}; got != want {
+			t.Errorf("%s: start, end, restarts %v, want %v", id, got, want)
+		}
+	}
+	row, err := metrics.ReadSummaryCSV(filepath.Join(out, "summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost, _ := strconv.ParseFloat(row["lost_node_hours"], 64)
+	if row["preemptions"] != "1" || row["lost_work_s"] != "5" || row["checkpoint_overhead_s"] != "0" || math.Abs(lost-60.0/3600) > 1e-9 {
+		t.Errorf("summary: preemptions %s, lost_work_s %s, lost_node_hours %s, checkpoint_overhead_s %s; want 1, 5, 1/60, 0",
+			row["preemptions"], row["lost_work_s"], row["lost_node_hours"], row["checkpoint_overhead_s"])
+	}
+	runYAML, err := os.ReadFile(filepath.Join(out, "run.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(runYAML), "preemption: true") {
+		t.Errorf("run.yaml lacks preemption:\n%s", runYAML)
 	}
 }

@@ -10,7 +10,7 @@ import (
 // defaults (the default profile, reference wait 1 h, no usage decay,
 // tenants by user with equal shares, node-seconds, groups by "rack",
 // fingerprints by "conformance", no power budget, no prices, event mode,
-// backfilling on).
+// backfilling on, no preemption).
 type Config struct {
 	// Profiles chooses each job's weights; nil means the default profile.
 	Profiles *Profiles
@@ -38,6 +38,10 @@ type Config struct {
 	Cycle sim.Time
 	// NoBackfill stops a pass at the first job that cannot start.
 	NoBackfill bool
+	// Preemption lets the best-scored blocked job stop running jobs of a
+	// strictly lower priority class to start now (preempt.go). Off by
+	// default so that runs without it keep their results.
+	Preemption bool
 }
 
 // New returns the GreedyTopologyAwareBackfill scheduler over cluster cl.

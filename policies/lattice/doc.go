@@ -30,6 +30,11 @@
 // work, as 1/(1+∞)). f₂ is unbounded above (the log only slows it); the
 // others are in [0, 1].
 //
+// With Config.Preemption the best-scored blocked job may preempt running
+// jobs of a strictly lower priority class (preempt.go): preemption only
+// moves down tiers, the victims keep their checkpointed work and pay their
+// checkpoint cost on resuming (sim.Context.Preempt).
+//
 // Scheduling happens in event mode (every event time) or cycle mode (every
 // N seconds, through Context.WakeAt), the seed's "scheduling cycle".
 package lattice

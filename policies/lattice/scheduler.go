@@ -18,7 +18,10 @@ import (
 //     fits (reserve); every later job may still start now if it ends
 //     before that time, or leaves the reserved nodes and the power the
 //     reservation needs, so it never delays a higher-scored reservation
-//     (EASY backfilling with the seed's score order instead of FCFS).
+//     (EASY backfilling with the seed's score order instead of FCFS);
+//  4. with Config.Preemption, that first blocked job may instead stop
+//     running jobs of strictly lower priority class and start at once
+//     (preempt.go); only when no such set frees room does it reserve.
 //
 // The seed's quorum (steps 3–4: proposals committed or rejected) is one
 // process here: every proposal commits.
@@ -38,8 +41,13 @@ type Scheduler struct {
 	failed  map[failKey]int // smallest task count found not to fit
 	buf     []int32
 	res     reservation
+	// preemption scratch
+	victims  []victim
+	projFree []sim.Amount
+	take     []bool
 
-	passes int64
+	passes      int64
+	preemptions int64
 }
 
 // failKey is a request with a selection mode: within one pass free
@@ -119,6 +127,15 @@ func (s *Scheduler) pass(c *sim.Context) error {
 		}
 		if s.res.active {
 			continue // a backfill candidate that does not fit
+		}
+		if s.cfg.Preemption {
+			started, err := s.preemptFor(c, j, r.info.key, p.RequireConformance)
+			if err != nil {
+				return err
+			}
+			if started {
+				continue
+			}
 		}
 		// The best-scored job that cannot start: reserve, or reject it
 		// when even the emptied cluster cannot take it.
