@@ -42,12 +42,22 @@ type latticeConfig struct {
 	// class (0–10) to start now; they resume from their last checkpoint
 	// (--checkpoint, or the trace's interval).
 	Preemption bool `yaml:"preemption"`
+	// VClusters confines jobs (label vcluster, else queue) to their
+	// vCluster's nodes (node attribute), with borrowing and reclaim.
+	VClusters latticeVClusters `yaml:"vclusters"`
+}
+
+// latticeVClusters is the lattice block's vclusters: entry.
+type latticeVClusters struct {
+	Enabled       bool    `yaml:"enabled"`
+	Attribute     string  `yaml:"attribute"`      // node attribute; default vcluster
+	BorrowPenalty float64 `yaml:"borrow_penalty"` // subtracted from a borrowing job's score
 }
 
 func (l *latticeConfig) isZero() bool {
 	return l.ReferenceWaitS == 0 && l.HalfLifeS == 0 && l.Tenants == "" && l.TenantBuckets == 0 && l.Usage == "" &&
 		len(l.Shares) == 0 && l.TopologyAttribute == "" && l.ConformanceAttribute == "" && l.PowerBudgetKW == 0 &&
-		l.EnergyPrices == "" && l.CycleS == 0 && len(l.QueueProfiles) == 0 && l.ProfilesFile == "" && !l.Preemption
+		l.EnergyPrices == "" && l.CycleS == 0 && len(l.QueueProfiles) == 0 && l.ProfilesFile == "" && !l.Preemption && l.VClusters == (latticeVClusters{})
 }
 
 // queueNames lists the --queue values: the registered orders and lattice.
@@ -101,7 +111,8 @@ func (c *replayConfig) validateLattice() []error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"reference_wait_s", l.ReferenceWaitS}, {"half_life_s", l.HalfLifeS}, {"power_budget_kw", l.PowerBudgetKW}, {"cycle_s", l.CycleS}} {
+	}{{"reference_wait_s", l.ReferenceWaitS}, {"half_life_s", l.HalfLifeS}, {"power_budget_kw", l.PowerBudgetKW}, {"cycle_s", l.CycleS},
+		{"vclusters.borrow_penalty", l.VClusters.BorrowPenalty}} {
 		if f.v < 0 {
 			add("lattice.%s: must be ≥ 0", f.name)
 		}
@@ -178,6 +189,8 @@ func newLattice(cfg *replayConfig, c *sim.Cluster) (*lattice.Scheduler, error) {
 		Cycle:                sim.SecondsToTime(l.CycleS),
 		NoBackfill:           cfg.Backfill == string(policies.NoBackfill),
 		Preemption:           l.Preemption,
+		VClusters: lattice.VClusterConfig{Enabled: l.VClusters.Enabled, Attribute: l.VClusters.Attribute,
+			BorrowPenalty: l.VClusters.BorrowPenalty},
 	}
 	if l.EnergyPrices != "" {
 		if lc.Prices, err = lattice.LoadPrices(l.EnergyPrices); err != nil {

@@ -231,3 +231,30 @@ func TestLatticePreemption(t *testing.T) {
 		t.Errorf("run.yaml lacks preemption:\n%s", runYAML)
 	}
 }
+
+// TestLatticeVClusters replays testdata/lattice/vclusters.yaml under the
+// checker: big (vCluster b by its label, 3 nodes) borrows one of a's two
+// nodes at 0; home (queue a, 2 nodes) arrives at 25 and reclaims it: big
+// is preempted (keeps 20 s, loses 5 on 3 nodes), home runs 25–35, big
+// resumes at 35 on b's nodes and the borrowed one again, ending at 115.
+func TestLatticeVClusters(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	if _, err := execute(t, "replay", "--quiet", "--check", "--format", "csv", "--out", out,
+		"--config", filepath.Join(latticeData, "vclusters.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	jobs := readJobsCSV(t, filepath.Join(out, "jobs.csv"))
+	for id, want := range map[string][4]string{"big": {"0", "115", "1", "0,2-3"}, "home": {"25", "35", "0", "0-1"}} {
+		j := jobs[id]
+		if got := [4]string{j["start_s"], j["end_s"], j["restarts"], j["node_list"]}; got != want {
+			t.Errorf("%s: start, end, restarts, nodes %v, want %v", id, got, want)
+		}
+	}
+	row, err := metrics.ReadSummaryCSV(filepath.Join(out, "summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row["preemptions"] != "1" || row["lost_work_s"] != "5" {
+		t.Errorf("summary: preemptions %s, lost_work_s %s; want 1, 5", row["preemptions"], row["lost_work_s"])
+	}
+}

@@ -42,6 +42,9 @@ type Config struct {
 	// strictly lower priority class to start now (preempt.go). Off by
 	// default so that runs without it keep their results.
 	Preemption bool
+	// VClusters confines jobs to their vCluster's nodes, with borrowing
+	// and reclaim (vcluster.go); off by default.
+	VClusters VClusterConfig
 }
 
 // New returns the GreedyTopologyAwareBackfill scheduler over cluster cl.
@@ -53,8 +56,11 @@ func New(cl *sim.Cluster, cfg Config) (*Scheduler, error) {
 	if cfg.ReferenceWait <= 0 {
 		cfg.ReferenceWait = DefaultReferenceWait
 	}
-	if cfg.HalfLife < 0 || cfg.Cycle < 0 || cfg.PowerBudgetW < 0 {
-		return nil, fmt.Errorf("lattice: half-life, cycle and power budget must be ≥ 0")
+	if cfg.HalfLife < 0 || cfg.Cycle < 0 || cfg.PowerBudgetW < 0 || cfg.VClusters.BorrowPenalty < 0 {
+		return nil, fmt.Errorf("lattice: half-life, cycle, power budget and borrow penalty must be ≥ 0")
+	}
+	if cfg.VClusters.Attribute == "" {
+		cfg.VClusters.Attribute = DefaultVClusterAttribute
 	}
 	switch cfg.Tenants.Key {
 	case "":
@@ -80,12 +86,16 @@ func New(cl *sim.Cluster, cfg Config) (*Scheduler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lattice: %w", err)
 	}
-	return &Scheduler{
+	s := &Scheduler{
 		cfg:  cfg,
 		cl:   cl,
 		sel:  newSelector(cl, cfg.TopologyAttribute, cfg.ConformanceAttribute),
 		fs:   fs,
 		pw:   newPowerBudget(cl, cfg.PowerBudgetW),
 		info: map[*sim.JobRun]*jobInfo{},
-	}, nil
+	}
+	if cfg.VClusters.Enabled {
+		s.vcs = newVClusters(cl, cfg.VClusters.Attribute)
+	}
+	return s, nil
 }

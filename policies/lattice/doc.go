@@ -35,6 +35,11 @@
 // moves down tiers, the victims keep their checkpointed work and pay their
 // checkpoint cost on resuming (sim.Context.Preempt).
 //
+// With Config.VClusters nodes have a home vCluster and jobs belong to one:
+// a job may borrow idle nodes of another vCluster at a penalty in its
+// score, and the home vCluster's blocked job reclaims them by preempting
+// the borrower (vcluster.go); every change of holder is recorded.
+//
 // Scheduling happens in event mode (every event time) or cycle mode (every
 // N seconds, through Context.WakeAt), the seed's "scheduling cycle".
 package lattice

@@ -46,13 +46,28 @@ type victim struct {
 }
 
 // preemptFor tries to start j (blocked now, no reservation yet) by
-// preempting lower-class running jobs. It reports whether j started.
-func (s *Scheduler) preemptFor(c *sim.Context, j *sim.JobRun, key string, require bool) (bool, error) {
+// stopping running jobs: with vClusters, first the borrowers on its
+// vCluster's nodes (reclaim, onto its own and shared nodes only); then,
+// with Config.Preemption, jobs of a lower class. It reports whether j
+// started.
+func (s *Scheduler) preemptFor(c *sim.Context, j *sim.JobRun, in *jobInfo, require bool) (bool, error) {
+	now := c.Now()
+	if s.vcs != nil {
+		cands := s.victims[:0]
+		for _, r := range c.Running() {
+			if s.vcs.borrows(r, in.vc) {
+				cands = append(cands, victim{r, Class(r.Job), lostIfStopped(r, now)})
+			}
+		}
+		s.victims = cands
+		if ok, err := s.stopFor(c, j, in, require, cands, false); ok || err != nil {
+			return ok, err
+		}
+	}
 	class := Class(j.Job)
-	if class == 0 {
+	if !s.cfg.Preemption || class == 0 {
 		return false, nil
 	}
-	now := c.Now()
 	cands := s.victims[:0]
 	for _, r := range c.Running() {
 		if k := Class(r.Job); k < class {
@@ -60,6 +75,12 @@ func (s *Scheduler) preemptFor(c *sim.Context, j *sim.JobRun, key string, requir
 		}
 	}
 	s.victims = cands
+	return s.stopFor(c, j, in, require, cands, true)
+}
+
+// stopFor stops the cheapest subset of cands after which j starts now,
+// and starts it; borrow says whether j may use borrowed nodes.
+func (s *Scheduler) stopFor(c *sim.Context, j *sim.JobRun, in *jobInfo, require bool, cands []victim, borrow bool) (bool, error) {
 	if len(cands) == 0 {
 		return false, nil
 	}
@@ -76,9 +97,17 @@ func (s *Scheduler) preemptFor(c *sim.Context, j *sim.JobRun, key string, requir
 	proj := append(s.projFree[:0], c.FreeVector()...)
 	s.projFree = proj
 	power := c.PowerW()
+	var held []int // tasks per node as the victims leave them
+	if s.vcs != nil {
+		held = append(s.vcs.proj[:0], s.vcs.held...)
+		s.vcs.proj = held
+	}
 	free := func(r *sim.JobRun, sign sim.Amount) {
 		for _, n := range r.Nodes {
 			s.cl.Consume(proj, int(n), r.Needs(), r.Immune(), -sign)
+			if held != nil && s.vcs.home[n] != "" {
+				held[n] -= int(sign)
+			}
 		}
 		power -= float64(sign) * s.pw.draw[r]
 	}
@@ -87,6 +116,13 @@ func (s *Scheduler) preemptFor(c *sim.Context, j *sim.JobRun, key string, requir
 			if c.NodeOnline(n) && !visit(n) {
 				return
 			}
+		}
+	}
+	if s.vcs != nil {
+		online = s.vcs.filter(online, in.vc, borrow, held)
+		if borrow {
+			s.sel.prefer = func(n int32) bool { return s.vcs.home[n] == "" || s.vcs.home[n] == in.vc }
+			defer func() { s.sel.prefer = nil }()
 		}
 	}
 	fits := func() bool {
@@ -128,18 +164,24 @@ func (s *Scheduler) preemptFor(c *sim.Context, j *sim.JobRun, key string, requir
 		}
 		// A stopped run ends its usage and draw now; the engine reports
 		// it in no later Ended.
-		s.fs.Stopped(v.job)
-		s.pw.stopped(v.job)
+		s.stopped(c.Now(), v.job)
 		s.preemptions++
+		if !borrow { // only a reclaim keeps j at home
+			s.reclaims++
+		}
 	}
 	// Free capacity grew: fits cached as failed in this pass may fit now.
 	clear(s.failed)
-	nodes, why := s.tryNow(c, j, key, require, false)
+	nodes, why := s.tryNow(c, j, in, require, false, borrow)
 	if why != fitOK {
 		return false, nil // cannot happen: the projection was the engine's state
 	}
 	return true, s.start(c, j, nodes, false)
 }
 
-// Preemptions counts the jobs this scheduler preempted.
+// Preemptions counts the jobs this scheduler preempted, by priority or to
+// reclaim borrowed nodes; Reclaims counts the latter.
 func (s *Scheduler) Preemptions() int64 { return s.preemptions }
+
+// Reclaims counts the borrowers preempted to give nodes back home.
+func (s *Scheduler) Reclaims() int64 { return s.reclaims }

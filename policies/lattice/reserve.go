@@ -29,8 +29,20 @@ type reservation struct {
 
 // reserve computes j's reservation. It returns sim.Forever, and why, when
 // j fits at no expected end, that is not even once every running job has
-// ended; why starts as the reason j does not fit now.
-func (s *Scheduler) reserve(c *sim.Context, j *sim.JobRun, require bool, why failure) (sim.Time, failure) {
+// ended; why starts as the reason j does not fit now. With vClusters the
+// reservation is on j's vCluster's own and shared nodes (vc), or on any
+// node when those can never hold it.
+func (s *Scheduler) reserve(c *sim.Context, j *sim.JobRun, vc string, require bool, why failure) (sim.Time, failure) {
+	if s.vcs != nil {
+		if t, f := s.reserveOn(c, j, func(n int) bool { return s.vcs.home[n] == "" || s.vcs.home[n] == vc }, require, why); t != sim.Forever {
+			return t, f
+		}
+	}
+	return s.reserveOn(c, j, func(int) bool { return true }, require, why)
+}
+
+// reserveOn is reserve over the online nodes that allowed accepts.
+func (s *Scheduler) reserveOn(c *sim.Context, j *sim.JobRun, allowed func(n int) bool, require bool, why failure) (sim.Time, failure) {
 	rs := &s.res
 	now := c.Now()
 	cl := s.cl
@@ -54,7 +66,7 @@ func (s *Scheduler) reserve(c *sim.Context, j *sim.JobRun, require bool, why fai
 	req, immune := j.Needs(), j.Immune()
 	online := func(visit func(n int) bool) {
 		for n := range cl.Nodes {
-			if c.NodeOnline(n) && !visit(n) {
+			if c.NodeOnline(n) && allowed(n) && !visit(n) {
 				return
 			}
 		}
@@ -72,7 +84,7 @@ func (s *Scheduler) reserve(c *sim.Context, j *sim.JobRun, require bool, why fai
 			for _, n := range r.Nodes {
 				before := cl.TasksFitting(rs.proj, int(n), req, immune, k)
 				cl.Consume(rs.proj, int(n), r.Needs(), r.Immune(), -1)
-				if c.NodeOnline(int(n)) {
+				if c.NodeOnline(int(n)) && allowed(int(n)) {
 					total += cl.TasksFitting(rs.proj, int(n), req, immune, k) - before
 				}
 			}

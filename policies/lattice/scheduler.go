@@ -32,6 +32,7 @@ type Scheduler struct {
 	fs   *FairShare
 	pw   *powerBudget
 	info map[*sim.JobRun]*jobInfo
+	vcs  *vclusters // nil: vClusters off
 
 	// per pass
 	ranked  []Ranked
@@ -48,6 +49,7 @@ type Scheduler struct {
 
 	passes      int64
 	preemptions int64
+	reclaims    int64
 }
 
 // failKey is a request with a selection mode: within one pass free
@@ -57,6 +59,8 @@ type failKey struct {
 	key     string
 	crosses bool
 	require bool
+	vc      string // with vClusters: whose nodes, and
+	borrow  bool   // whether borrowed ones count
 }
 
 // Passes counts the scheduling passes run (cycles, in cycle mode).
@@ -70,8 +74,7 @@ func (s *Scheduler) Schedule(c *sim.Context) error {
 	now := c.Now()
 	s.fs.Advance(now)
 	for _, j := range c.Ended() {
-		s.fs.Stopped(j)
-		s.pw.stopped(j)
+		s.stopped(now, j)
 	}
 	if cy := s.cfg.Cycle; cy > 0 && now%cy != 0 {
 		// Between ticks only the books move; the next tick decides.
@@ -118,7 +121,10 @@ func (s *Scheduler) pass(c *sim.Context) error {
 		}
 		p := s.cfg.Profiles.For(j.Job.Queue)
 		crosses := s.res.active && now+j.EstimatedRuntime() > s.res.shadow
-		nodes, why := s.tryNow(c, j, r.info.key, p.RequireConformance, crosses)
+		nodes, why := s.tryNow(c, j, r.info, p.RequireConformance, crosses, false)
+		if nodes == nil && s.vcs != nil {
+			nodes, why = s.tryNow(c, j, r.info, p.RequireConformance, crosses, true)
+		}
 		if nodes != nil {
 			if err := s.start(c, j, nodes, crosses); err != nil {
 				return err
@@ -128,8 +134,8 @@ func (s *Scheduler) pass(c *sim.Context) error {
 		if s.res.active {
 			continue // a backfill candidate that does not fit
 		}
-		if s.cfg.Preemption {
-			started, err := s.preemptFor(c, j, r.info.key, p.RequireConformance)
+		if s.cfg.Preemption || s.vcs != nil {
+			started, err := s.preemptFor(c, j, r.info, p.RequireConformance)
 			if err != nil {
 				return err
 			}
@@ -139,7 +145,7 @@ func (s *Scheduler) pass(c *sim.Context) error {
 		}
 		// The best-scored job that cannot start: reserve, or reject it
 		// when even the emptied cluster cannot take it.
-		shadow, never := s.reserve(c, j, p.RequireConformance, why)
+		shadow, never := s.reserve(c, j, r.info.vc, p.RequireConformance, why)
 		if shadow == sim.Forever {
 			if !c.NodeEventsEnabled() { // down nodes may come back
 				if err := c.Reject(j, "lattice: "+failureText[never]); err != nil {
@@ -156,10 +162,15 @@ func (s *Scheduler) pass(c *sim.Context) error {
 	return nil
 }
 
-// tryNow selects nodes for j from the free capacity now, or says why not.
-func (s *Scheduler) tryNow(c *sim.Context, j *sim.JobRun, key string, require, crosses bool) ([]int32, failure) {
+// tryNow selects nodes for j from the free capacity now, or says why not;
+// with vClusters, on its own and shared nodes, plus borrowable ones when
+// borrow is set.
+func (s *Scheduler) tryNow(c *sim.Context, j *sim.JobRun, in *jobInfo, require, crosses, borrow bool) ([]int32, failure) {
 	k := j.Job.Tasks
-	fk := failKey{key, crosses, require}
+	fk := failKey{key: in.key, crosses: crosses, require: require}
+	if s.vcs != nil {
+		fk.vc, fk.borrow = in.vc, borrow
+	}
 	if f, ok := s.failed[fk]; ok && k >= f {
 		return nil, tooFewNodes
 	}
@@ -170,7 +181,15 @@ func (s *Scheduler) tryNow(c *sim.Context, j *sim.JobRun, key string, require, c
 	if crosses {
 		limit = s.res.limit(s.cl, j)
 	}
-	nodes, why := s.sel.pick(j, c.FreeVector(), s.nowNodes(c, j.Needs()), limit, require, s.buf)
+	visit := s.nowNodes(c, j.Needs())
+	if s.vcs != nil {
+		visit = s.vcs.filter(visit, in.vc, borrow, s.vcs.held)
+	}
+	if s.vcs != nil && borrow {
+		s.sel.prefer = func(n int32) bool { return s.vcs.home[n] == "" || s.vcs.home[n] == in.vc }
+		defer func() { s.sel.prefer = nil }()
+	}
+	nodes, why := s.sel.pick(j, c.FreeVector(), visit, limit, require, s.buf)
 	if why != fitOK {
 		if why == tooFewNodes {
 			if f, ok := s.failed[fk]; !ok || k < f {
@@ -197,11 +216,23 @@ func (s *Scheduler) start(c *sim.Context, j *sim.JobRun, nodes []int32, crosses 
 	}
 	s.fs.Started(c, j)
 	s.pw.started(j, nodes)
+	if s.vcs != nil {
+		s.vcs.started(c.Now(), j, nodes)
+	}
 	if crosses {
 		s.res.take(s.cl, j, nodes, s.pw.draw[j])
 	}
 	delete(s.info, j)
 	return nil
+}
+
+// stopped closes the books of a run that ended or was stopped.
+func (s *Scheduler) stopped(now sim.Time, j *sim.JobRun) {
+	s.fs.Stopped(j)
+	s.pw.stopped(j)
+	if s.vcs != nil {
+		s.vcs.stopped(now, j)
+	}
 }
 
 // totalsAllow is a quick necessary condition: the cluster's free totals

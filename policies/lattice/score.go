@@ -11,6 +11,7 @@ import (
 type jobInfo struct {
 	tenant string
 	key    string
+	vc     string // the job's vCluster (VClusterOf)
 	static Factors
 }
 
@@ -20,6 +21,9 @@ type Ranked struct {
 	Factors Factors
 	Score   float64
 	Profile string
+	// Borrows says the job can start now only on borrowed nodes: its
+	// score carries the borrow penalty.
+	Borrows bool
 	info    *jobInfo
 }
 
@@ -28,7 +32,7 @@ func (s *Scheduler) jobInfo(j *sim.JobRun) *jobInfo {
 	if in, ok := s.info[j]; ok {
 		return in
 	}
-	in := &jobInfo{tenant: s.fs.Seen(j.Job), key: requestKey(j)}
+	in := &jobInfo{tenant: s.fs.Seen(j.Job), key: requestKey(j), vc: VClusterOf(j.Job)}
 	in.static[FPriority] = PriorityClass(j.Job.Priority)
 	in.static[FDataReady] = DataReadiness(j.Job)
 	in.static[FCheckpoint] = CheckpointEfficiency(j.Job)
@@ -85,6 +89,10 @@ func (s *Scheduler) rank(c *sim.Context) []Ranked {
 		f[FEnergy] = energy
 		p := s.cfg.Profiles.For(j.Job.Queue)
 		r.Factors, r.Score, r.Profile = f, p.Weights.Score(&f), p.Name
+		if s.vcs != nil && s.cfg.VClusters.BorrowPenalty > 0 && s.mustBorrow(c, j, in, p.RequireConformance) {
+			r.Score -= s.cfg.VClusters.BorrowPenalty
+			r.Borrows = true
+		}
 	}
 	sort.Slice(s.ranked, func(a, b int) bool {
 		x, y := &s.ranked[a], &s.ranked[b]

@@ -41,6 +41,9 @@ type selector struct {
 	confCap []int
 	chosen  []bool // per topology group
 	order   []int
+	// prefer, when set, puts the nodes it accepts first within the
+	// chosen groups (a borrowing job's own vCluster's nodes).
+	prefer func(n int32) bool
 }
 
 func newSelector(cl *sim.Cluster, topoAttr, confAttr string) *selector {
@@ -104,7 +107,15 @@ func (s *selector) pick(j *sim.JobRun, free []sim.Amount, visit func(func(n int)
 			s.order = append(s.order, i)
 		}
 	}
-	sort.SliceStable(s.order, func(a, b int) bool { return s.fits[s.order[a]] > s.fits[s.order[b]] })
+	sort.SliceStable(s.order, func(a, b int) bool {
+		x, y := s.order[a], s.order[b]
+		if s.prefer != nil {
+			if px, py := s.prefer(s.nodes[x]), s.prefer(s.nodes[y]); px != py {
+				return px
+			}
+		}
+		return s.fits[x] > s.fits[y]
+	})
 	out = out[:0]
 	for _, i := range s.order {
 		for t := int32(0); t < s.fits[i] && len(out) < k; t++ {
