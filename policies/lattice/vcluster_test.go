@@ -147,3 +147,44 @@ func (p *borrowProbe) Schedule(c *sim.Context) error {
 	}
 	return err
 }
+
+// A seeded random mix (priorities, vClusters, checkpoints, multi-task
+// jobs, racks) with preemption and borrowing on, under the checker: every
+// run ends as its restarts allow, every node is handed back home at the
+// end, and the ownership log alternates between borrowers and homes.
+func TestPreemptBorrowRandom(t *testing.T) {
+	vcs := []string{"a", "b", "c"}
+	cl := nodesCluster(t, 12, func(i int) map[string]string {
+		return map[string]string{"vcluster": vcs[i%3], "rack": fmt.Sprintf("r%d", i/4)}
+	})
+	x := uint64(7)
+	rnd := func(n int) int { x = x*6364136223846793005 + 1442695040888963407; return int(x>>33) % n }
+	var jobs []*sim.Job
+	for i := 0; i < 300; i++ {
+		j := classed(fmt.Sprintf("j%d", i), int64(i*7), int64(5+rnd(200)), 1+rnd(6), rnd(11), int64(rnd(3)*10), int64(rnd(5)))
+		j.Queue = vcs[rnd(3)]
+		jobs = append(jobs, j)
+	}
+	_, s := runLog(t, cl, Config{Preemption: true, VClusters: VClusterConfig{Enabled: true, BorrowPenalty: 0.05}}, jobs...)
+	t.Logf("preemptions %d, reclaims %d, ownership changes %d", s.Preemptions(), s.Reclaims(), len(s.Ownership()))
+	if s.Preemptions() == 0 || s.Reclaims() == 0 {
+		t.Errorf("preemptions %d, reclaims %d: the mix should exercise both", s.Preemptions(), s.Reclaims())
+	}
+	last := map[int]string{}
+	for _, o := range s.Ownership() {
+		home := s.vcs.home[o.Node]
+		prev, ok := last[o.Node]
+		if !ok {
+			prev = home
+		}
+		if (o.Holder == home) == (prev == home) {
+			t.Fatalf("node %d: holder %s after %s (home %s)", o.Node, o.Holder, prev, home)
+		}
+		last[o.Node] = o.Holder
+	}
+	for n := range cl.Nodes {
+		if s.vcs.held[n] != 0 || s.vcs.holder[n] != s.vcs.home[n] {
+			t.Errorf("node %d at the end: %d tasks held by %s", n, s.vcs.held[n], s.vcs.holder[n])
+		}
+	}
+}
