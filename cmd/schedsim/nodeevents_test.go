@@ -71,3 +71,32 @@ func sumColumn(t *testing.T, table, column string) float64 {
 	}
 	return sum
 }
+
+// TestCheckpointLabels: a native job's labels checkpoint_s and
+// checkpoint_cost_s set its checkpoints. j1 runs on node0 from 0 for 100 s,
+// checkpointing every 30 s; node0 fails at 70: 60 s are kept, 10 lost; it
+// resumes on node1 at once with 40 s left plus a 5 s restore: it ends at
+// 115.
+func TestCheckpointLabels(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "jobs.jsonl")
+	os.WriteFile(trace, []byte(`{"id": "j1", "submit_s": 0, "runtime_s": 100, "tasks": 1, "request": {"cpu": 16}, "labels": {"checkpoint_s": "30", "checkpoint_cost_s": "5"}}`+"\n"), 0o644)
+	events := filepath.Join(dir, "events.csv")
+	os.WriteFile(events, []byte("time_s,node,event\n70,node0,fail\n"), 0o644)
+	out := filepath.Join(dir, "run")
+	if _, err := execute(t, "replay", "--quiet", "--trace", trace, "--cluster", "../../testdata/clusters/small.yaml",
+		"--node-events", events, "--check", "--format", "csv", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	j := readJobsCSV(t, filepath.Join(out, "jobs.csv"))["j1"]
+	if j["end_s"] != "115" || j["restarts"] != "1" || j["lost_work_s"] != "10" {
+		t.Errorf("j1: end %s restarts %s lost %s, want 115, 1, 10", j["end_s"], j["restarts"], j["lost_work_s"])
+	}
+	row, err := metrics.ReadSummaryCSV(filepath.Join(out, "summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row["checkpoint_overhead_s"] != "5" {
+		t.Errorf("checkpoint overhead %s, want 5", row["checkpoint_overhead_s"])
+	}
+}

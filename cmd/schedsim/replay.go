@@ -181,8 +181,8 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 		return badInput(err)
 	}
 	var jobs sim.Source = source
-	if cfg.CheckpointS > 0 {
-		jobs = &checkpointed{Source: source, every: sim.SecondsToTime(cfg.CheckpointS)}
+	if cfg.CheckpointS > 0 || w.format == "native" {
+		jobs = &checkpointed{Source: source, every: sim.SecondsToTime(cfg.CheckpointS), file: w.name}
 	}
 	engine := sim.NewEngine(cluster, jobs, sched, engineCfg, observers...)
 
@@ -269,18 +269,43 @@ func nodeEventsConfig(cfg *replayConfig, e *sim.Config) error {
 	return nil
 }
 
-// checkpointed gives jobs without a checkpoint interval the default one.
+// checkpointed sets each job's checkpoint interval and restore cost from
+// its labels checkpoint_s and checkpoint_cost_s (native traces), else the
+// interval from --checkpoint.
 type checkpointed struct {
 	sim.Source
 	every sim.Time
+	file  string
 }
 
 func (c *checkpointed) Next() (*sim.Job, error) {
 	j, err := c.Source.Next()
-	if err == nil && j.CheckpointInterval == 0 {
+	if err != nil {
+		return j, err
+	}
+	if j.Traits != nil {
+		for _, l := range j.Traits.Labels {
+			var dst *sim.Time
+			switch l.Key {
+			case "checkpoint_s":
+				dst = &j.CheckpointInterval
+			case "checkpoint_cost_s":
+				dst = &j.CheckpointCost
+			default:
+				continue
+			}
+			t, perr := sim.ParseSeconds(l.Value)
+			if perr != nil || t < 0 {
+				return nil, &traces.ParseError{File: c.file, Field: "labels." + l.Key,
+					Err: fmt.Errorf("job %s: want seconds ≥ 0, got %q", j.ID, l.Value)}
+			}
+			*dst = t
+		}
+	}
+	if j.CheckpointInterval == 0 {
 		j.CheckpointInterval = c.every
 	}
-	return j, err
+	return j, nil
 }
 
 // buildPipeline returns the placement pipeline of the run, or nil for the
