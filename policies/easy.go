@@ -215,7 +215,7 @@ func (s *easy) reserve(c *sim.Context, head *sim.JobRun) sim.Time {
 		s.cand[n/64] |= 1 << (n % 64)
 	}
 	left := need
-	forEachBit(s.cand, func(n int) bool {
+	sim.ForEachNode(s.cand, func(n int) bool {
 		v, ok := s.scratch.get(int32(n))
 		if !ok {
 			v = free[n*R : n*R+R]

@@ -1,8 +1,6 @@
 package policies
 
 import (
-	"math/bits"
-
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -15,26 +13,13 @@ func candidates(c *sim.Context, req []sim.Need, visit func(n int) bool) {
 	cl := c.Cluster()
 	for _, q := range req {
 		if q.Amt > 0 && cl.LeafLevel(int(q.Res)) {
-			forEachBit(c.AvailableNodes(int(q.Res)), visit)
+			sim.ForEachNode(c.AvailableNodes(int(q.Res)), visit)
 			return
 		}
 	}
 	for n := range c.Cluster().Nodes {
 		if !visit(n) {
 			return
-		}
-	}
-}
-
-// forEachBit visits the set bits of a bitset in increasing order.
-func forEachBit(set []uint64, visit func(n int) bool) {
-	for w, word := range set {
-		for word != 0 {
-			b := bits.TrailingZeros64(word)
-			if !visit(w*64 + b) {
-				return
-			}
-			word &= word - 1
 		}
 	}
 }

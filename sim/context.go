@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // Context is what a scheduler sees during a pass: read-only views of the
 // engine state plus Start, the one action, which the engine checks.
 type Context struct {
@@ -52,6 +54,21 @@ func (c *Context) TasksFitting(j *JobRun, n int, limit int) int {
 // with a positive free amount of resource r. Read-only; valid until the
 // next Start.
 func (c *Context) AvailableNodes(r int) []uint64 { return c.e.avail[r] }
+
+// ForEachNode calls visit for the nodes of a bitset (bit n%64 of word
+// n/64, as AvailableNodes gives), in increasing order, until visit returns
+// false.
+func ForEachNode(set []uint64, visit func(n int) bool) {
+	for w, word := range set {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			if !visit(w*64 + b) {
+				return
+			}
+			word &= word - 1
+		}
+	}
+}
 
 // Allocated returns the amount of resource r in use over the cluster.
 func (c *Context) Allocated(r int) Amount { return c.e.allocated[r] }

@@ -1,8 +1,6 @@
 package lattice
 
 import (
-	"math/bits"
-
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -254,7 +252,7 @@ func (s *Scheduler) nowNodes(c *sim.Context, req []sim.Need) func(func(n int) bo
 	for _, q := range req {
 		if q.Amt > 0 && s.cl.LeafLevel(int(q.Res)) {
 			set := c.AvailableNodes(int(q.Res))
-			return func(visit func(n int) bool) { forEachBit(set, visit) }
+			return func(visit func(n int) bool) { sim.ForEachNode(set, visit) }
 		}
 	}
 	return func(visit func(n int) bool) {
@@ -262,19 +260,6 @@ func (s *Scheduler) nowNodes(c *sim.Context, req []sim.Need) func(func(n int) bo
 			if c.NodeOnline(n) && !visit(n) {
 				return
 			}
-		}
-	}
-}
-
-// forEachBit visits the set bits of a bitset in increasing order.
-func forEachBit(set []uint64, visit func(n int) bool) {
-	for w, word := range set {
-		for word != 0 {
-			b := bits.TrailingZeros64(word)
-			if !visit(w*64 + b) {
-				return
-			}
-			word &= word - 1
 		}
 	}
 }
