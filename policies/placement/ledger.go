@@ -1,10 +1,6 @@
 package placement
 
-import (
-	"slices"
-
-	"github.com/schedsim/schedsim/sim"
-)
+import "github.com/schedsim/schedsim/sim"
 
 // Ledger records what is placed where: the free amount of every resource
 // on every node and the per-node facts that rules read (tasks, aversion
@@ -139,9 +135,6 @@ func (l *Ledger) Release(t *Task) {
 	delete(l.placed, t.Key)
 }
 
-// Placed returns the nodes booked for the job with key, in task order.
-func (l *Ledger) Placed(key int64) []int32 { return l.placed[key] }
-
 // changed logs node n for the score index. The log is cut when it grows
 // past a few times the cluster; indexes behind the cut rebuild.
 func (l *Ledger) changed(n int) {
@@ -182,27 +175,6 @@ func (l *Ledger) GroupCount(g string, n int) int32 {
 // when the node lacks the attribute) and the values by id (values[0] = "").
 func (l *Ledger) Attribute(key string) (ids []int32, values []string) {
 	return l.attrs.column(key)
-}
-
-// Clone returns an independent copy (for what-if placement), without
-// trackers.
-func (l *Ledger) Clone() *Ledger {
-	c := *l
-	c.Free = slices.Clone(l.Free)
-	c.Tasks = slices.Clone(l.Tasks)
-	c.exclusive = slices.Clone(l.exclusive)
-	c.groups = make(map[string][]int32, len(l.groups))
-	for g, v := range l.groups {
-		c.groups[g] = slices.Clone(v)
-	}
-	c.offline = slices.Clone(l.offline)
-	c.trackers = nil
-	c.changes = slices.Clone(l.changes)
-	c.placed = make(map[int64][]int32, len(l.placed))
-	for k, v := range l.placed {
-		c.placed[k] = slices.Clone(v)
-	}
-	return &c
 }
 
 func isExclusive(t *Task) bool {
