@@ -69,6 +69,7 @@ func (pp *pipelinePlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit
 	nodes, reason := pp.pipe.PlaceJob(pp.ledger, t, j.Job.Tasks, limit, out)
 	if nodes != nil {
 		pp.running[j] = t
+		delete(pp.checked, j) // the map holds only jobs still waiting
 		return nodes, nil
 	}
 	if pp.pipe.Fatal != nil {
