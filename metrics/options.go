@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 
 	"github.com/schedsim/schedsim/sim"
@@ -28,6 +30,20 @@ type Options struct {
 	// Labels become extra string columns of the summary (policy name,
 	// seed, trace…), so summaries of many runs concatenate into one table.
 	Labels []Label
+
+	// Tenants names the job field whose value is a job's tenant for the
+	// tenants table and the Jain columns: user (default when ""), group
+	// or queue.
+	Tenants string
+	// TenantBuckets > 0 makes synthetic tenants t0…t(k−1): the numeric id
+	// of the tenant field (SWF user u17 → 17) mod k, by the same function
+	// as the lattice scheduler (lattice.Tenants.Of), so its tenants and
+	// these agree. 0 keeps the field's values.
+	TenantBuckets int
+	// Shares are the tenants' target shares, any positive scale (they are
+	// normalised to sum 1); nil or empty means equal shares over the
+	// tenants seen. A tenant missing from Shares has target 0.
+	Shares map[string]float64
 }
 
 // Label is one constant summary column.
@@ -63,6 +79,27 @@ func (o *Options) normalize() error {
 	case o.Tau == 0:
 		o.Tau = DefaultTau
 	}
+	switch o.Tenants {
+	case "":
+		o.Tenants = TenantsByUser
+	case TenantsByUser, TenantsByGroup, TenantsByQueue:
+	default:
+		return fmt.Errorf("metrics: unknown tenants %q (want user, group or queue)", o.Tenants)
+	}
+	if o.TenantBuckets < 0 {
+		return fmt.Errorf("metrics: negative tenant buckets %d", o.TenantBuckets)
+	}
+	var sum float64
+	for n, v := range o.Shares {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("metrics: share of tenant %q must be a finite number ≥ 0, got %g", n, v)
+		}
+		sum += v
+	}
+	if len(o.Shares) > 0 && sum <= 0 {
+		return fmt.Errorf("metrics: tenant shares sum to 0")
+	}
+	o.Shares = maps.Clone(o.Shares)
 	o.Labels = slices.Clone(o.Labels) // the caller may reuse its slice
 	seen := map[string]bool{}
 	for _, l := range o.Labels {

@@ -28,6 +28,7 @@ type Recorder struct {
 	jobs   *jobsTable
 	series *seriesTable
 	nodes  *nodeUsage
+	ten    *tenantLedger
 	tally  tally
 	idleW  float64 // the cluster's draw with nothing running
 
@@ -66,6 +67,7 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
 	r := &Recorder{dir: dir, c: c, opt: opt, mem: mem, res: resourceNames(c.Resources), nodes: newNodeUsage(c)}
+	r.ten = newTenantLedger(c, &r.opt)
 	for _, n := range c.Nodes {
 		r.idleW += n.Power.IdleW
 	}
@@ -113,12 +115,14 @@ func (r *Recorder) Submitted(now sim.Time, j *sim.JobRun) {
 	}
 	t.submitted++
 	t.lastSubmit = now
+	r.ten.submitted(now, j)
 	r.moved = true
 }
 
 // Started implements sim.Observer.
 func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 	r.nodes.start(now, j)
+	r.ten.started(now, j)
 	r.moved = true
 	if j.Restarts > 0 {
 		return // a restart: the wait was counted at the first start
@@ -148,8 +152,10 @@ func (r *Recorder) Ended(now sim.Time, j *sim.JobRun) {
 		t.sdSum += slowdown(turn, run)
 		t.sdN++
 	}
-	t.bsldSum += bsld(turn, run, r.opt.Tau)
+	b := bsld(turn, run, r.opt.Tau)
+	t.bsldSum += b
 	t.bsldN++
+	r.ten.ended(now, j, b)
 	if r.err == nil {
 		r.fail(r.jobs.add(j, j.Status, energy))
 	}
@@ -162,6 +168,7 @@ func (r *Recorder) Requeued(now sim.Time, j *sim.JobRun, lost sim.Time) {
 		r.earlier = map[*sim.JobRun]float64{}
 	}
 	r.earlier[j] += r.nodes.charge(j, now, true)
+	r.ten.stopped(now, j)
 	r.moved = true
 	r.tally.restarts++
 	r.tally.lostWork += lost
@@ -200,6 +207,7 @@ func (r *Recorder) Stepped(now sim.Time, c *sim.Context) {
 		r.moved = false
 		r.tally.advance(now)
 		r.tally.lastPower = c.PowerW()
+		r.ten.sample()
 	}
 	if r.err == nil {
 		r.fail(r.series.step(now, c))
@@ -234,6 +242,7 @@ func (r *Recorder) Finished(now sim.Time, c *sim.Context) {
 	}
 	r.nodes.finish(r.end)
 	t.advance(r.end)
+	r.ten.advance(r.end)
 	if r.err == nil {
 		r.fail(r.series.finish())
 	}
@@ -243,7 +252,7 @@ func (r *Recorder) Finished(now sim.Time, c *sim.Context) {
 	r.finished = true
 }
 
-// Close writes the nodes and summary tables, finishes every file and
+// Close writes the nodes, tenants and summary tables, finishes every file and
 // renames them into place, summary.csv last. It fails, leaving no final
 // file behind, when recording failed or the run did not reach Finished.
 func (r *Recorder) Close(final FinalInfo) error {
@@ -273,6 +282,13 @@ func (r *Recorder) write(final FinalInfo) error {
 	}
 	r.tables = append(r.tables, nodes)
 	if err := r.nodes.writeNodes(nodes, r.c, r.res, r.end-r.tally.firstSubmit, r.end); err != nil {
+		return err
+	}
+	tenants, err := writeTenants(r.dir, r.opt.Format, r.ten.rows(r.makespan(r.end)), r.mem)
+	if tenants != nil {
+		r.tables = append(r.tables, tenants)
+	}
+	if err != nil {
 		return err
 	}
 	// summary.csv is always written; with --format csv it is the summary

@@ -30,7 +30,7 @@ func TestHandComputed(t *testing.T) {
 	run(t, dir, twoNodes(t), sevenJobs(), sim.Config{KillAtWalltime: true}, Options{}, FinalInfo{Skipped: 2, WallSeconds: 0.5})
 
 	if got, want := files(t, dir), []string{
-		"jobs.parquet", "nodes.parquet", "summary.csv", "summary.parquet", "timeseries.parquet",
+		"jobs.parquet", "nodes.parquet", "summary.csv", "summary.parquet", "tenants.parquet", "timeseries.parquet",
 	}; !slices.Equal(got, want) {
 		t.Fatalf("files = %v, want %v", got, want)
 	}
@@ -243,7 +243,7 @@ func TestNoJobs(t *testing.T) {
 		if s["jobs"] != "0" || s["makespan_s"] != "0" || s["energy_j"] != "0" || s["mean_wait_s"] != "" || s["utilization"] != "" {
 			t.Errorf("%s: summary %v", f, s)
 		}
-		if n := len(files(t, dir)); n != 5 && !(f == FormatCSV && n == 4) {
+		if n := len(files(t, dir)); n != 6 && !(f == FormatCSV && n == 5) {
 			t.Errorf("%s: files %v", f, files(t, dir))
 		}
 	}

@@ -71,14 +71,11 @@ func floatCol(name string, v float64) col {
 // over ended jobs (completed or killed), and mean_slowdown skips jobs that
 // ran 0 s. A statistic over no job is null. utilization_<res> is the
 // time-weighted mean of allocated/capacity over the makespan; utilization
-// is that of cpu, or of the first resource without cpu.
+// is that of cpu, or of the first resource without cpu. jain_bsld and
+// jain_usage_share are Jain's index over the tenants (see tenants.go).
 func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	t := &r.tally
-	var makespan sim.Time
-	if t.submitted > 0 {
-		makespan = end - t.firstSubmit
-	}
-	m := makespan.Seconds()
+	m := r.makespan(end).Seconds()
 	slices.Sort(t.waits)
 	nan := math.NaN()
 	mean := func(sum float64, n int64) float64 {
@@ -133,6 +130,8 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 		floatCol("checkpoint_overhead_s", t.overhead.Seconds()),
 		floatCol("node_downtime_s", r.nodes.downtime(end).Seconds()),
 	}
+	jainBsld, jainUsage := jains(r.ten.rows(r.makespan(end)))
+	cols = append(cols, floatCol("jain_bsld", jainBsld), floatCol("jain_usage_share", jainUsage))
 	mainU := nan
 	if i := mainResourceOf(r.c); i >= 0 {
 		mainU = util[i]
@@ -153,6 +152,14 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 		cols = append(cols, col{name: l.Name, kind: arrow.STRING, s: l.Value})
 	}
 	return cols
+}
+
+// makespan runs from the first submit to end; 0 before any submit.
+func (r *Recorder) makespan(end sim.Time) sim.Time {
+	if r.tally.submitted == 0 {
+		return 0
+	}
+	return end - r.tally.firstSubmit
 }
 
 // summarySchema declares the summary table from its columns.

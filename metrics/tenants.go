@@ -1,0 +1,326 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"github.com/schedsim/schedsim/policies/lattice"
+	"github.com/schedsim/schedsim/sim"
+)
+
+// Tenant keys of Options.Tenants: the job field that names a job's tenant.
+const (
+	TenantsByUser  = "user"
+	TenantsByGroup = "group"
+	TenantsByQueue = "queue"
+)
+
+// tenantAcc is one tenant's running totals. Its memory is a few numbers
+// plus one wait per started job (as the summary keeps all waits, for an
+// exact p95).
+type tenantAcc struct {
+	name    string
+	jobs    int64     // submitted
+	waits   []float64 // first-start waits, s
+	bsldSum float64   // over ended jobs
+	bsldN   int64
+	// rate is what the tenant's running tasks hold now of the main
+	// resource, in milli-units: an integer, so starts and stops cancel
+	// exactly. usage is ∫ rate dt in unit·seconds.
+	rate  int64
+	usage float64
+	// def is the deficit sampled at the last job event, held until the
+	// next one; defInt is ∫ def dt in seconds, for mean_deficit.
+	def    float64
+	defInt float64
+}
+
+// tenantLedger keeps the per-tenant accumulators of the tenants table and
+// of the Jain columns of the summary. It is streaming: O(tenants) memory
+// besides the waits, and O(tenants) work per distinct job-event time.
+//
+// Tenants are named as policies/lattice names them (lattice.Tenants.Of,
+// reused so the metrics' tenants are the scheduler's, bucket rule
+// included).
+type tenantLedger struct {
+	key  lattice.Tenants
+	main int // the resource whose use is usage: cpu, else the first; -1: none
+	// shares are the configured targets normalised to sum 1; nil means
+	// equal shares over the tenants seen.
+	shares map[string]float64
+	idx    map[string]int
+	ts     []*tenantAcc
+	last   sim.Time // usage and defInt are integrated up to last
+	begun  bool
+	total  float64 // Σ usage
+	dirty  bool    // a job event since the last deficit sample
+}
+
+func newTenantLedger(c *sim.Cluster, opt *Options) *tenantLedger {
+	l := &tenantLedger{
+		key:  lattice.Tenants{Key: lattice.TenantKey(opt.Tenants), Buckets: opt.TenantBuckets},
+		main: mainResourceOf(c),
+		idx:  map[string]int{},
+	}
+	if len(opt.Shares) > 0 {
+		names := make([]string, 0, len(opt.Shares))
+		for n := range opt.Shares {
+			names = append(names, n)
+		}
+		sort.Strings(names) // a fixed summation order
+		var sum float64
+		for _, n := range names {
+			sum += opt.Shares[n]
+		}
+		l.shares = make(map[string]float64, len(names))
+		for _, n := range names {
+			l.shares[n] = opt.Shares[n] / sum
+			// A tenant with a share is under-served from the start, jobs
+			// or not: it gets its row and accrues deficit.
+			l.tenant(n)
+		}
+	}
+	return l
+}
+
+// tenant returns name's accumulator, creating it.
+func (l *tenantLedger) tenant(name string) *tenantAcc {
+	if i, ok := l.idx[name]; ok {
+		return l.ts[i]
+	}
+	a := &tenantAcc{name: name, def: 1}
+	l.idx[name] = len(l.ts)
+	l.ts = append(l.ts, a)
+	l.dirty = true
+	return a
+}
+
+func (l *tenantLedger) of(j *sim.JobRun) *tenantAcc { return l.tenant(l.key.Of(j.Job)) }
+
+// target is a tenant's normalised target share: its configured share, 0
+// when shares are configured without it, else 1/(tenants seen).
+func (l *tenantLedger) target(name string) float64 {
+	if l.shares != nil {
+		return l.shares[name]
+	}
+	return 1 / float64(len(l.ts))
+}
+
+// advance integrates usage (exact: rates change only at events) and the
+// held deficit samples up to now. Call it before any rate changes.
+func (l *tenantLedger) advance(now sim.Time) {
+	if !l.begun {
+		l.begun, l.last = true, now
+		return
+	}
+	if now <= l.last {
+		return
+	}
+	dt := now - l.last
+	ds := dt.Seconds()
+	for _, a := range l.ts {
+		a.defInt += a.def * ds
+		if a.rate != 0 {
+			// milli-units × microseconds / 1e9 = unit·seconds
+			u := float64(a.rate) * float64(dt) / 1e9
+			a.usage += u
+			l.total += u
+		}
+	}
+	l.last = now
+}
+
+// sample recomputes every tenant's deficit from the usage so far; the
+// recorder calls it once per step that had a job event.
+func (l *tenantLedger) sample() {
+	if !l.dirty {
+		return
+	}
+	l.dirty = false
+	for _, a := range l.ts {
+		a.def = lattice.FairShareDeficit(l.target(a.name), share(a.usage, l.total))
+	}
+}
+
+// share is usage over total, 0 before anything ran.
+func share(usage, total float64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return usage / total
+}
+
+// rateOf is what j's tasks hold of the main resource, in milli-units:
+// tasks × per-task amount.
+func (l *tenantLedger) rateOf(j *sim.JobRun) int64 {
+	if l.main < 0 {
+		return 0
+	}
+	for _, q := range j.Needs() {
+		if int(q.Res) == l.main {
+			return int64(q.Amt) * int64(len(j.Nodes))
+		}
+	}
+	return 0
+}
+
+func (l *tenantLedger) submitted(now sim.Time, j *sim.JobRun) {
+	l.advance(now)
+	l.of(j).jobs++
+}
+
+// started counts the wait at the first start only (as the summary does);
+// every run, restarts included, holds resources.
+func (l *tenantLedger) started(now sim.Time, j *sim.JobRun) {
+	l.advance(now)
+	a := l.of(j)
+	if j.Restarts == 0 {
+		a.waits = append(a.waits, (j.Start - j.Job.Submit).Seconds())
+	}
+	a.rate += l.rateOf(j)
+	l.dirty = true
+}
+
+// stopped releases a run's resources (an end or a requeue).
+func (l *tenantLedger) stopped(now sim.Time, j *sim.JobRun) {
+	l.advance(now)
+	l.of(j).rate -= l.rateOf(j)
+	l.dirty = true
+}
+
+func (l *tenantLedger) ended(now sim.Time, j *sim.JobRun, bsld float64) {
+	l.stopped(now, j)
+	a := l.of(j)
+	a.bsldSum += bsld
+	a.bsldN++
+}
+
+// tenantRow is one row of the tenants table, final.
+type tenantRow struct {
+	name                                        string
+	jobs                                        int64
+	meanWait, p95Wait, meanBsld                 float64
+	usage, usageShare, target, deficit, meanDef float64
+}
+
+// rows returns the final rows sorted by tenant name, over a run of length
+// makespan.
+func (l *tenantLedger) rows(makespan sim.Time) []tenantRow {
+	nan := math.NaN()
+	rows := make([]tenantRow, 0, len(l.ts))
+	for _, a := range l.ts {
+		r := tenantRow{name: a.name, jobs: a.jobs, meanWait: nan, meanBsld: nan, usage: a.usage, meanDef: nan}
+		slices.Sort(a.waits)
+		if n := len(a.waits); n > 0 {
+			var s float64
+			for _, w := range a.waits {
+				s += w
+			}
+			r.meanWait = s / float64(n)
+		}
+		r.p95Wait = quantile(a.waits, 0.95)
+		if a.bsldN > 0 {
+			r.meanBsld = a.bsldSum / float64(a.bsldN)
+		}
+		r.usageShare = share(a.usage, l.total)
+		r.target = l.target(a.name)
+		r.deficit = lattice.FairShareDeficit(r.target, r.usageShare)
+		if makespan > 0 {
+			r.meanDef = a.defInt / makespan.Seconds()
+		}
+		rows = append(rows, r)
+	}
+	sort.Slice(rows, func(i, k int) bool { return rows[i].name < rows[k].name })
+	return rows
+}
+
+// jains returns Jain's index over the tenants' mean bsld (tenants with an
+// ended job) and over usage_share / target_share (tenants with a target).
+func jains(rows []tenantRow) (bsld, usage float64) {
+	var xs, ys []float64
+	for _, r := range rows {
+		if !math.IsNaN(r.meanBsld) {
+			xs = append(xs, r.meanBsld)
+		}
+		if r.target > 0 {
+			ys = append(ys, r.usageShare/r.target)
+		}
+	}
+	return jain(xs), jain(ys)
+}
+
+// jain is Jain's fairness index (Σx)² / (n·Σx²) of non-negative xs: 1 when
+// all are equal, 1/n when one has everything. It is NaN (a null column)
+// for no values or all zeros, where it is undefined.
+func jain(xs []float64) float64 {
+	var s, s2 float64
+	for _, x := range xs {
+		s += x
+		s2 += x * x
+	}
+	if len(xs) == 0 || s2 == 0 {
+		return math.NaN()
+	}
+	return s * s / (float64(len(xs)) * s2)
+}
+
+// tenantsSchema declares the tenants table.
+var tenantsSchema = func() *arrow.Schema {
+	f64 := arrow.PrimitiveTypes.Float64
+	nf := func(name string) arrow.Field { return arrow.Field{Name: name, Type: f64, Nullable: true} }
+	return arrow.NewSchema([]arrow.Field{
+		{Name: "tenant", Type: arrow.BinaryTypes.String},
+		{Name: "jobs", Type: arrow.PrimitiveTypes.Int64},
+		nf("mean_wait_s"), // null: no job started
+		nf("p95_wait_s"),
+		nf("mean_bsld"),                  // null: no job ended
+		{Name: "usage", Type: f64},       // main-resource unit·seconds
+		{Name: "usage_share", Type: f64}, // of all tenants' usage
+		{Name: "target_share", Type: f64},
+		{Name: "deficit", Type: f64}, // at the end of the run
+		nf("mean_deficit"),           // time-weighted over the makespan
+	}, nil)
+}()
+
+// writeTenants writes the tenants file's one record.
+func writeTenants(dir, format string, rows []tenantRow, mem memory.Allocator) (*table, error) {
+	tb, err := newTable(dir, "tenants", format, tenantsSchema, mem)
+	if err != nil {
+		return nil, err
+	}
+	err = tb.send(func(rb *array.RecordBuilder) {
+		b := builders{rb}
+		name, jobs := b.str("tenant"), b.i64("jobs")
+		opt := func(bl *array.Float64Builder, v float64) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				bl.AppendNull()
+			} else {
+				bl.Append(v)
+			}
+		}
+		mw, pw, mb := b.f64("mean_wait_s"), b.f64("p95_wait_s"), b.f64("mean_bsld")
+		us, sh, tg, df, md := b.f64("usage"), b.f64("usage_share"), b.f64("target_share"), b.f64("deficit"), b.f64("mean_deficit")
+		for _, r := range rows {
+			name.Append(r.name)
+			jobs.Append(r.jobs)
+			opt(mw, r.meanWait)
+			opt(pw, r.p95Wait)
+			opt(mb, r.meanBsld)
+			us.Append(r.usage)
+			sh.Append(r.usageShare)
+			tg.Append(r.target)
+			df.Append(r.deficit)
+			opt(md, r.meanDef)
+		}
+	})
+	if err != nil {
+		return tb, fmt.Errorf("tenants: %w", err)
+	}
+	return tb, nil
+}
