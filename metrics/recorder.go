@@ -284,7 +284,7 @@ func (r *Recorder) write(final FinalInfo) error {
 	if err := r.nodes.writeNodes(nodes, r.c, r.res, r.end-r.tally.firstSubmit, r.end); err != nil {
 		return err
 	}
-	tenants, err := writeTenants(r.dir, r.opt.Format, r.ten.rows(r.makespan(r.end)), r.mem)
+	tenants, err := writeTenants(r.dir, r.opt.Format, r.ten.rows(), r.mem)
 	if tenants != nil {
 		r.tables = append(r.tables, tenants)
 	}

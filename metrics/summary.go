@@ -130,7 +130,7 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 		floatCol("checkpoint_overhead_s", t.overhead.Seconds()),
 		floatCol("node_downtime_s", r.nodes.downtime(end).Seconds()),
 	}
-	jainBsld, jainUsage := jains(r.ten.rows(r.makespan(end)))
+	jainBsld, jainUsage := jains(r.ten.rows())
 	cols = append(cols, floatCol("jain_bsld", jainBsld), floatCol("jain_usage_share", jainUsage))
 	mainU := nan
 	if i := mainResourceOf(r.c); i >= 0 {

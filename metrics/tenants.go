@@ -35,8 +35,9 @@ type tenantAcc struct {
 	// exactly. usage is ∫ rate dt in unit·seconds.
 	rate  int64
 	usage float64
-	// def is the deficit sampled at the last job event, held until the
-	// next one; defInt is ∫ def dt in seconds, for mean_deficit.
+	// def is the deficit of the tenant's share of what is held now (rate
+	// over all tenants' rate); it is constant between job events, so
+	// defInt = ∫ def dt over the busy time (s) is exact: mean_deficit.
 	def    float64
 	defInt float64
 }
@@ -59,6 +60,8 @@ type tenantLedger struct {
 	last   sim.Time // usage and defInt are integrated up to last
 	begun  bool
 	total  float64 // Σ usage
+	held   int64   // Σ rate
+	busy   float64 // time with held > 0, s
 	dirty  bool    // a job event since the last deficit sample
 }
 
@@ -124,8 +127,13 @@ func (l *tenantLedger) advance(now sim.Time) {
 	}
 	dt := now - l.last
 	ds := dt.Seconds()
+	if l.held > 0 {
+		l.busy += ds
+	}
 	for _, a := range l.ts {
-		a.defInt += a.def * ds
+		if l.held > 0 {
+			a.defInt += a.def * ds
+		}
 		if a.rate != 0 {
 			// milli-units × microseconds / 1e9 = unit·seconds
 			u := float64(a.rate) * float64(dt) / 1e9
@@ -136,15 +144,19 @@ func (l *tenantLedger) advance(now sim.Time) {
 	l.last = now
 }
 
-// sample recomputes every tenant's deficit from the usage so far; the
-// recorder calls it once per step that had a job event.
+// sample recomputes every tenant's deficit of held share once all events
+// of a time are applied; the recorder calls it at each step that had a
+// job event. Held share, not cumulative usage: over a long trace every
+// job eventually runs and cumulative shares hardly depend on the
+// schedule, while who holds the machine at each moment is exactly what a
+// fair-share policy decides.
 func (l *tenantLedger) sample() {
 	if !l.dirty {
 		return
 	}
 	l.dirty = false
 	for _, a := range l.ts {
-		a.def = lattice.FairShareDeficit(l.target(a.name), share(a.usage, l.total))
+		a.def = lattice.FairShareDeficit(l.target(a.name), share(float64(a.rate), float64(l.held)))
 	}
 }
 
@@ -183,14 +195,18 @@ func (l *tenantLedger) started(now sim.Time, j *sim.JobRun) {
 	if j.Restarts == 0 {
 		a.waits = append(a.waits, (j.Start - j.Job.Submit).Seconds())
 	}
-	a.rate += l.rateOf(j)
+	r := l.rateOf(j)
+	a.rate += r
+	l.held += r
 	l.dirty = true
 }
 
 // stopped releases a run's resources (an end or a requeue).
 func (l *tenantLedger) stopped(now sim.Time, j *sim.JobRun) {
 	l.advance(now)
-	l.of(j).rate -= l.rateOf(j)
+	r := l.rateOf(j)
+	l.of(j).rate -= r
+	l.held -= r
 	l.dirty = true
 }
 
@@ -209,9 +225,8 @@ type tenantRow struct {
 	usage, usageShare, target, deficit, meanDef float64
 }
 
-// rows returns the final rows sorted by tenant name, over a run of length
-// makespan.
-func (l *tenantLedger) rows(makespan sim.Time) []tenantRow {
+// rows returns the final rows sorted by tenant name.
+func (l *tenantLedger) rows() []tenantRow {
 	nan := math.NaN()
 	rows := make([]tenantRow, 0, len(l.ts))
 	for _, a := range l.ts {
@@ -231,8 +246,8 @@ func (l *tenantLedger) rows(makespan sim.Time) []tenantRow {
 		r.usageShare = share(a.usage, l.total)
 		r.target = l.target(a.name)
 		r.deficit = lattice.FairShareDeficit(r.target, r.usageShare)
-		if makespan > 0 {
-			r.meanDef = a.defInt / makespan.Seconds()
+		if l.busy > 0 {
+			r.meanDef = a.defInt / l.busy
 		}
 		rows = append(rows, r)
 	}
@@ -284,7 +299,7 @@ var tenantsSchema = func() *arrow.Schema {
 		{Name: "usage_share", Type: f64}, // of all tenants' usage
 		{Name: "target_share", Type: f64},
 		{Name: "deficit", Type: f64}, // at the end of the run
-		nf("mean_deficit"),           // time-weighted over the makespan
+		nf("mean_deficit"),           // of held share, time-weighted over the busy time
 	}, nil)
 }()
 

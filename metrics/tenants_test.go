@@ -97,34 +97,40 @@ func TestTenantsHandComputed(t *testing.T) {
 	checkFloats(t, "summary", s, map[string]float64{"jain_bsld": 3481.0 / 3482, "jain_usage_share": 121.0 / 130})
 }
 
-// TestTenantsMeanDeficit: two 2-task × 4-cpu jobs of users u0 and u1,
-// submitted at 0, each needing both nodes, so u0 runs [0,10) and u1
-// [10,20). Equal shares (1/2 each, both seen at 0). The deficit is
-// sampled at each job event and held:
+// TestTenantsMeanDeficit: two 2-task × 4-cpu jobs of users u0 (10 s)
+// and u1 (30 s), submitted at 0, each needing both nodes, so u0 runs
+// [0,10) and u1 [10,40); then u0's second job, submitted at 100, runs
+// [100,110) after an idle gap that does not count. Equal shares (1/2
+// each, both seen at 0). Deficit of held share:
 //
-//	[0,10):  nothing used yet → shares 0 → deficit 1 for both
-//	[10,20): u0 80 cpu·s, u1 0 → u0 0, u1 1
-//	end 20:  80 and 80 → 0 and 0
+//	[0,10):    u0 holds all → u0 0, u1 (1/2 − 0)/(1/2) = 1
+//	[10,40):   u1 holds all → u0 1, u1 0
+//	[40,100):  idle, not counted
+//	[100,110): u0 holds all → u0 0, u1 1
 //
-// mean_deficit u0 (1·10 + 0·10)/20 = 0.5, u1 (1·10 + 1·10)/20 = 1.
-// bsld u0 1, u1 20/10 = 2 → jain_bsld 3²/(2·5) = 0.9; usage equal →
-// jain_usage_share 1.
+// mean_deficit over 50 busy s: u0 30/50 = 0.6, u1 20/50 = 0.4.
+// usage u0 80 + 80 = 160, u1 240 → shares 0.4, 0.6; end deficit u0
+// (0.5 − 0.4)/0.5 = 0.2, u1 0. jain_usage_share over (0.8, 1.2):
+// 2²/(2·(0.64 + 1.44)) = 4/4.16. bsld u0 1 and 1, u1 40/30 → means
+// (1, 4/3): (7/3)²/(2·(1 + 16/9)) = 49/50.
 func TestTenantsMeanDeficit(t *testing.T) {
 	dir := t.TempDir()
-	run(t, dir, twoNodes(t), []*sim.Job{job("0", 0, 10, -1, 2, 4), job("1", 0, 10, -1, 2, 4)}, sim.Config{},
+	run(t, dir, twoNodes(t), []*sim.Job{job("0", 0, 10, -1, 2, 4), job("1", 0, 30, -1, 2, 4), u0(job("2", 100, 10, -1, 2, 4))}, sim.Config{},
 		Options{Format: FormatCSV}, FinalInfo{})
 	rows, order := tenantsCSV(t, dir)
 	if len(order) != 2 || order[0] != "u0" {
 		t.Fatalf("tenants %v", order)
 	}
-	checkFloats(t, "u0", rows["u0"], map[string]float64{"usage": 80, "usage_share": 0.5, "target_share": 0.5, "deficit": 0, "mean_deficit": 0.5})
-	checkFloats(t, "u1", rows["u1"], map[string]float64{"usage": 80, "usage_share": 0.5, "target_share": 0.5, "deficit": 0, "mean_deficit": 1})
+	checkFloats(t, "u0", rows["u0"], map[string]float64{"usage": 160, "usage_share": 0.4, "target_share": 0.5, "deficit": 0.2, "mean_deficit": 0.6})
+	checkFloats(t, "u1", rows["u1"], map[string]float64{"usage": 240, "usage_share": 0.6, "target_share": 0.5, "deficit": 0, "mean_deficit": 0.4})
 	s, err := ReadSummaryCSV(filepath.Join(dir, "summary.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkFloats(t, "summary", s, map[string]float64{"jain_bsld": 0.9, "jain_usage_share": 1})
+	checkFloats(t, "summary", s, map[string]float64{"jain_bsld": 49.0 / 50, "jain_usage_share": 4 / 4.16})
 }
+
+func u0(j *sim.Job) *sim.Job { j.User = "u0"; return j }
 
 // TestTenantsNone: no jobs → an empty tenants table and null Jain columns;
 // a bad tenants key is refused.

@@ -49,6 +49,7 @@ type replayConfig struct {
 	Strict         bool            `yaml:"strict"`
 	KillAtWalltime bool            `yaml:"kill_at_walltime"`
 	TauS           float64         `yaml:"bsld_tau_s"`
+	Tenants        string          `yaml:"tenants"`
 	Lattice        latticeConfig   `yaml:"lattice,omitempty"`
 }
 
@@ -91,6 +92,7 @@ func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.Strict, "strict", c.Strict, "stop at the first bad trace record instead of skipping and counting it")
 	fs.BoolVar(&c.KillAtWalltime, "kill-at-walltime", c.KillAtWalltime, "kill a job when its runtime exceeds its requested walltime")
 	fs.Float64Var(&c.TauS, "bsld-tau", c.TauS, "bounded-slowdown threshold τ in seconds")
+	fs.StringVar(&c.Tenants, "tenants", c.Tenants, "tenants of the tenants table and the Jain columns: user, group, queue (default: the lattice block's, else user)")
 }
 
 // loadConfigFile decodes a --config file strictly and resolves its paths
@@ -172,6 +174,11 @@ func (c *replayConfig) validate() error {
 	}
 	if c.TauS < 0 {
 		add("--bsld-tau: must be ≥ 0")
+	}
+	switch c.Tenants {
+	case "", metrics.TenantsByUser, metrics.TenantsByGroup, metrics.TenantsByQueue:
+	default:
+		add("--tenants: want user, group or queue, got %q", c.Tenants)
 	}
 	return errors.Join(errs...)
 }

@@ -160,6 +160,31 @@ func (c *replayConfig) latticeProfiles() (*lattice.Profiles, error) {
 	return pf.Resolve(c.Lattice.QueueProfiles)
 }
 
+// metricsTenants resolves the tenants of the metrics (tenants table, Jain
+// columns). They follow the lattice scheduler's tenants by default, so the
+// fairness measured is the fairness the fair-share factor aims at: with
+// --queue lattice, the key is the block's tenants unless --tenants says
+// otherwise, and the block's tenant_buckets and shares apply whenever the
+// key is the block's. Otherwise: --tenants (default user), raw values and
+// equal shares.
+func (c *replayConfig) metricsTenants() (key string, buckets int, shares map[string]float64) {
+	key = c.Tenants
+	if c.Queue != latticeQueue {
+		return key, 0, nil
+	}
+	own := c.Lattice.Tenants
+	if own == "" {
+		own = string(lattice.ByUser)
+	}
+	if key == "" {
+		key = own
+	}
+	if key != own {
+		return key, 0, nil
+	}
+	return key, c.Lattice.TenantBuckets, c.Lattice.Shares
+}
+
 // newScheduler builds the run's scheduler: the lattice queue, or a batch
 // scheduler over the engine-ordered queue.
 func newScheduler(cfg *replayConfig, backfill policies.Backfill, c *sim.Cluster, pipe *placement.Pipeline) (sim.Scheduler, error) {

@@ -120,9 +120,13 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 	if cfg.Out == "" {
 		cfg.Out = defaultRunDir(cfg, w)
 	}
+	tenants, buckets, shares := cfg.metricsTenants()
 	rec, err := metrics.NewRecorder(cfg.Out, cluster, metrics.Options{
-		Format: cfg.Format,
-		Tau:    sim.SecondsToTime(cfg.TauS),
+		Format:        cfg.Format,
+		Tau:           sim.SecondsToTime(cfg.TauS),
+		Tenants:       tenants,
+		TenantBuckets: buckets,
+		Shares:        shares,
 		Labels: []metrics.Label{
 			{Name: "trace", Value: traceLabel(cfg)},
 			{Name: "queue", Value: cfg.Queue},
