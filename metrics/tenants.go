@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
-	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -46,11 +45,11 @@ type tenantAcc struct {
 // of the Jain columns of the summary. It is streaming: O(tenants) memory
 // besides the waits, and O(tenants) work per distinct job-event time.
 //
-// Tenants are named as policies/lattice names them (lattice.Tenants.Of,
+// Tenants are named as the Lattice queue names them (sim.Tenants.Of,
 // reused so the metrics' tenants are the scheduler's, bucket rule
 // included).
 type tenantLedger struct {
-	key  lattice.Tenants
+	key  sim.Tenants
 	main int // the resource whose use is usage: cpu, else the first; -1: none
 	// shares are the configured targets normalised to sum 1; nil means
 	// equal shares over the tenants seen.
@@ -67,7 +66,7 @@ type tenantLedger struct {
 
 func newTenantLedger(c *sim.Cluster, opt *Options) *tenantLedger {
 	l := &tenantLedger{
-		key:  lattice.Tenants{Key: lattice.TenantKey(opt.Tenants), Buckets: opt.TenantBuckets},
+		key:  sim.Tenants{Key: sim.TenantKey(opt.Tenants), Buckets: opt.TenantBuckets},
 		main: mainResourceOf(c),
 		idx:  map[string]int{},
 	}
@@ -156,7 +155,7 @@ func (l *tenantLedger) sample() {
 	}
 	l.dirty = false
 	for _, a := range l.ts {
-		a.def = lattice.FairShareDeficit(l.target(a.name), share(float64(a.rate), float64(l.held)))
+		a.def = sim.FairShareDeficit(l.target(a.name), share(float64(a.rate), float64(l.held)))
 	}
 }
 
@@ -245,7 +244,7 @@ func (l *tenantLedger) rows() []tenantRow {
 		}
 		r.usageShare = share(a.usage, l.total)
 		r.target = l.target(a.name)
-		r.deficit = lattice.FairShareDeficit(r.target, r.usageShare)
+		r.deficit = sim.FairShareDeficit(r.target, r.usageShare)
 		if l.busy > 0 {
 			r.meanDef = a.defInt / l.busy
 		}

@@ -74,12 +74,7 @@ const DefaultReferenceWait = 3600 * sim.Second
 // FairShareDeficit is f₃ = max(0, target − actual) / target: 1 for a tenant
 // that has used nothing, 0 at or above its share. A tenant without a
 // target share (target ≤ 0) has no deficit.
-func FairShareDeficit(target, actual float64) float64 {
-	if target <= 0 {
-		return 0
-	}
-	return max(0, target-actual) / target
-}
+func FairShareDeficit(target, actual float64) float64 { return sim.FairShareDeficit(target, actual) }
 
 // TopologyFitness is f₄ = 1 − groups_needed / max_groups_available. A job
 // that cannot be placed now needs every available group (0); with no group

@@ -5,20 +5,21 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/schedsim/schedsim/sim"
 )
 
-// TenantKey says which job field names a job's tenant.
-type TenantKey string
+// TenantKey, its values and Tenants live in sim, shared with the metrics.
+type (
+	TenantKey = sim.TenantKey
+	Tenants   = sim.Tenants
+)
 
 // Tenant keys.
 const (
-	ByUser  TenantKey = "user"
-	ByGroup TenantKey = "group"
-	ByQueue TenantKey = "queue"
+	ByUser  = sim.ByUser
+	ByGroup = sim.ByGroup
+	ByQueue = sim.ByQueue
 )
 
 // UsageUnit says what a running job consumes per second of run time.
@@ -30,38 +31,6 @@ const (
 	NodeSeconds UsageUnit = "node"
 	CPUSeconds  UsageUnit = "cpu"
 )
-
-// Tenants maps jobs to tenants. With Buckets > 0 the tenant is synthetic:
-// the digits of the field (SWF ids are numbers: "u17" → 17) modulo Buckets,
-// named "t0"…"t<Buckets−1>"; a field without digits is tenant "t0". That
-// turns a trace's hundreds of users into a few tenants with contracted
-// shares.
-type Tenants struct {
-	Key     TenantKey
-	Buckets int
-}
-
-// Of returns j's tenant.
-func (t Tenants) Of(j *sim.Job) string {
-	var v string
-	switch t.Key {
-	case ByGroup:
-		v = j.Group
-	case ByQueue:
-		v = j.Queue
-	default:
-		v = j.User
-	}
-	if t.Buckets <= 0 {
-		return v
-	}
-	digits := strings.TrimLeftFunc(v, func(r rune) bool { return r < '0' || r > '9' })
-	id, err := strconv.ParseUint(digits, 10, 64)
-	if err != nil {
-		return "t0"
-	}
-	return "t" + strconv.FormatUint(id%uint64(t.Buckets), 10)
-}
 
 // FairShare tracks each tenant's decayed usage and gives f₃.
 //
