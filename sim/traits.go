@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // Traits are a job's placement constraints and preferences beyond its
 // resource request. Traces and configs fill them; the placement pipeline
 // (package policies/placement) interprets them. The engine itself reads
@@ -57,4 +59,36 @@ type Constraint struct {
 	Value     string
 	Groups    int
 	Soft      bool
+}
+
+// Fenzo's constraint kinds (SPEC §4.3), the values of Constraint.Kind.
+const (
+	ExclusiveHost     = "exclusive-host"     // the host runs only this task
+	HostAttribute     = "host-attribute"     // the host's Attribute equals Value
+	UniqueAttribute   = "unique-attribute"   // co-tasks on distinct values of Attribute
+	BalancedAttribute = "balanced-attribute" // co-tasks spread evenly over Attribute's values
+)
+
+// CheckConstraint reports what is wrong with a constraint, or nil.
+func CheckConstraint(c Constraint) error {
+	switch c.Kind {
+	case ExclusiveHost:
+		return nil
+	case HostAttribute:
+		if c.Attribute == "" {
+			return fmt.Errorf("%s needs an attribute", c.Kind)
+		}
+		return nil
+	case UniqueAttribute:
+		return nil
+	case BalancedAttribute:
+		if c.Attribute == "" {
+			return fmt.Errorf("%s needs an attribute", c.Kind)
+		}
+		if c.Groups < 0 {
+			return fmt.Errorf("%s: groups must be ≥ 0", c.Kind)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown constraint %q (known: %s, %s, %s, %s)", c.Kind, ExclusiveHost, HostAttribute, UniqueAttribute, BalancedAttribute)
 }

@@ -7,37 +7,17 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// Fenzo's constraint kinds (SPEC §4.3), the values of sim.Constraint.Kind.
+// Fenzo's constraint kinds (SPEC §4.3), the values of sim.Constraint.Kind,
+// defined in sim so that trace readers can check them.
 const (
-	ExclusiveHost     = "exclusive-host"     // the host runs only this task
-	HostAttribute     = "host-attribute"     // the host's Attribute equals Value
-	UniqueAttribute   = "unique-attribute"   // co-tasks on distinct values of Attribute
-	BalancedAttribute = "balanced-attribute" // co-tasks spread evenly over Attribute's values
+	ExclusiveHost     = sim.ExclusiveHost
+	HostAttribute     = sim.HostAttribute
+	UniqueAttribute   = sim.UniqueAttribute
+	BalancedAttribute = sim.BalancedAttribute
 )
 
 // CheckConstraint reports what is wrong with a constraint, or nil.
-func CheckConstraint(c sim.Constraint) error {
-	switch c.Kind {
-	case ExclusiveHost:
-		return nil
-	case HostAttribute:
-		if c.Attribute == "" {
-			return fmt.Errorf("%s needs an attribute", c.Kind)
-		}
-		return nil
-	case UniqueAttribute:
-		return nil
-	case BalancedAttribute:
-		if c.Attribute == "" {
-			return fmt.Errorf("%s needs an attribute", c.Kind)
-		}
-		if c.Groups < 0 {
-			return fmt.Errorf("%s: groups must be ≥ 0", c.Kind)
-		}
-		return nil
-	}
-	return fmt.Errorf("unknown constraint %q (known: %s, %s, %s, %s)", c.Kind, ExclusiveHost, HostAttribute, UniqueAttribute, BalancedAttribute)
-}
+func CheckConstraint(c sim.Constraint) error { return sim.CheckConstraint(c) }
 
 // constraintHolds evaluates a constraint as a hard rule on node n.
 func constraintHolds(l *Ledger, t *Task, c *sim.Constraint, n int) bool {

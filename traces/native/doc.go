@@ -77,7 +77,7 @@
 //     strings, groups an integer (balanced-attribute's number of groups, 0 =
 //     count the values in the cluster) and soft a boolean (default false:
 //     a hard constraint). They are checked as the placement pipeline checks
-//     them (placement.CheckConstraint): host-attribute and
+//     them (sim.CheckConstraint): host-attribute and
 //     balanced-attribute need an attribute, groups is ≥ 0.
 //   - architecture, member_group, project: strings.
 //
@@ -166,7 +166,7 @@
 // stays a short table however many records are bad; the ParseError (and
 // Skips.First) names the file, line and field. (One exception: an unknown
 // constraint kind is named in the reason, with the known ones, as
-// placement.CheckConstraint words it.)
+// sim.CheckConstraint words it.)
 //
 // Some errors stop the reader in both modes, because skipping would hide a
 // mistake in the file rather than a bad record:

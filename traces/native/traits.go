@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -15,7 +14,7 @@ import (
 // of them keeps Traits == nil; an empty list, object or string is the same
 // as an absent field.
 //
-// Constraint kinds are checked by placement.CheckConstraint, the placement
+// Constraint kinds are checked by sim.CheckConstraint, the placement
 // pipeline's own check (policies/placement imports only sim, so there is no
 // cycle).
 
@@ -318,16 +317,16 @@ func checkEffect(e string) error {
 	return errEffect
 }
 
-// checkConstraint runs placement.CheckConstraint and names the member at
+// checkConstraint runs sim.CheckConstraint and names the member at
 // fault: ".kind" for an unknown kind, ".attribute" for a missing attribute,
 // ".groups" for a bad group count, else "" (the whole constraint).
 func checkConstraint(c sim.Constraint) (string, error) {
-	err := placement.CheckConstraint(c)
+	err := sim.CheckConstraint(c)
 	if err == nil {
 		return "", nil
 	}
 	switch {
-	case placement.CheckConstraint(sim.Constraint{Kind: c.Kind, Attribute: "a"}) != nil:
+	case sim.CheckConstraint(sim.Constraint{Kind: c.Kind, Attribute: "a"}) != nil:
 		return ".kind", err
 	case c.Attribute == "":
 		return ".attribute", err
