@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/policies/placement"
@@ -192,6 +193,21 @@ func newScheduler(cfg *replayConfig, backfill policies.Backfill, c *sim.Cluster,
 		return policies.NewPlacedBatch(backfill, c, pipe)
 	}
 	return newLattice(cfg, c)
+}
+
+// writeOwnership writes the lattice scheduler's vCluster ownership log as
+// the ownership table, when vClusters are on.
+func writeOwnership(rec *metrics.Recorder, sched sim.Scheduler) error {
+	s, ok := sched.(*lattice.Scheduler)
+	if !ok || !s.VClustersOn() {
+		return nil
+	}
+	log := s.Ownership()
+	changes := make([]metrics.OwnershipChange, len(log))
+	for i, o := range log {
+		changes[i] = metrics.OwnershipChange{At: o.At, Node: o.Node, Holder: o.Holder}
+	}
+	return rec.Ownership(changes)
 }
 
 // newLattice builds the lattice scheduler from the resolved config.

@@ -257,4 +257,15 @@ func TestLatticeVClusters(t *testing.T) {
 	if row["preemptions"] != "1" || row["lost_work_s"] != "5" {
 		t.Errorf("summary: preemptions %s, lost_work_s %s; want 1, 5", row["preemptions"], row["lost_work_s"])
 	}
+	// The ownership table records every change of holder.
+	own, err := os.ReadFile(filepath.Join(out, "ownership.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a0 (home a) is lent to b at 0, reclaimed by a at 25, lent again when
+	// a's job ends at 35, and back home when b's job ends at 115.
+	want := "time_s,node,holder\n0,a0,b\n25,a0,a\n35,a0,b\n115,a0,a\n"
+	if string(own) != want {
+		t.Errorf("ownership table:\n%s\nwant:\n%s", own, want)
+	}
 }

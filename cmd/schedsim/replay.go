@@ -220,6 +220,10 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 			return failed(err)
 		}
 	}
+	if err := writeOwnership(rec, sched); err != nil {
+		rec.Abort()
+		return failed(err)
+	}
 	if err := writeScriptLog(cfg.Out, w.script); err != nil {
 		rec.Abort()
 		return failed(err)

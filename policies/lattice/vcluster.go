@@ -150,6 +150,9 @@ func (v *vclusters) filter(visit func(func(n int) bool), vc string, borrow bool,
 	}
 }
 
+// VClustersOn reports whether the scheduler runs with vClusters.
+func (s *Scheduler) VClustersOn() bool { return s.vcs != nil }
+
 // Ownership returns the holder changes so far, in time order (nil without
 // vClusters). A node's holder before its first entry is its home.
 func (s *Scheduler) Ownership() []Ownership {
