@@ -28,31 +28,20 @@ func (r *record) decodeDeps(s *jsonScanner, k vkind) error {
 		return &traitError{path: fDependsOn.String(), err: errWantDeps}
 	}
 	var deps []sim.Dependency
-	for i := 0; ; i++ {
-		more, err := s.elem(i == 0)
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		k, err := s.value()
-		if err != nil {
-			return err
-		}
+	err := eachElem(s, func(i int, k vkind) error {
 		switch k {
 		case vString:
 			if len(s.text) == 0 {
 				return &traitError{path: itemPath(fDependsOn, i), err: errEmpty}
 			}
 			deps = append(deps, sim.Dependency{ID: string(s.text)})
-			continue
+			return nil
 		case vObject:
 		default:
 			return &traitError{path: itemPath(fDependsOn, i), err: errWantDep}
 		}
 		var d sim.Dependency
-		err = decodeItem(s, fDependsOn, i, depKeys, func(m int, k vkind) error {
+		err := decodeItem(s, fDependsOn, i, depKeys, func(m int, k vkind) error {
 			if m == 2 {
 				if k != vNumber {
 					return errWantNumber
@@ -91,6 +80,10 @@ func (r *record) decodeDeps(s *jsonScanner, k vkind) error {
 			return err
 		}
 		deps = append(deps, d)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if len(deps) > 0 {
 		r.job.DependsOn = deps

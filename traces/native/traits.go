@@ -58,24 +58,31 @@ func (r *record) decodeTrait(s *jsonScanner, f field, str func([]byte) string) e
 	return r.decodeList(s, f, k, str)
 }
 
+// eachElem reads a JSON list whose opening bracket is read, calling each
+// with every element's index and kind once its first token is read.
+func eachElem(s *jsonScanner, each func(i int, k vkind) error) error {
+	for i := 0; ; i++ {
+		more, err := s.elem(i == 0)
+		if err != nil || !more {
+			return err
+		}
+		k, err := s.value()
+		if err != nil {
+			return err
+		}
+		if err := each(i, k); err != nil {
+			return err
+		}
+	}
+}
+
 // decodeStrings reads a list of non-empty strings.
 func (r *record) decodeStrings(s *jsonScanner, f field, k vkind, str func([]byte) string) error {
 	if k != vArray {
 		return &traitError{path: f.String(), err: errWantStrings}
 	}
 	var list []string
-	for i := 0; ; i++ {
-		more, err := s.elem(i == 0)
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		k, err := s.value()
-		if err != nil {
-			return err
-		}
+	err := eachElem(s, func(i int, k vkind) error {
 		switch {
 		case k != vString:
 			return &traitError{path: itemPath(f, i), err: errWantString}
@@ -83,6 +90,10 @@ func (r *record) decodeStrings(s *jsonScanner, f field, k vkind, str func([]byte
 			return &traitError{path: itemPath(f, i), err: errEmpty}
 		}
 		list = append(list, str(s.text))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if len(list) > 0 {
 		if f == fImmunities {
@@ -161,18 +172,7 @@ func (r *record) decodeList(s *jsonScanner, f field, k vkind, str func([]byte) s
 	}
 	var tols []sim.Toleration
 	var cons []sim.Constraint
-	for i := 0; ; i++ {
-		more, err := s.elem(i == 0)
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		k, err := s.value()
-		if err != nil {
-			return err
-		}
+	err := eachElem(s, func(i int, k vkind) error {
 		if k != vObject {
 			return &traitError{path: itemPath(f, i), err: errWantItem}
 		}
@@ -203,10 +203,10 @@ func (r *record) decodeList(s *jsonScanner, f field, k vkind, str func([]byte) s
 				return err
 			}
 			tols = append(tols, t)
-			continue
+			return nil
 		}
 		var c sim.Constraint
-		err = decodeItem(s, f, i, constraintKeys, func(m int, k vkind) error {
+		err := decodeItem(s, f, i, constraintKeys, func(m int, k vkind) error {
 			switch m {
 			case 3:
 				if k != vNumber {
@@ -246,6 +246,10 @@ func (r *record) decodeList(s *jsonScanner, f field, k vkind, str func([]byte) s
 			return &traitError{path: itemPath(f, i) + sub, err: err}
 		}
 		cons = append(cons, c)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	switch {
 	case len(tols) > 0:
