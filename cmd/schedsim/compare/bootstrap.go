@@ -1,0 +1,73 @@
+package compare
+
+import (
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// Bootstrap settings: B resamples, the central 95 % percentile interval.
+const (
+	DefaultResamples = 10000
+	Confidence       = 0.95
+)
+
+// stream returns the random stream of one (group, metric): its own PCG
+// sequence, so a row's interval does not depend on the other rows.
+func stream(seed uint64, group, metric string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(group))
+	h.Write([]byte{0})
+	h.Write([]byte(metric))
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
+}
+
+// bootstrapDiff returns the percentile interval of mean(cand) − mean(base)
+// over b resamples. Paired samples (base[i] and cand[i] ran seed i) are
+// drawn with one index for both; otherwise each side is drawn on its own.
+func bootstrapDiff(base, cand []float64, paired bool, b int, rng *rand.Rand) (lo, hi float64) {
+	diffs := make([]float64, b)
+	for k := range diffs {
+		if paired {
+			var s float64
+			for range base {
+				i := rng.IntN(len(base))
+				s += cand[i] - base[i]
+			}
+			diffs[k] = s / float64(len(base))
+			continue
+		}
+		diffs[k] = resampledMean(cand, rng) - resampledMean(base, rng)
+	}
+	sort.Float64s(diffs)
+	alpha := (1 - Confidence) / 2
+	return quantile7(diffs, alpha), quantile7(diffs, 1-alpha)
+}
+
+func resampledMean(xs []float64, rng *rand.Rand) float64 {
+	var s float64
+	for range xs {
+		s += xs[rng.IntN(len(xs))]
+	}
+	return s / float64(len(xs))
+}
+
+// quantile7 is the p-quantile of sorted xs, linear between closest ranks
+// (Hyndman & Fan type 7, numpy's default).
+func quantile7(xs []float64, p float64) float64 {
+	h := float64(len(xs)-1) * p
+	lo := int(math.Floor(h))
+	if lo >= len(xs)-1 {
+		return xs[len(xs)-1]
+	}
+	return xs[lo] + (h-float64(lo))*(xs[lo+1]-xs[lo])
+}
+
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}

@@ -1,0 +1,23 @@
+// Package compare is the CI gate of schedsim (`schedsim compare BASE
+// CANDIDATE`): it reads the summaries of two sets of runs (a sweep
+// directory's summary.csv, a run directory, or a list of run directories),
+// matches runs by key, and for each metric and group of runs that differ
+// only by seed reports the base and candidate means, the relative change,
+// a seeded bootstrap confidence interval of the difference, and a verdict
+// against a per-metric tolerance.
+//
+// The package reads CSV only and imports nothing from the engine: a gate
+// compares numbers two commits wrote, whatever wrote them.
+//
+// Statistics: the interval is the 95 % percentile bootstrap interval of
+// mean(candidate) − mean(base) over B = 10,000 resamples. When both sides
+// ran the same seeds the resampling is paired (one draw of seeds for both
+// sides, so the noise a seed shares between commits cancels); otherwise
+// each side is resampled on its own. Each (group, metric) draws from its
+// own PCG stream derived from the seed and its name, so output does not
+// depend on the order or number of groups and metrics.
+//
+// A metric regresses when it is worse than the base by more than its
+// tolerance and, with two or more seeds on each side, its interval lies
+// wholly on the worse side of zero.
+package compare

@@ -1,0 +1,253 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// num prints a value with about four significant digits, in fixed
+// notation (benchstat's style without unit prefixes): 31536000, 1235,
+// 12.35, 0.9123, 0.01234.
+func num(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "n/a"
+	case v == 0:
+		return "0"
+	}
+	digits := 3 - int(math.Floor(math.Log10(math.Abs(v))))
+	digits = max(0, min(digits, 6))
+	return strconv.FormatFloat(v, 'f', digits, 64)
+}
+
+func signed(v float64, s string) string {
+	if v >= 0 && !strings.HasPrefix(s, "+") {
+		return "+" + s
+	}
+	return s
+}
+
+// deltaText is the change, in % of the base mean, or in the metric's unit
+// when the base mean is 0.
+func deltaText(r Row) string {
+	switch {
+	case math.IsNaN(r.Delta):
+		return "n/a"
+	case !math.IsNaN(r.Rel):
+		return fmt.Sprintf("%+.2f%%", r.Rel)
+	}
+	return signed(r.Delta, num(r.Delta))
+}
+
+// intervalText is the interval, in the same unit as deltaText.
+func intervalText(r Row) string {
+	if math.IsNaN(r.Lo) {
+		return "—"
+	}
+	if !math.IsNaN(r.Rel) {
+		scale := 100 / math.Abs(r.Base)
+		return fmt.Sprintf("[%+.2f%%, %+.2f%%]", r.Lo*scale, r.Hi*scale)
+	}
+	return "[" + signed(r.Lo, num(r.Lo)) + ", " + signed(r.Hi, num(r.Hi)) + "]"
+}
+
+// seedsText says how many values each side had.
+func seedsText(r Row) string {
+	if r.BaseN == r.CandN {
+		return strconv.Itoa(r.BaseN)
+	}
+	return fmt.Sprintf("%d/%d", r.BaseN, r.CandN)
+}
+
+func metricTitle(m Metric) string {
+	tol := "tolerance " + m.Tolerance.String()
+	switch {
+	case m.Tolerance.Off:
+		tol = "not gated"
+	case !m.Tolerance.Relative:
+		tol += " absolute"
+	}
+	return fmt.Sprintf("%s (%s is better; %s)", m.Name, m.Direction, tol)
+}
+
+var tableHeader = []string{"group", "base", "candidate", "delta", "95% CI", "n", "verdict"}
+
+// rightAligned marks the numeric columns of the table.
+var rightAligned = []bool{false, true, true, true, false, true, false}
+
+func tableRows(s Section) [][]string {
+	var rows [][]string
+	for _, r := range s.Rows {
+		rows = append(rows, []string{r.Label, num(r.Base), num(r.Cand), deltaText(r), intervalText(r), seedsText(r), r.Verdict.String()})
+	}
+	return rows
+}
+
+func (r *Result) method() string {
+	paired := "paired by seed where both sides ran the same seeds"
+	return fmt.Sprintf("%.0f%% percentile bootstrap interval of mean(candidate) − mean(base), %d resamples, seed %d, %s",
+		100*Confidence, r.Resamples, r.Seed, paired)
+}
+
+func (r *Result) sideText(s *Side) string {
+	return fmt.Sprintf("%s (%s, %d runs)", s.Path, s.Kind, len(s.Runs))
+}
+
+// WriteText prints the comparison as aligned plain-text tables, one per
+// metric, for a terminal or a CI log.
+func (r *Result) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "base:      %s\ncandidate: %s\n", r.sideText(r.Base), r.sideText(r.Cand))
+	fmt.Fprintf(&b, "%d groups matched; %s\n", r.Groups, r.method())
+	for _, s := range r.Sections {
+		fmt.Fprintf(&b, "\n%s\n", metricTitle(s.Metric))
+		writeAligned(&b, tableHeader, tableRows(s))
+	}
+	b.WriteString("\n")
+	r.notes(&b, func(s string) string { return s }, true)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeAligned(b *strings.Builder, header []string, rows [][]string) {
+	width := make([]int, len(header))
+	for _, row := range append([][]string{header}, rows...) {
+		for i, cell := range row {
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, row := range append([][]string{header}, rows...) {
+		var line strings.Builder
+		for i, cell := range row {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			if rightAligned[i] {
+				line.WriteString(pad + cell)
+			} else {
+				line.WriteString(cell + pad)
+			}
+		}
+		b.WriteString("  " + strings.TrimRight(line.String(), " ") + "\n")
+	}
+}
+
+// notes writes unmatched groups and skipped metrics, then the verdict
+// when asked.
+func (r *Result) notes(b *strings.Builder, code func(string) string, verdict bool) {
+	if len(r.OnlyBase) > 0 {
+		fmt.Fprintf(b, "only in base (not compared): %s\n", joinCode(r.OnlyBase, code))
+	}
+	if len(r.OnlyCand) > 0 {
+		fmt.Fprintf(b, "only in candidate (not compared): %s\n", joinCode(r.OnlyCand, code))
+	}
+	var where []string
+	byWhere := map[string][]string{}
+	for _, sk := range r.Skipped {
+		if _, ok := byWhere[sk.Where]; !ok {
+			where = append(where, sk.Where)
+		}
+		byWhere[sk.Where] = append(byWhere[sk.Where], sk.Metric)
+	}
+	for _, w := range where {
+		noun := "summary"
+		if strings.Contains(w, " and ") {
+			noun = "summaries"
+		}
+		fmt.Fprintf(b, "not in the %s %s (not compared): %s\n", w, noun, joinCode(byWhere[w], code))
+	}
+	if !verdict {
+		return
+	}
+	if len(r.Regressions) == 0 {
+		b.WriteString("verdict: no regression past its tolerance\n")
+		return
+	}
+	fmt.Fprintf(b, "verdict: %s past tolerance:\n", plural(len(r.Regressions), "regression"))
+	for _, s := range r.Regressions {
+		fmt.Fprintf(b, "- %s\n", s)
+	}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func joinCode(xs []string, code func(string) string) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = code(x)
+	}
+	return strings.Join(out, ", ")
+}
+
+// WriteMarkdown prints the comparison as GitHub-flavoured Markdown, for a
+// pull-request comment: the verdict and the regressions first, a table of
+// verdict counts per metric, then every metric's table in a collapsed
+// block.
+func (r *Result) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	code := func(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+	if n := len(r.Regressions); n > 0 {
+		fmt.Fprintf(&b, "### schedsim compare: %s\n\n", plural(n, "regression"))
+		for _, s := range r.Sections {
+			for _, row := range s.Rows {
+				if row.Verdict == Regressed {
+					fmt.Fprintf(&b, "- **%s** on %s: %s → %s (%s, interval %s; tolerance %s)\n", s.Metric.Name, code(row.Label),
+						num(row.Base), num(row.Cand), deltaText(row), intervalText(row), s.Metric.Tolerance)
+				}
+			}
+		}
+		b.WriteString("\n")
+	} else {
+		b.WriteString("### schedsim compare: no regression\n\n")
+	}
+	fmt.Fprintf(&b, "Base %s (%s, %d runs) · candidate %s (%s, %d runs) · %d groups matched.  \n",
+		code(r.Base.Path), r.Base.Kind, len(r.Base.Runs), code(r.Cand.Path), r.Cand.Kind, len(r.Cand.Runs), r.Groups)
+	fmt.Fprintf(&b, "Interval: %s.\n\n", r.method())
+	b.WriteString("| metric | better | tolerance | regressed | inconclusive | improved | ~ |\n|---|---|---:|---:|---:|---:|---:|\n")
+	for _, s := range r.Sections {
+		var count [NoData + 1]int
+		for _, row := range s.Rows {
+			count[row.Verdict]++
+		}
+		tol := s.Metric.Tolerance.String()
+		if !s.Metric.Tolerance.Relative && !s.Metric.Tolerance.Off {
+			tol += " abs."
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d |\n", code(s.Metric.Name), s.Metric.Direction, tol,
+			count[Regressed], count[Inconclusive], count[Improved], count[Same]+count[NotGated]+count[NoData])
+	}
+	b.WriteString("\n<details><summary>Every group, metric by metric</summary>\n")
+	for _, s := range r.Sections {
+		fmt.Fprintf(&b, "\n#### %s\n\n", metricTitle(s.Metric))
+		b.WriteString("| " + strings.Join(tableHeader, " | ") + " |\n|")
+		for _, right := range rightAligned {
+			if right {
+				b.WriteString("---:|")
+			} else {
+				b.WriteString("---|")
+			}
+		}
+		b.WriteString("\n")
+		for _, row := range tableRows(s) {
+			row[0] = code(row[0])
+			if row[6] == Regressed.String() {
+				row[6] = "**" + row[6] + "**"
+			}
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		}
+	}
+	b.WriteString("\n</details>\n\n")
+	r.notes(&b, code, false)
+	_, err := io.WriteString(w, b.String())
+	return err
+}

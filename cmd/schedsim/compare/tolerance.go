@@ -1,0 +1,329 @@
+package compare
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Direction says which way a metric improves.
+type Direction int
+
+const (
+	Lower  Direction = iota + 1 // lower is better: waits, slowdowns, energy
+	Higher                      // higher is better: utilization, Jain's index
+)
+
+func (d Direction) String() string {
+	if d == Higher {
+		return "higher"
+	}
+	return "lower"
+}
+
+// Tolerance is how much worse than the base a metric may get: a
+// percentage of the base mean, an absolute amount in the metric's unit, or
+// off (shown, never a regression).
+type Tolerance struct {
+	Value    float64
+	Relative bool // Value is a percentage of |base mean|
+	Off      bool
+}
+
+func (t Tolerance) String() string {
+	switch {
+	case t.Off:
+		return "off"
+	case t.Relative:
+		return strconv.FormatFloat(t.Value, 'f', -1, 64) + "%"
+	}
+	return strconv.FormatFloat(t.Value, 'f', -1, 64)
+}
+
+// amount is the tolerance in the metric's unit, given the base mean.
+func (t Tolerance) amount(base float64) float64 {
+	if t.Relative {
+		return t.Value / 100 * math.Abs(base)
+	}
+	return t.Value
+}
+
+// Metric is a compared summary column with its direction and tolerance.
+type Metric struct {
+	Name      string
+	Direction Direction
+	Tolerance Tolerance
+	explicit  bool // named in a file or flag: it must exist on both sides
+}
+
+// Defaults are the metrics compared unless told otherwise, in print
+// order. Relative tolerances suit quantities of arbitrary scale; Jain's
+// indices live in [0, 1], so theirs is absolute.
+func Defaults() []Metric {
+	rel := func(p float64) Tolerance { return Tolerance{Value: p, Relative: true} }
+	return []Metric{
+		{Name: "mean_wait_s", Direction: Lower, Tolerance: rel(5)},
+		{Name: "p95_wait_s", Direction: Lower, Tolerance: rel(10)},
+		{Name: "max_wait_s", Direction: Lower, Tolerance: Tolerance{Off: true}},
+		{Name: "mean_slowdown", Direction: Lower, Tolerance: rel(10)},
+		{Name: "mean_bsld", Direction: Lower, Tolerance: rel(5)},
+		{Name: "makespan_s", Direction: Lower, Tolerance: rel(2)},
+		{Name: "utilization", Direction: Higher, Tolerance: rel(2)},
+		{Name: "energy_kwh", Direction: Lower, Tolerance: rel(2)},
+		{Name: "jain_bsld", Direction: Higher, Tolerance: Tolerance{Value: 0.02}},
+		{Name: "jain_usage_share", Direction: Higher, Tolerance: Tolerance{Value: 0.02}},
+	}
+}
+
+// knownDirections gives the direction of summary columns a tolerance may
+// name without saying it; others need an explicit direction.
+func knownDirections() map[string]Direction {
+	d := map[string]Direction{}
+	for _, m := range Defaults() {
+		d[m.Name] = m.Direction
+	}
+	for _, n := range []string{"median_wait_s", "energy_j", "jobs_killed", "jobs_rejected", "jobs_unfinished",
+		"restarts", "preemptions", "lost_work_s", "lost_node_hours", "checkpoint_overhead_s"} {
+		d[n] = Lower
+	}
+	d["jobs_completed"] = Higher
+	return d
+}
+
+// Tolerances are the metrics of a comparison, in order.
+type Tolerances struct {
+	Metrics []Metric
+}
+
+// DefaultTolerances returns the default set.
+func DefaultTolerances() *Tolerances { return &Tolerances{Metrics: Defaults()} }
+
+// set replaces or appends a metric.
+func (t *Tolerances) set(m Metric) {
+	for i := range t.Metrics {
+		if t.Metrics[i].Name == m.Name {
+			t.Metrics[i] = m
+			return
+		}
+	}
+	t.Metrics = append(t.Metrics, m)
+}
+
+// Only keeps the named metrics, in the order given; a name with no
+// tolerance is an error.
+func (t *Tolerances) Only(names []string) error {
+	var kept []Metric
+	var unknown []string
+	for _, n := range names {
+		found := false
+		for _, m := range t.Metrics {
+			if m.Name == n {
+				m.explicit = true
+				kept = append(kept, m)
+				found = true
+				break
+			}
+		}
+		if !found {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("--metrics: no tolerance for %s (give one with --tolerance NAME=VALUE,DIRECTION)", strings.Join(unknown, ", "))
+	}
+	t.Metrics = kept
+	return nil
+}
+
+// parseTolerance reads "5%", "0.02" or "off".
+func parseTolerance(s string) (Tolerance, error) {
+	s = strings.TrimSpace(s)
+	if s == "off" {
+		return Tolerance{Off: true}, nil
+	}
+	t := Tolerance{}
+	num := s
+	if strings.HasSuffix(s, "%") {
+		t.Relative = true
+		num = strings.TrimSpace(strings.TrimSuffix(s, "%"))
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return t, fmt.Errorf("want a percentage of the base (5%%), an absolute amount (0.02) or off, got %q", s)
+	}
+	if v < 0 {
+		return t, fmt.Errorf("must be ≥ 0, got %q", s)
+	}
+	t.Value = v
+	return t, nil
+}
+
+func parseDirection(s string) (Direction, error) {
+	switch strings.TrimSpace(s) {
+	case "lower":
+		return Lower, nil
+	case "higher":
+		return Higher, nil
+	}
+	return 0, fmt.Errorf("direction: want lower or higher, got %q", s)
+}
+
+// resolve finishes a metric: a direction given or known.
+func resolve(name string, tol Tolerance, dir Direction) (Metric, error) {
+	if dir == 0 {
+		var ok bool
+		if dir, ok = knownDirections()[name]; !ok {
+			return Metric{}, fmt.Errorf("no known direction for %q: say lower or higher", name)
+		}
+	}
+	return Metric{Name: name, Direction: dir, Tolerance: tol, explicit: true}, nil
+}
+
+// SetFlag applies one --tolerance NAME=VALUE[,DIRECTION].
+func (t *Tolerances) SetFlag(s string) error {
+	name, rest, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return fmt.Errorf("--tolerance %s: want NAME=VALUE[,lower|higher] (mean_bsld=5%%, jain_bsld=0.02, max_wait_s=off)", s)
+	}
+	value, dirText, hasDir := strings.Cut(rest, ",")
+	tol, err := parseTolerance(value)
+	if err != nil {
+		return fmt.Errorf("--tolerance %s: %v", s, err)
+	}
+	var dir Direction
+	if hasDir {
+		if dir, err = parseDirection(dirText); err != nil {
+			return fmt.Errorf("--tolerance %s: %v", s, err)
+		}
+	}
+	m, err := resolve(name, tol, dir)
+	if err != nil {
+		return fmt.Errorf("--tolerance %s: %v", s, err)
+	}
+	t.set(m)
+	return nil
+}
+
+// LoadFile applies a tolerances file (see ParseFile).
+func (t *Tolerances) LoadFile(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	ms, err := ParseFile(path, data)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		t.set(m)
+	}
+	return nil
+}
+
+// ParseFile decodes a tolerances file strictly. It maps metric names to
+// a tolerance, or to {tolerance, direction}:
+//
+//	mean_bsld: 5%          # relative to the base mean
+//	jain_bsld: 0.02        # absolute, in the metric's unit
+//	max_wait_s: off        # shown, never a regression
+//	jobs_killed: {tolerance: 0, direction: lower}
+//
+// Every problem is reported at once, one a line, as "FILE:LINE: message".
+func ParseFile(file string, data []byte) ([]Metric, error) {
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty tolerances file", file)
+		}
+		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	type lineErr struct {
+		line int
+		msg  string
+	}
+	var errs []lineErr
+	fail := func(n *yaml.Node, format string, args ...any) {
+		errs = append(errs, lineErr{n.Line, fmt.Sprintf(format, args...)})
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s:%d: want a mapping of metric names to tolerances", file, root.Line)
+	}
+	var out []Metric
+	seen := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		name := k.Value
+		if line, dup := seen[name]; dup {
+			fail(k, "%s: given twice (first on line %d)", name, line)
+			continue
+		}
+		seen[name] = k.Line
+		var tol Tolerance
+		var dir Direction
+		var err error
+		switch v.Kind {
+		case yaml.ScalarNode:
+			if tol, err = parseTolerance(v.Value); err != nil {
+				fail(v, "%s: %v", name, err)
+				continue
+			}
+		case yaml.MappingNode:
+			hasTol := false
+			bad := false
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				fk, fv := v.Content[j], v.Content[j+1]
+				switch fk.Value {
+				case "tolerance":
+					hasTol = true
+					if tol, err = parseTolerance(fv.Value); err != nil || fv.Kind != yaml.ScalarNode {
+						fail(fv, "%s.tolerance: %v", name, err)
+						bad = true
+					}
+				case "direction":
+					if dir, err = parseDirection(fv.Value); err != nil || fv.Kind != yaml.ScalarNode {
+						fail(fv, "%s.%v", name, err)
+						bad = true
+					}
+				default:
+					fail(fk, "%s: unknown key %q (known: tolerance, direction)", name, fk.Value)
+					bad = true
+				}
+			}
+			if !hasTol && !bad {
+				fail(v, "%s: no tolerance", name)
+				bad = true
+			}
+			if bad {
+				continue
+			}
+		default:
+			fail(v, "%s: want a tolerance (5%%, 0.02, off) or {tolerance, direction}", name)
+			continue
+		}
+		m, err := resolve(name, tol, dir)
+		if err != nil {
+			fail(k, "%v", err)
+			continue
+		}
+		out = append(out, m)
+	}
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(a, b int) bool { return errs[a].line < errs[b].line })
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = fmt.Sprintf("%s:%d: %s", file, e.line, e.msg)
+		}
+		return nil, errors.New(strings.Join(msgs, "\n"))
+	}
+	return out, nil
+}
