@@ -1,0 +1,390 @@
+package experiment
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/schedsim/schedsim/policies/lattice"
+)
+
+// Defaults of the axes a spec leaves out: the replay's own defaults.
+const (
+	DefaultQueue     = "fcfs"
+	DefaultBackfill  = "easy"
+	DefaultPlacement = "first-fit"
+	// DefaultCluster names the trace's own cluster (no clusters given).
+	DefaultCluster = "default"
+)
+
+// Value is a parameter value: a number or a string.
+type Value struct {
+	Num   float64
+	Str   string
+	IsNum bool
+}
+
+// String is the value as it appears in keys, columns and replay settings.
+func (v Value) String() string {
+	if v.IsNum {
+		return formatFloat(v.Num)
+	}
+	return v.Str
+}
+
+func num(f float64) Value   { return Value{Num: f, IsNum: true} }
+func str(s string) Value    { return Value{Str: s} }
+func (v Value) key() string { return safe(v.String()) }
+
+// scalarValue converts a decoded YAML scalar into a Value.
+func scalarValue(v any) (Value, error) {
+	switch x := v.(type) {
+	case int:
+		return num(float64(x)), nil
+	case uint64:
+		return num(float64(x)), nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return Value{}, fmt.Errorf("want a finite number, got %v", x)
+		}
+		return num(x), nil
+	case string:
+		return str(x), nil
+	case bool:
+		return str(strconv.FormatBool(x)), nil
+	}
+	return Value{}, fmt.Errorf("want a number or a string, got %v", v)
+}
+
+// Param is one swept parameter's value in a run.
+type Param struct {
+	Name  string
+	Value Value
+}
+
+// Run is one replay of the experiment.
+type Run struct {
+	// Key names the run (its directory runs/<key>): readable,
+	// filesystem-safe, the same for the same values.
+	Key string
+	// Seed is the run's --seed: RunSeed(spec seed, Key).
+	Seed uint64
+	// Replica numbers the run among the seeds of its point, from 1.
+	Replica   int
+	Trace     Trace
+	Cluster   Cluster
+	Queue     string
+	Backfill  string
+	Placement string
+	// Profile is the lattice profile (a built-in name or a file path);
+	// "" unless Queue is lattice.
+	Profile string
+	// Params are the values of parameters.ranges, in spec order.
+	Params []Param
+}
+
+// Weights returns the run's w_<factor> parameters as factor → weight.
+func (r *Run) Weights() map[string]float64 {
+	var w map[string]float64
+	for _, p := range r.Params {
+		if f, ok := Weight(p.Name); ok {
+			if w == nil {
+				w = map[string]float64{}
+			}
+			w[f] = p.Value.Num
+		}
+	}
+	return w
+}
+
+// ParamColumns are the summary's parameter columns, in order: the axes,
+// then the ranges in spec order. Run.Values gives a run's values.
+func (s *Spec) ParamColumns() []string {
+	cols := []string{"param_trace", "param_cluster", "param_queue", "param_backfill", "param_placement", "param_profile"}
+	for _, r := range s.Parameters.Ranges {
+		cols = append(cols, "param_"+r.Name)
+	}
+	return cols
+}
+
+// Values are the run's values of Spec.ParamColumns.
+func (r *Run) Values() []Value {
+	vals := []Value{str(r.Trace.Name), str(r.Cluster.Name), str(r.Queue), str(r.Backfill), str(r.Placement), str(profileName(r.Profile))}
+	for _, p := range r.Params {
+		vals = append(vals, p.Value)
+	}
+	return vals
+}
+
+// TraceName is the name of trace i: its name, else its file name without
+// the format extensions.
+func (s *Spec) TraceName(i int) string {
+	t := s.Traces[i]
+	if t.Name != "" {
+		return t.Name
+	}
+	name := t.Path[strings.LastIndexByte(t.Path, '/')+1:]
+	for _, ext := range []string{".gz", ".swf", ".json", ".jsonl", ".ndjson", ".csv"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	return safe(name)
+}
+
+// profileName is a profile's name in keys: a file's base name without
+// its extension.
+func profileName(p string) string {
+	if !IsProfileFile(p) {
+		return p
+	}
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	return safe(strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml"))
+}
+
+// Runs expands the spec into its runs, sorted by key. Two runs with the
+// same key (values that differ only in characters a key cannot hold) are
+// an error.
+func (s *Spec) Runs() ([]Run, error) {
+	points, err := s.points()
+	if err != nil {
+		return nil, err
+	}
+	clusters := s.Clusters
+	if len(clusters) == 0 {
+		clusters = []Cluster{{Name: DefaultCluster}}
+	}
+	seeds := max(s.Seeds, 1)
+	var runs []Run
+	for ti := range s.Traces {
+		tr := s.Traces[ti]
+		tr.Name = s.TraceName(ti)
+		for _, cl := range clusters {
+			for _, q := range s.queues() {
+				for _, bf := range orDefault(s.Policies.Backfill, DefaultBackfill) {
+					for _, pl := range orDefault(s.Policies.Placement, DefaultPlacement) {
+						for _, prof := range s.profilesFor(q) {
+							for _, pt := range points {
+								for rep := 1; rep <= seeds; rep++ {
+									r := Run{Trace: tr, Cluster: cl, Queue: q, Backfill: bf, Placement: pl, Profile: prof,
+										Params: pt, Replica: rep}
+									r.Key = runKey(&r)
+									r.Seed = RunSeed(s.Seed, r.Key)
+									runs = append(runs, r)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(runs, func(a, b int) bool { return runs[a].Key < runs[b].Key })
+	for i := 1; i < len(runs); i++ {
+		if runs[i].Key == runs[i-1].Key {
+			return nil, fmt.Errorf("%s: two runs have the key %s: rename what differs only in characters other than letters, digits and . _ + - =", s.File, runs[i].Key)
+		}
+	}
+	return runs, nil
+}
+
+func (s *Spec) queues() []string { return orDefault(s.Policies.Queue, DefaultQueue) }
+
+// profilesFor is the profile axis of queue q: only lattice has one.
+func (s *Spec) profilesFor(q string) []string {
+	if q != LatticeQueue {
+		return []string{""}
+	}
+	return orDefault(s.Profiles, lattice.DefaultProfile)
+}
+
+func orDefault(axis []string, def string) []string {
+	if len(axis) == 0 {
+		return []string{def}
+	}
+	return axis
+}
+
+// maxKey is the longest key kept whole; longer keys keep a prefix and a
+// hash of the whole.
+const maxKey = 120
+
+// runKey joins the run's values: trace__cluster__queue__backfill__
+// placement[__profile][__name=value…]__seed=N.
+func runKey(r *Run) string {
+	parts := []string{r.Trace.Name, r.Cluster.Name, r.Queue, r.Backfill, r.Placement}
+	if r.Profile != "" {
+		parts = append(parts, profileName(r.Profile))
+	}
+	for _, p := range r.Params {
+		parts = append(parts, p.Name+"="+p.Value.key())
+	}
+	parts = append(parts, "seed="+strconv.Itoa(r.Replica))
+	key := strings.Join(parts, "__")
+	if len(key) <= maxKey {
+		return key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return key[:maxKey-13] + "~" + hex.EncodeToString(sum[:6])
+}
+
+// RunSeed derives a run's seed from the base seed and the run's key alone
+// (SHA-256, 63 bits so it fits a signed 64-bit column).
+func RunSeed(base uint64, key string) uint64 {
+	h := sha256.New()
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], base)
+	h.Write(b[:])
+	h.Write([]byte(key))
+	return binary.BigEndian.Uint64(h.Sum(nil)) >> 1
+}
+
+// safe maps a string onto the characters keys may hold: letters, digits
+// and . _ + - =; anything else becomes '-'.
+func safe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("._+-=", r):
+			return r
+		}
+		return '-'
+	}, s)
+}
+
+// points draws the parameter points: the grid's product, or Samples
+// random or Latin-hypercube points (repeated points kept once).
+func (s *Spec) points() ([][]Param, error) {
+	ps := &s.Parameters
+	if len(ps.Ranges) == 0 {
+		return [][]Param{nil}, nil
+	}
+	switch ps.Sampling {
+	case "", Grid:
+		pts := [][]Param{nil}
+		for _, r := range ps.Ranges {
+			vals := r.discrete()
+			var next [][]Param
+			for _, pt := range pts {
+				for _, v := range vals {
+					next = append(next, append(append([]Param(nil), pt...), Param{r.Name, v}))
+				}
+			}
+			pts = next
+		}
+		return pts, nil
+	case Random, LHS:
+		seed := s.Seed
+		if ps.Seed != nil {
+			seed = *ps.Seed
+		}
+		rng := rand.New(rand.NewPCG(seed, 0x5ee9))
+		n := ps.Samples
+		// u[j][i] ∈ [0, 1): where sample i falls in range j.
+		u := make([][]float64, len(ps.Ranges))
+		for j := range ps.Ranges {
+			u[j] = make([]float64, n)
+			var perm []int
+			if ps.Sampling == LHS {
+				perm = rng.Perm(n)
+			}
+			for i := range n {
+				if perm != nil {
+					u[j][i] = (float64(perm[i]) + rng.Float64()) / float64(n)
+				} else {
+					u[j][i] = rng.Float64()
+				}
+			}
+		}
+		seen := map[string]bool{}
+		var pts [][]Param
+		for i := range n {
+			pt := make([]Param, len(ps.Ranges))
+			var id strings.Builder
+			for j, r := range ps.Ranges {
+				pt[j] = Param{r.Name, r.at(u[j][i])}
+				id.WriteString(pt[j].Value.String() + "\x00")
+			}
+			if !seen[id.String()] {
+				seen[id.String()] = true
+				pts = append(pts, pt)
+			}
+		}
+		return pts, nil
+	}
+	return nil, errors.New("unknown sampling " + ps.Sampling)
+}
+
+// discrete lists a range's values: its list, or Steps evenly spaced
+// values from Min to Max (Min alone for one step).
+func (r *Range) discrete() []Value {
+	if len(r.Values) > 0 {
+		vals := make([]Value, len(r.Values))
+		for i, v := range r.Values {
+			vals[i], _ = scalarValue(v)
+		}
+		return vals
+	}
+	lo, hi := *r.Min, *r.Max
+	steps := max(r.Steps, 1)
+	vals := make([]Value, 0, steps)
+	for i := range steps {
+		x := lo
+		if steps > 1 {
+			x = lo + (hi-lo)*float64(i)/float64(steps-1)
+		}
+		vals = append(vals, num(r.round(x)))
+	}
+	return vals
+}
+
+// at maps u ∈ [0, 1) into the range: a list entry (or grid step) by index,
+// else a number between Min and Max, rounded to 6 significant digits so
+// keys stay readable and the value run is the value in the key.
+func (r *Range) at(u float64) Value {
+	if len(r.Values) > 0 || r.Steps > 0 {
+		vals := r.discrete()
+		return vals[min(int(u*float64(len(vals))), len(vals)-1)]
+	}
+	x := *r.Min + u*(*r.Max-*r.Min)
+	x, _ = strconv.ParseFloat(strconv.FormatFloat(x, 'g', 6, 64), 64)
+	return num(r.round(x))
+}
+
+func (r *Range) round(x float64) float64 {
+	if r.Integer {
+		return math.Round(x)
+	}
+	return x
+}
+
+// Shard returns the runs of shard index (0-based) of count: those whose
+// position in runs (sorted by key, as Runs returns them) is index mod
+// count. The split depends only on the keys, so every process of a sharded
+// sweep agrees on it, and shards differ in size by at most one run.
+func Shard(runs []Run, index, count int) []Run {
+	var out []Run
+	for i := index; i < len(runs); i += count {
+		out = append(out, runs[i])
+	}
+	return out
+}
+
+// ParseShard reads "i/n" (0 ≤ i < n).
+func ParseShard(s string) (index, count int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		index, err = strconv.Atoi(a)
+		if err == nil {
+			count, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || count < 1 || index < 0 || index >= count {
+		return 0, 0, fmt.Errorf("want i/n with 0 ≤ i < n, got %q", s)
+	}
+	return index, count, nil
+}

@@ -1,0 +1,153 @@
+package metrics
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+)
+
+// ColumnKind is the type of a sweep summary column.
+type ColumnKind int
+
+const (
+	KindString ColumnKind = iota
+	KindInt               // int64
+	KindFloat             // float64
+)
+
+// summaryInts are the int64 columns of a run's summary (summaryCols);
+// every other numeric column is float64. TestRunSummaryKinds checks this
+// list against a real summary.
+var summaryInts = []string{"jobs", "jobs_completed", "jobs_killed", "jobs_rejected", "jobs_unfinished", "jobs_skipped",
+	"restarts", "preemptions", "events"}
+
+var summaryFloats = []string{"makespan_s", "mean_wait_s", "median_wait_s", "p95_wait_s", "max_wait_s", "mean_slowdown",
+	"mean_bsld", "lost_work_s", "lost_node_hours", "checkpoint_overhead_s", "node_downtime_s", "jain_bsld",
+	"jain_usage_share", "utilization", "energy_j", "energy_kwh", "wall_s", "events_per_s", "jobs_per_s"}
+
+// RunSummaryKind returns the type of a column of a run's summary and
+// whether name is one of its (non-label) columns; utilization_<resource>
+// is float64.
+func RunSummaryKind(name string) (ColumnKind, bool) {
+	switch {
+	case slices.Contains(summaryInts, name):
+		return KindInt, true
+	case slices.Contains(summaryFloats, name), strings.HasPrefix(name, "utilization_"):
+		return KindFloat, true
+	}
+	return KindString, false
+}
+
+// IsTimingColumn says whether a summary column measures the machine
+// (wall_s, events_per_s, jobs_per_s): it differs between identical runs.
+func IsTimingColumn(name string) bool {
+	return name == "wall_s" || name == "events_per_s" || name == "jobs_per_s"
+}
+
+// SweepColumn is one column of a sweep summary: its values as text, as a
+// run's summary.csv holds them; "" is a null.
+type SweepColumn struct {
+	Name   string
+	Kind   ColumnKind
+	Values []string
+}
+
+// WriteSweepSummary writes a sweep summary as dir/summary.parquet and
+// dir/summary.csv (renamed into place last), each atomically. Numbers are
+// parsed from their text and printed back by the one float format of
+// every CSV here, so the CSV of a summary built from run summaries keeps
+// their text; the bytes depend only on the columns.
+func WriteSweepSummary(dir string, cols []SweepColumn) error {
+	rec, err := sweepRecord(cols)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	if err := writeRecordFile(filepath.Join(dir, "summary.parquet"), FormatParquet, rec); err != nil {
+		return err
+	}
+	return writeRecordFile(filepath.Join(dir, "summary.csv"), FormatCSV, rec)
+}
+
+// WriteSweepSummaryCSV writes only the CSV, at path (a shard's summary).
+func WriteSweepSummaryCSV(path string, cols []SweepColumn) error {
+	rec, err := sweepRecord(cols)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	return writeRecordFile(path, FormatCSV, rec)
+}
+
+func writeRecordFile(path, format string, rec arrow.Record) error {
+	return WriteFileAtomic(path, func(w io.Writer) error {
+		var tw tableWriter
+		var err error
+		if format == FormatParquet {
+			tw, err = newParquetWriter(rec.Schema(), w, memory.DefaultAllocator)
+		} else {
+			tw, err = newCSVWriter(rec.Schema(), w)
+		}
+		if err != nil {
+			return err
+		}
+		if err := tw.write(rec); err != nil {
+			tw.close()
+			return err
+		}
+		return tw.close()
+	})
+}
+
+// sweepRecord builds the one record of a sweep summary.
+func sweepRecord(cols []SweepColumn) (arrow.Record, error) {
+	fields := make([]arrow.Field, len(cols))
+	rows := -1
+	for i, c := range cols {
+		if rows >= 0 && len(c.Values) != rows {
+			return nil, fmt.Errorf("metrics: sweep summary: column %s has %d values, want %d", c.Name, len(c.Values), rows)
+		}
+		rows = len(c.Values)
+		fields[i] = arrow.Field{Name: c.Name, Nullable: true, Type: arrow.BinaryTypes.String}
+		switch c.Kind {
+		case KindInt:
+			fields[i].Type = arrow.PrimitiveTypes.Int64
+		case KindFloat:
+			fields[i].Type = arrow.PrimitiveTypes.Float64
+		}
+	}
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(fields, nil))
+	defer rb.Release()
+	for i, c := range cols {
+		for row, v := range c.Values {
+			if v == "" {
+				rb.Field(i).AppendNull()
+				continue
+			}
+			var err error
+			switch b := rb.Field(i).(type) {
+			case *array.Int64Builder:
+				var x int64
+				x, err = strconv.ParseInt(v, 10, 64)
+				b.Append(x)
+			case *array.Float64Builder:
+				var x float64
+				x, err = strconv.ParseFloat(v, 64)
+				b.Append(x)
+			case *array.StringBuilder:
+				b.Append(v)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("metrics: sweep summary: column %s, row %d: %q is not a number", c.Name, row+1, v)
+			}
+		}
+	}
+	return rb.NewRecord(), nil
+}
