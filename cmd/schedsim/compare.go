@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/compare"
+)
+
+// newCompareCommand is `schedsim compare BASE CANDIDATE` (SPEC §7), the CI
+// gate: exit 1 when a metric regresses past its tolerance, 2 on bad input.
+func newCompareCommand() *cobra.Command {
+	var (
+		tolFile   string
+		tolFlags  []string
+		only      []string
+		format    string
+		seed      uint64
+		resamples int
+	)
+	cmd := &cobra.Command{
+		Use:   "compare BASE CANDIDATE",
+		Short: "Compare two sweeps or runs metric by metric; exit 1 when one regresses past its tolerance",
+		Long: `compare matches the runs of BASE and CANDIDATE by key (a sweep's run column without its seed; a run
+directory's trace, queue, backfill and profile) and prints, per metric, the base and candidate means over
+seeds, the change, a 95% bootstrap interval of the change and a verdict. Each side is a sweep directory
+(summary.csv with a run column), a run directory, a directory of run directories, or run directories
+joined by commas.
+
+Exit status: 0 no regression, 1 a metric is worse than the base by more than its tolerance (and, with
+two or more seeds a side, its interval excludes zero), 2 bad input.
+
+Default tolerances (lower is better unless said):
+` + defaultTolerancesHelp(),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return badInput(fmt.Errorf("compare: want BASE and CANDIDATE, got %d argument(s)", len(args)))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tols := compare.DefaultTolerances()
+			if tolFile != "" {
+				if err := tols.LoadFile(tolFile); err != nil {
+					return badInput(err)
+				}
+			}
+			for _, f := range tolFlags {
+				if err := tols.SetFlag(f); err != nil {
+					return badInput(err)
+				}
+			}
+			if len(only) > 0 {
+				if err := tols.Only(only); err != nil {
+					return badInput(err)
+				}
+			}
+			if format != "text" && format != "markdown" {
+				return badInput(fmt.Errorf("--format: want text or markdown, got %q", format))
+			}
+			if resamples < 100 {
+				return badInput(fmt.Errorf("--resamples: want at least 100, got %d", resamples))
+			}
+			base, err := compare.Load(args[0])
+			if err != nil {
+				return badInput(fmt.Errorf("base: %w", err))
+			}
+			cand, err := compare.Load(args[1])
+			if err != nil {
+				return badInput(fmt.Errorf("candidate: %w", err))
+			}
+			res, err := compare.Compare(base, cand, tols, compare.Options{Seed: seed, Resamples: resamples})
+			if err != nil {
+				return badInput(err)
+			}
+			write := res.WriteText
+			if format == "markdown" {
+				write = res.WriteMarkdown
+			}
+			if err := write(cmd.OutOrStdout()); err != nil {
+				return failed(err)
+			}
+			if n := len(res.Regressions); n > 0 {
+				return failed(fmt.Errorf("compare: %d metric(s) regressed past tolerance", n))
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&tolFile, "tolerances", "", "YAML file: metric → tolerance (5% of the base, 0.02 absolute, off) or {tolerance, direction}")
+	f.StringArrayVar(&tolFlags, "tolerance", nil, "NAME=VALUE[,lower|higher], repeatable; wins over --tolerances (mean_bsld=5%, jain_bsld=0.01)")
+	f.StringSliceVar(&only, "metrics", nil, "compare only these metrics, in this order (comma-separated)")
+	f.StringVar(&format, "format", "text", "output: text or markdown (for a pull-request comment)")
+	f.Uint64Var(&seed, "seed", 1, "seed of the bootstrap resampling")
+	f.IntVar(&resamples, "resamples", compare.DefaultResamples, "bootstrap resamples")
+	return cmd
+}
+
+// defaultTolerancesHelp lists the default metrics for --help.
+func defaultTolerancesHelp() string {
+	s := ""
+	for _, m := range compare.Defaults() {
+		s += fmt.Sprintf("  %-18s %-7s %s\n", m.Name, m.Direction, m.Tolerance)
+	}
+	return s
+}
