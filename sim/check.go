@@ -9,7 +9,8 @@ import (
 // accounting: no node over-committed, every task on a node that has what it
 // needs, start ≥ submit, end = start + min(runtime, walltime), every
 // job in exactly one final state, and no job started before its
-// dependencies ended, plus think time, as their conditions say. Its memory
+// dependencies ended, plus think time, as their conditions say; with
+// power-down, that nodes switch as powercheck.go says. Its memory
 // follows the running jobs, plus, like the engine's (deps.go), one small
 // entry per job id for the dependencies.
 type Checker struct {
@@ -21,6 +22,7 @@ type Checker struct {
 	total    int
 	offline  []bool // nodes down or drained, from NodeChanged
 	deps     checkDeps
+	power    checkPower // powercheck.go
 }
 
 // NewChecker returns a checker for cluster c.
@@ -50,6 +52,7 @@ func (k *Checker) Started(now Time, j *JobRun) {
 		k.fail("job %s starts at %s s before its submit %s s", j.Job.ID, j.Start, j.Job.Submit)
 	}
 	k.deps.started(k, j)
+	k.power.started(k, now, j)
 	for _, n := range j.Nodes {
 		if k.offline != nil && k.offline[n] {
 			k.fail("t=%s s: job %s starts a task on %s, which is down or drained", now, j.Job.ID, k.cluster.Nodes[n].Name)
@@ -103,6 +106,7 @@ func (k *Checker) Ended(now Time, j *JobRun) {
 	for _, n := range j.Nodes {
 		k.book(now, j, int(n), -1)
 	}
+	k.power.stopped(j)
 	k.deps.ended(now, j)
 }
 
@@ -113,6 +117,9 @@ func (k *Checker) NodeChanged(now Time, n int, down, drained bool) {
 		k.offline = make([]bool, len(k.cluster.Nodes))
 	}
 	k.offline[n] = down || drained
+	if down {
+		k.power.nodeDown(now, n)
+	}
 }
 
 // Requeued implements NodeObserver: the stopped run gives its nodes back,
@@ -121,7 +128,8 @@ func (k *Checker) Requeued(now Time, j *JobRun, lost Time) {
 	for _, n := range j.Nodes {
 		k.book(now, j, int(n), -1)
 	}
-	if lost < 0 || lost > now-j.Start {
+	k.power.stopped(j)
+	if lost < 0 || lost > max(now-j.Start, 0) {
 		k.fail("job %s: lost %s s of a run of %s s", j.Job.ID, lost, now-j.Start)
 	}
 }

@@ -26,14 +26,6 @@ type Taint struct {
 	Key, Value, Effect string
 }
 
-// PowerModel gives a node's draw: Idle + (Max − Idle) · utilization of
-// Resource, in watts.
-type PowerModel struct {
-	IdleW    float64
-	MaxW     float64
-	Resource string // resource whose utilization drives power; "" means the cluster's first
-}
-
 // Cluster is the compiled, immutable description of the nodes: resource
 // names mapped to indices and capacities laid out flat for speed.
 type Cluster struct {
@@ -93,8 +85,8 @@ func NewCluster(nodes []NodeSpec) (*Cluster, error) {
 			}
 			c.capacity[i*R+int(c.resIndex[q.Resource])] = q.Amount
 		}
-		if n.Power.MaxW < n.Power.IdleW || n.Power.IdleW < 0 {
-			return nil, fmt.Errorf("node %s: power: Need 0 ≤ idle_w ≤ max_w, got %g and %g", n.Name, n.Power.IdleW, n.Power.MaxW)
+		if err := n.Power.validate(); err != nil {
+			return nil, fmt.Errorf("node %s: power: %w", n.Name, err)
 		}
 		if r := n.Power.Resource; r != "" {
 			if _, ok := c.resIndex[r]; !ok {

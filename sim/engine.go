@@ -28,6 +28,8 @@ type Config struct {
 	// Failures, when not nil, adds random ones (nodestate.go).
 	NodeEvents []NodeEvent
 	Failures   *FailureModel
+	// PowerDown, when not nil, switches idle nodes off (powerdown.go).
+	PowerDown *PowerDown
 }
 
 // ErrInterrupted is returned by Run when Config.Interrupt was closed.
@@ -68,6 +70,7 @@ type Engine struct {
 	preempted     []*JobRun // stopped by the scheduler this pass, queued after it
 	jobEvents     int       // submit, release and finish events in the heap
 	deps          depState
+	pd            *powerDownState // nil without power-down
 }
 
 // NewEngine wires a cluster, a trace, a scheduler and observers.
@@ -146,6 +149,10 @@ func (e *Engine) Run() error {
 	if err := e.pull(); err != nil {
 		return err
 	}
+	if pd := e.cfg.PowerDown; pd != nil && pd.After < 0 {
+		return fmt.Errorf("power-down: idle time before switching off must be ≥ 0, got %s s", pd.After)
+	}
+	e.initPowerDown()
 	for steps := 0; len(e.events) > 0 && !e.onlyNodeEvents(); steps++ {
 		if e.cfg.Interrupt != nil && steps%1024 == 0 {
 			select {
@@ -253,6 +260,8 @@ func (e *Engine) apply(ev event) error {
 		e.applyNode(ev)
 	case evDeadline:
 		e.applyDeadline(ev)
+	case evPower:
+		e.applyPower(ev)
 	case evWake:
 		delete(e.wakes, ev.at)
 	}
@@ -377,11 +386,18 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 		}
 		e.take(j, n)
 	}
+	// With power-down the run begins when every node is on.
+	ready := e.now
+	if e.pd != nil {
+		for _, n := range nodes {
+			ready = max(ready, e.readyAt(int(n)))
+		}
+	}
 	j.Status = Running
 	e.startedInPass = true
-	j.Start = e.now
+	j.Start = ready
 	if j.Restarts == 0 {
-		j.FirstStart = e.now
+		j.FirstStart = j.Start
 	}
 	j.Nodes = append(j.Nodes[:0], nodes...)
 	// A restarted job runs what its checkpoints did not save, within what
@@ -391,16 +407,21 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 		j.restore = j.Job.CheckpointCost
 		j.Overhead += j.restore
 	}
-	j.finishAt = e.now + j.Remaining() + j.restore
+	j.finishAt = j.Start + j.Remaining() + j.restore
 	j.finishing = Completed
 	if e.cfg.KillAtWalltime && j.Job.Walltime >= 0 && j.Job.Runtime > j.Job.Walltime {
-		j.finishAt = e.now + j.Job.Walltime - j.Saved + j.restore
+		j.finishAt = j.Start + j.Job.Walltime - j.Saved + j.restore
 		j.finishing = Killed
 		j.Reason = "walltime exceeded"
 	}
 	j.runIndex = len(e.running)
 	e.running = append(e.running, j)
 	e.push(j.finishAt, evFinish, j)
+	if ready == e.now {
+		e.beginRun(j)
+	} else {
+		e.pushPower(ready, pwBegin, -1, j.attempt, j)
+	}
 	for _, o := range e.observers {
 		o.Started(e.now, j)
 	}
@@ -438,7 +459,9 @@ func (e *Engine) take(j *JobRun, n int32) {
 		}
 		e.updateAvail(n, req)
 	}
-	e.power.changed(int(n), req, 1)
+	if e.pd != nil {
+		e.placed(n, 1)
+	}
 }
 
 func (e *Engine) release(j *JobRun, nodes []int32) {
@@ -455,7 +478,12 @@ func (e *Engine) release(j *JobRun, nodes []int32) {
 			}
 			e.updateAvail(n, req)
 		}
-		e.power.changed(int(n), req, -1)
+		if j.powered {
+			e.power.changed(int(n), req, -1)
+		}
+		if e.pd != nil {
+			e.placed(n, -1)
+		}
 	}
 }
 
@@ -468,6 +496,7 @@ func (e *Engine) updateAvailChain(n int32, req []Need) {
 
 func (e *Engine) finish(j *JobRun) {
 	e.release(j, j.Nodes)
+	j.powered = false
 	j.Status = j.finishing
 	j.End = e.now
 	e.removeRunning(j)

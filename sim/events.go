@@ -10,6 +10,7 @@ const (
 	evFinish   eventKind = iota // a running job ends (completes or is killed)
 	evNode                      // a node fails, recovers, is drained or undrained
 	evDeadline                  // a drain's deadline: jobs still on the node move
+	evPower                     // power-down: an idle timer, the end of a switch, a delayed run begins
 	evRelease                   // a job's dependencies ended, think time over: it is queued
 	evSubmit                    // the next trace job arrives
 	evWake                      // a policy asked to be called at this time
@@ -26,6 +27,7 @@ type event struct {
 	node     int32
 	nodeKind NodeEventKind
 	deadline Time
+	power    uint8 // for power events, which (powerdown.go)
 }
 
 func (a *event) before(b *event) bool {

@@ -96,6 +96,7 @@ type JobRun struct {
 	runIndex  int    // position in Engine.running
 	attempt   uint32 // bumped when a run is stopped: its finish event is stale
 	restore   Time   // checkpoint restore time this run pays
+	powered   bool   // the run has begun: its tasks are in the draw
 }
 
 // Need is one entry of a compiled request: a resource index (see

@@ -88,6 +88,7 @@ func (e *Engine) applyNode(ev event) {
 		}
 		s.down[n] = true
 		e.stopJobsOn(n, "relocation")
+		e.powerNodeDown(n)
 		e.power.setDown(n, true)
 		if s.failures != nil {
 			e.pushNode(e.now+s.failures.next(n, false), ev.node, NodeRecover, 0)
@@ -98,6 +99,9 @@ func (e *Engine) applyNode(ev event) {
 		}
 		s.down[n] = false
 		e.power.setDown(n, false)
+		if e.pd != nil {
+			e.armIdle(n)
+		}
 		if s.failures != nil {
 			e.pushNode(e.now+s.failures.next(n, true), ev.node, NodeFail, 0)
 		}
@@ -163,8 +167,9 @@ func (e *Engine) requeue(j *JobRun, why string) {
 // Queued but not in the queue.
 func (e *Engine) stop(j *JobRun, why string) {
 	e.release(j, j.Nodes)
+	j.powered = false
 	e.removeRunning(j)
-	ran := e.now - j.Start
+	ran := max(e.now-j.Start, 0) // a run still waiting for its nodes to wake ran nothing
 	saved := Time(0)
 	if c := j.Job.CheckpointInterval; c > 0 {
 		saved = min(ran/c*c, j.Remaining())
@@ -196,9 +201,10 @@ func (e *Engine) preempt(j *JobRun) error {
 	return nil
 }
 
-// onlyNodeEvents reports whether nothing but node events and wakes is
-// left: no job to arrive, wait or end. Node events alone do not keep a
-// run going (a failure model never runs out of them).
+// onlyNodeEvents reports whether nothing but node events, power events and
+// wakes is left: no job to arrive, wait or end. Node events alone do not
+// keep a run going (a failure model never runs out of them), nor do power
+// events (idle nodes switching off after the last job).
 func (e *Engine) onlyNodeEvents() bool {
-	return e.nodes.down != nil && e.jobEvents == 0 && len(e.queue) == 0 && len(e.running) == 0
+	return (e.nodes.down != nil || e.pd != nil) && e.jobEvents == 0 && len(e.queue) == 0 && len(e.running) == 0
 }
