@@ -2,11 +2,9 @@ package native
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/schedsim/schedsim/sim"
@@ -169,83 +167,25 @@ func WriteJSONL(w io.Writer, jobs []*sim.Job) error {
 // traits), then depends_on when some job has dependencies. Lists and
 // objects are written as compact JSON in one cell.
 func WriteCSV(w io.Writer, jobs []*sim.Job) error {
-	var resources []string
-	var traitCols []field
-	var hasCol [numFields]bool
-	index := map[string]int{}
+	var cols Columns
 	for _, j := range jobs {
-		if err := checkJob(j); err != nil {
-			return fmt.Errorf("job %q: %w", j.ID, err)
-		}
-		if t := j.Traits; t != nil {
-			for f := firstTrait; f < numFields; f++ {
-				if !hasCol[f] && hasTrait(f, t) {
-					hasCol[f] = true
-				}
-			}
-		}
-		if len(j.DependsOn) > 0 {
-			hasCol[fDependsOn] = true
+		if err := cols.Add(j); err != nil {
+			return err
 		}
 		for _, q := range j.Request {
-			if strings.TrimSpace(q.Resource) != q.Resource {
-				return fmt.Errorf("job %q: resource %q: a CSV column name cannot start or end with a space", j.ID, q.Resource)
-			}
-			if _, ok := index[q.Resource]; !ok {
-				index[q.Resource] = len(resources)
-				resources = append(resources, q.Resource)
+			if err := csvColumnName(q.Resource); err != nil {
+				return fmt.Errorf("job %q: %w", j.ID, err)
 			}
 		}
 	}
-	header := []string{"id", "submit_s", "runtime_s", "walltime_s", "tasks"}
-	for _, r := range resources {
-		header = append(header, reqPrefix+r)
-	}
-	header = append(header, "user", "group", "queue", "partition", "priority", "gang")
-	for f := firstTrait; f < numFields; f++ {
-		if hasCol[f] {
-			traitCols = append(traitCols, f)
-			header = append(header, f.String())
-		}
-	}
-	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
+	cw, err := NewCSVWriter(w, cols)
+	if err != nil {
 		return err
 	}
-	row := make([]string, len(header))
-	nr := len(resources)
-	var buf []byte
 	for _, j := range jobs {
-		clear(row)
-		row[0] = j.ID
-		row[1] = sim.FormatSeconds(j.Submit)
-		row[2] = sim.FormatSeconds(j.Runtime)
-		if j.Walltime != sim.NoWalltime {
-			row[3] = sim.FormatSeconds(j.Walltime)
-		}
-		row[4] = strconv.Itoa(j.Tasks)
-		for _, q := range j.Request {
-			row[5+index[q.Resource]] = formatAmount(q.Amount)
-		}
-		rest := row[5+nr:]
-		rest[0], rest[1], rest[2], rest[3] = j.User, j.Group, j.Queue, j.Partition
-		rest[4] = strconv.Itoa(j.Priority)
-		rest[5] = strconv.FormatBool(j.Gang)
-		for k, f := range traitCols {
-			switch {
-			case f == fDependsOn:
-				if len(j.DependsOn) > 0 {
-					buf = appendDeps(buf[:0], j.DependsOn)
-					rest[6+k] = string(buf)
-				}
-			case j.Traits != nil:
-				buf, rest[6+k] = traitText(buf, f, j.Traits)
-			}
-		}
-		if err := cw.Write(row); err != nil {
+		if err := cw.Write(j); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }
