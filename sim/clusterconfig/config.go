@@ -70,7 +70,26 @@ type Power struct {
 	IdleW    float64
 	MaxW     float64
 	Resource string
+	// OffW is the draw asleep; the switches into and out of sleep take
+	// SwitchOffS and SwitchOnS seconds and SwitchOffJ and SwitchOnJ joules
+	// (used when the replay powers idle nodes down).
+	OffW                   float64
+	SwitchOffS, SwitchOffJ float64
+	SwitchOnS, SwitchOnJ   float64
 	where
+}
+
+// model is the engine's power model of pw.
+func (pw *Power) model() sim.PowerModel {
+	sw := func(s, j float64) sim.PowerSwitch {
+		t := sim.SecondsToTime(s)
+		if t <= 0 {
+			return sim.PowerSwitch{}
+		}
+		return sim.PowerSwitch{Time: t, W: j / t.Seconds()}
+	}
+	return sim.PowerModel{IdleW: pw.IdleW, MaxW: pw.MaxW, Resource: pw.Resource, OffW: pw.OffW,
+		SwitchOff: sw(pw.SwitchOffS, pw.SwitchOffJ), SwitchOn: sw(pw.SwitchOnS, pw.SwitchOnJ)}
 }
 
 // where remembers the lines an item and its fields were written on, and
@@ -284,7 +303,7 @@ func (c *Config) NodeSpecs() []sim.NodeSpec {
 			pw = c.Power
 		}
 		if pw != nil {
-			s.Power = sim.PowerModel{IdleW: pw.IdleW, MaxW: pw.MaxW, Resource: pw.Resource}
+			s.Power = pw.model()
 		}
 		specs = append(specs, s)
 	}

@@ -475,6 +475,16 @@ func (d decoder) power(v *yaml.Node, path string) *Power {
 			pw.MaxW, good = d.watts(v, p)
 		case "resource":
 			pw.Resource, good = d.str(v, p)
+		case "off_w":
+			pw.OffW, good = d.watts(v, p)
+		case "switch_off_s":
+			pw.SwitchOffS, good = d.watts(v, p)
+		case "switch_off_j":
+			pw.SwitchOffJ, good = d.watts(v, p)
+		case "switch_on_s":
+			pw.SwitchOnS, good = d.watts(v, p)
+		case "switch_on_j":
+			pw.SwitchOnJ, good = d.watts(v, p)
 		default:
 			d.unknown(k, p)
 			delete(pw.lines, key)

@@ -61,7 +61,11 @@
 //     one of the node's resources; left out, it is cpu when the cluster has
 //     cpu, else the cluster's first resource. A group's or node's power
 //     replaces the top-level one as a whole (nothing is merged). A node with
-//     no power model draws 0 W.
+//     no power model draws 0 W. Optional, for replays that power idle nodes
+//     down (schedsim replay --power-down): off_w, the draw asleep (default
+//     0), and switch_off_s, switch_off_j, switch_on_s, switch_on_j, the
+//     time (s) and energy (J) of going to sleep and waking (default 0: an
+//     instant, free switch; energy needs a time > 0).
 //
 // # Node order
 //

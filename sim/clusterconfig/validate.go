@@ -243,4 +243,21 @@ func (pw *Power) validate(p *problems, path string) {
 	if pw.given("resource") && !pw.bad["resource"] && pw.Resource == "" {
 		p.add(pw.at("resource"), path+".resource", "must not be empty")
 	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"off_w", pw.OffW}, {"switch_off_s", pw.SwitchOffS}, {"switch_off_j", pw.SwitchOffJ}, {"switch_on_s", pw.SwitchOnS}, {"switch_on_j", pw.SwitchOnJ}} {
+		if !pw.bad[f.key] && f.v < 0 {
+			p.add(pw.at(f.key), path+"."+f.key, "must be ≥ 0")
+		}
+	}
+	for _, sw := range [][2]string{{"switch_off_s", "switch_off_j"}, {"switch_on_s", "switch_on_j"}} {
+		s, j := pw.SwitchOffS, pw.SwitchOffJ
+		if sw[0] == "switch_on_s" {
+			s, j = pw.SwitchOnS, pw.SwitchOnJ
+		}
+		if !pw.bad[sw[0]] && !pw.bad[sw[1]] && j > 0 && sim.SecondsToTime(s) <= 0 {
+			p.add(pw.at(sw[1]), path+"."+sw[1], "needs %s > 0 (a switch that takes no time cannot use energy)", sw[0])
+		}
+	}
 }

@@ -1,0 +1,42 @@
+package clusterconfig
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// TestPowerDownFields reads off_w and the switches: a switch of 4 s and
+// 400 J draws 400 / 4 = 100 W.
+func TestPowerDownFields(t *testing.T) {
+	in := `power: {idle_w: 95, max_w: 190, off_w: 9.75, switch_off_s: 6.1, switch_off_j: 610, switch_on_s: 4, switch_on_j: 400}
+nodes:
+  - {name: a, resources: {cpu: 1}}
+`
+	nodes, err := Parse([]byte(in), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sim.PowerModel{IdleW: 95, MaxW: 190, OffW: 9.75,
+		SwitchOff: sim.PowerSwitch{Time: 6_100_000, W: 610 / 6.1}, SwitchOn: sim.PowerSwitch{Time: 4 * sim.Second, W: 100}}
+	if nodes[0].Power != want {
+		t.Errorf("got %+v\nwant %+v", nodes[0].Power, want)
+	}
+}
+
+func TestPowerDownErrors(t *testing.T) {
+	in := `power: {idle_w: 95, max_w: 190, off_w: -1, switch_on_j: 5}
+nodes:
+  - {name: a, resources: {cpu: 1}}
+`
+	_, err := Parse([]byte(in), "t.yaml")
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, want := range []string{"t.yaml:1: power.off_w: must be ≥ 0", "t.yaml:1: power.switch_on_j: needs switch_on_s > 0"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
