@@ -107,14 +107,19 @@ func loadConfigFile(path string, into *replayConfig) error {
 	if err := dec.Decode(into); err != nil && !errors.Is(err, io.EOF) { // io.EOF: an empty file
 		return fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	dir := filepath.Dir(path)
+	resolveConfigPaths(filepath.Dir(path), into)
+	return nil
+}
+
+// resolveConfigPaths makes the config's relative file paths relative to
+// dir (a --config file's, or an experiment spec's directory).
+func resolveConfigPaths(dir string, into *replayConfig) {
 	for _, p := range []*string{&into.Trace, &into.Cluster, &into.Platform, &into.Script.Path, &into.NodeEvents, &into.Out} {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
 	}
 	latticePaths(dir, into)
-	return nil
 }
 
 // validate reports every problem at once.

@@ -95,8 +95,45 @@ func policyHelp() string {
 // cpuProfile is a developer flag: where to write a CPU profile.
 var cpuProfile string
 
-// runReplay runs one replay end to end.
+// runReplay runs one replay end to end. Ctrl-C (or SIGTERM) stops it
+// cleanly: no partial file remains under a final name.
 func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
+	interrupt, stop := interruptOnSignal()
+	defer stop()
+	return replayRun(cfg, replayOptions{interrupt: interrupt}, stderr, stdout)
+}
+
+// replayOptions are what a driver of many replays (sweep) sets.
+type replayOptions struct {
+	// interrupt, when closed, stops the run between two instants.
+	interrupt <-chan struct{}
+	// dir, when set, is where the files are written instead of cfg.Out,
+	// which run.yaml still records: sweep renames dir to cfg.Out once the
+	// run is complete.
+	dir string
+}
+
+// interruptOnSignal returns a channel closed at the first SIGINT or
+// SIGTERM; a second one exits at once (one scheduling pass can be long;
+// temp files may remain, never under a final name). stop releases the
+// signals.
+func interruptOnSignal() (interrupt <-chan struct{}, stop func()) {
+	ch := make(chan struct{})
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		if _, ok := <-signals; ok {
+			close(ch)
+		}
+		if _, ok := <-signals; ok {
+			os.Exit(exitFailed)
+		}
+	}()
+	return ch, func() { signal.Stop(signals) }
+}
+
+// replayRun runs one replay with opt's interrupt and output directory.
+func replayRun(cfg *replayConfig, opt replayOptions, stderr, stdout io.Writer) error {
 	w, err := openWorkload(cfg)
 	if err != nil {
 		return err
@@ -120,8 +157,12 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 	if cfg.Out == "" {
 		cfg.Out = defaultRunDir(cfg, w)
 	}
+	dir := cfg.Out
+	if opt.dir != "" {
+		dir = opt.dir
+	}
 	tenants, buckets, shares := cfg.metricsTenants()
-	rec, err := metrics.NewRecorder(cfg.Out, cluster, metrics.Options{
+	rec, err := metrics.NewRecorder(dir, cluster, metrics.Options{
 		Format:        cfg.Format,
 		Tau:           sim.SecondsToTime(cfg.TauS),
 		Tenants:       tenants,
@@ -163,23 +204,7 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 	}
 	source := traces.Prefetch(w.source, 4096)
 	defer source.Close()
-	// Ctrl-C (or SIGTERM) stops the run cleanly: no partial files remain.
-	interrupt := make(chan struct{})
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(signals)
-	go func() {
-		if _, ok := <-signals; ok {
-			close(interrupt)
-		}
-		// A second signal does not wait for the current instant to end
-		// (one scheduling pass can be long); temp files may remain, but
-		// never under a final name.
-		if _, ok := <-signals; ok {
-			os.Exit(exitFailed)
-		}
-	}()
-	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: interrupt}
+	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: opt.interrupt}
 	if err := nodeEventsConfig(cfg, &engineCfg); err != nil {
 		rec.Abort()
 		return badInput(err)
@@ -224,12 +249,12 @@ func runReplay(cfg *replayConfig, stderr, stdout io.Writer) error {
 		rec.Abort()
 		return failed(err)
 	}
-	if err := writeScriptLog(cfg.Out, w.script); err != nil {
+	if err := writeScriptLog(dir, w.script); err != nil {
 		rec.Abort()
 		return failed(err)
 	}
 	skips := w.skips()
-	if err := writeRunYAML(cfg, w, cluster, skips); err != nil {
+	if err := writeRunYAML(dir, cfg, w, cluster, skips); err != nil {
 		rec.Abort()
 		return failed(err)
 	}
@@ -396,7 +421,7 @@ type runRecord struct {
 	} `yaml:"cluster"`
 }
 
-func writeRunYAML(cfg *replayConfig, w *workload, c *sim.Cluster, skips traces.Skips) error {
+func writeRunYAML(dir string, cfg *replayConfig, w *workload, c *sim.Cluster, skips traces.Skips) error {
 	var r runRecord
 	r.Schedsim, r.Go = version, runtime.Version()
 	r.Config = *cfg
@@ -406,7 +431,7 @@ func writeRunYAML(cfg *replayConfig, w *workload, c *sim.Cluster, skips traces.S
 	for i, name := range c.Resources {
 		r.Cluster.Totals = append(r.Cluster.Totals, name+": "+c.TotalCapacity(i).String())
 	}
-	return metrics.WriteFileAtomic(filepath.Join(cfg.Out, "run.yaml"), func(out io.Writer) error {
+	return metrics.WriteFileAtomic(filepath.Join(dir, "run.yaml"), func(out io.Writer) error {
 		enc := yaml.NewEncoder(out)
 		enc.SetIndent(2)
 		if err := enc.Encode(&r); err != nil {
