@@ -66,7 +66,9 @@
 //	            (a <prop> of the same name wins over these)
 //	Power       IdleW and MaxW from wattage_per_state (current SimGrid)
 //	            or watt_per_state (older SimGrid; wattage_per_state wins
-//	            when a host has both), Resource "host"
+//	            when a host has both), Resource "host"; OffW and the
+//	            switches from sleep_pstates (sleep.go), else OffW from
+//	            wattage_off (switches then instant and free)
 //
 // wattage_per_state lists one entry per power state, separated by commas;
 // an entry is "Idle:AllCores" or "Idle:Epsilon:AllCores" (older files wrote
@@ -74,8 +76,11 @@
 // is used — its "pstate" attribute, 0 when absent, which is pstate 0 in all
 // the shipped platforms: IdleW is the first value (the idle host) and MaxW
 // the last (every core busy). Epsilon (the draw of a host that runs
-// something at ~0% load) and the other power states (DVFS levels, sleep
-// and transition states) are not modelled. A host without power
+// something at ~0% load) and the DVFS levels are not modelled. Batsim's
+// sleep_pstates "sleep:switch_off:switch_on" gives what power-down uses:
+// OffW is the sleep state's idle value, and each switch lasts one flop at
+// its virtual state's speed (1 / 0.1639 flops/s = 6.1 s) at that state's
+// draw. A host without power
 // properties draws 0 W, as in SimGrid.
 //
 // The power resource is "host", not "cpu": jobs request whole hosts, so a

@@ -301,8 +301,9 @@ func (p *platformParser) template(f *frame, what string) (*hostTemplate, error) 
 	if !ok {
 		speedAttr, ok = f.attrs["power"] // DTD 3
 	}
+	var speeds []string
 	if ok {
-		speeds := splitList(speedAttr, ",")
+		speeds = splitList(speedAttr, ",")
 		if pstate >= len(speeds) {
 			return nil, bad(f.line, "pstate", fmt.Errorf("power state %d but only %d speeds", pstate, len(speeds)))
 		}
@@ -338,6 +339,12 @@ func (p *platformParser) template(f *frame, what string) (*hostTemplate, error) 
 			return nil, bad(off.line, off.id, fmt.Errorf("%q is not a number of watts", off.value))
 		}
 		attrs["wattage_off"] = v
+		power.OffW, _ = strconv.ParseFloat(v, 64)
+	}
+	if sp, ok := props[propSleep]; ok {
+		if err := sleepStates(&power, sp.value, watts.value, speeds); err != nil {
+			return nil, bad(sp.line, sp.id, err)
+		}
 	}
 
 	tpl.node = sim.NodeSpec{
