@@ -1,0 +1,139 @@
+package alibaba
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/alibaba/golden")
+
+// testdata holds the hand-written sample trace.
+var testdata = filepath.Join("..", "..", "testdata", "alibaba")
+
+// readAll drains a reader, failing the test on an error.
+func readAll(t testing.TB, r *Reader) []*sim.Job {
+	t.Helper()
+	jobs, err := drain(r)
+	if err != nil {
+		t.Fatalf("Next: %v", err)
+	}
+	return jobs
+}
+
+// drain reads jobs until io.EOF or an error.
+func drain(r *Reader) ([]*sim.Job, error) {
+	var jobs []*sim.Job
+	for {
+		j, err := r.Next()
+		if err == io.EOF {
+			return jobs, nil
+		}
+		if err != nil {
+			return jobs, err
+		}
+		jobs = append(jobs, j)
+	}
+}
+
+// fromStrings reads tasks (and instances, when not "") given as text.
+func fromStrings(tasks, instances string, opt Options) *Reader {
+	var inst io.Reader
+	if instances != "" {
+		inst = strings.NewReader(instances)
+	}
+	return NewReader(strings.NewReader(tasks), "batch_task.csv", inst, "batch_instance.csv", opt)
+}
+
+// parseErr asserts err is a *traces.ParseError and returns it.
+func parseErr(t testing.TB, err error) *traces.ParseError {
+	t.Helper()
+	var pe *traces.ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v (%T) is not a *traces.ParseError", err, err)
+	}
+	return pe
+}
+
+// formatJob prints a job on one line for golden files.
+func formatJob(j *sim.Job) string {
+	var req []string
+	for _, q := range j.Request {
+		req = append(req, q.Resource+":"+q.Amount.String())
+	}
+	var deps []string
+	for _, d := range j.DependsOn {
+		deps = append(deps, d.ID)
+	}
+	wall := "none"
+	if j.Walltime != sim.NoWalltime {
+		wall = sim.FormatSeconds(j.Walltime)
+	}
+	return fmt.Sprintf("id=%s submit=%s runtime=%s walltime=%s tasks=%d request=%s group=%s queue=%s gang=%t depends_on=%s",
+		j.ID, sim.FormatSeconds(j.Submit), sim.FormatSeconds(j.Runtime), wall, j.Tasks, strings.Join(req, ","),
+		j.Group, j.Queue, j.Gang, strings.Join(deps, ","))
+}
+
+// formatJobs prints jobs one a line.
+func formatJobs(jobs []*sim.Job) string {
+	var b strings.Builder
+	for _, j := range jobs {
+		b.WriteString(formatJob(j))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// formatSkips prints skip counts by reason, sorted.
+func formatSkips(s traces.Skips) string {
+	var lines []string
+	for reason, n := range s.ByReason {
+		lines = append(lines, fmt.Sprintf("%d × %s", n, reason))
+	}
+	sort.Strings(lines)
+	return fmt.Sprintf("skipped %d\n%s\n", s.Total, strings.Join(lines, "\n"))
+}
+
+// golden compares got with testdata/alibaba/golden/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join(testdata, "golden", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Fatalf("%s differs (run with -update if the change is intended):\ngot:\n%swant:\n%s", path, got, want)
+	}
+}
+
+// writeGzip writes data gzip-compressed to path.
+func writeGzip(t testing.TB, path string, data []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
