@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/metrics"
+)
+
+func newMergeCommand() *cobra.Command {
+	var out string
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "merge DIR | merge SHARD_DIR… --out DIR",
+		Short: "Join the shards of a sweep into one summary.csv and summary.parquet",
+		Long: `Join the runs of a sharded sweep into DIR/summary.csv and DIR/summary.parquet,
+byte for byte what one process would have written. Every run of the experiment
+(DIR/experiment.yaml) must be complete; the missing ones are listed, with their shard.
+
+'merge DIR' reads a sweep directory the shards shared. 'merge SHARD_DIR… --out DIR'
+joins shards that wrote to separate directories: their runs are copied into DIR/runs/.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var sources []string
+			if out == "" {
+				if len(args) != 1 {
+					return badInput(errors.New("give one sweep directory, or shard directories and --out DIR"))
+				}
+				out = args[0]
+			} else {
+				sources = args
+			}
+			return merge(out, sources, quiet, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "sweep directory to write (with shard directories as arguments)")
+	cmd.Flags().BoolVar(&quiet, "quiet", false, "print nothing but errors")
+	return cmd
+}
+
+// merge writes out's summary, after copying the runs of sources (shard
+// directories) into out when given.
+func merge(out string, sources []string, quiet bool, stdout io.Writer) error {
+	specDir := out
+	if len(sources) > 0 {
+		specDir = sources[0]
+	}
+	specPath := filepath.Join(specDir, experiment.SpecFile)
+	specBytes, err := os.ReadFile(specPath)
+	if err != nil {
+		return badInput(fmt.Errorf("%s is not a sweep directory: %w", specDir, err))
+	}
+	spec, err := experiment.Load(specPath)
+	if err != nil {
+		return badInput(err)
+	}
+	runs, err := spec.Runs()
+	if err != nil {
+		return badInput(err)
+	}
+	if len(sources) > 0 {
+		if err := gatherShards(out, sources, specBytes, runs); err != nil {
+			return err
+		}
+	}
+	if missing := experiment.Missing(out, runs); len(missing) > 0 {
+		return failed(missingError(out, runs, missing))
+	}
+	if err := writeSweepSummary(out, spec, runs); err != nil {
+		return failed(err)
+	}
+	if !quiet {
+		fmt.Fprintf(stdout, "merge: %d runs → %s, %s\n", len(runs),
+			filepath.Join(out, "summary.csv"), filepath.Join(out, "summary.parquet"))
+	}
+	return nil
+}
+
+// gatherShards copies every complete run of the shard directories that
+// out lacks into out/runs (and its weight profile), after checking that
+// every shard ran the same experiment.
+func gatherShards(out string, sources []string, specBytes []byte, runs []experiment.Run) error {
+	for _, src := range sources {
+		b, err := os.ReadFile(filepath.Join(src, experiment.SpecFile))
+		if err != nil {
+			return badInput(fmt.Errorf("%s is not a sweep directory: %w", src, err))
+		}
+		if !bytes.Equal(b, specBytes) {
+			return badInput(fmt.Errorf("%s ran another experiment than %s (experiment.yaml differs)", src, sources[0]))
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(out, experiment.RunsDir), 0o755); err != nil {
+		return failed(err)
+	}
+	if err := writeFileIfAbsent(filepath.Join(out, experiment.SpecFile), specBytes); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if experiment.Done(out, r.Key) {
+			continue
+		}
+		for _, src := range sources {
+			if !experiment.Done(src, r.Key) {
+				continue
+			}
+			stage := experiment.StageDir(out, r.Key)
+			os.RemoveAll(stage)
+			if err := copyFlatDir(experiment.RunDir(src, r.Key), stage); err != nil {
+				os.RemoveAll(stage)
+				return failed(err)
+			}
+			final := experiment.RunDir(out, r.Key)
+			os.RemoveAll(final)
+			if err := os.Rename(stage, final); err != nil {
+				return failed(err)
+			}
+			if prof := filepath.Join(src, "profiles", r.Key+".yaml"); fileExists(prof) {
+				data, err := os.ReadFile(prof)
+				if err == nil {
+					err = writeProfile(filepath.Join(out, "profiles", r.Key+".yaml"), data)
+				}
+				if err != nil {
+					return failed(err)
+				}
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// missingError lists the missing runs (the first 20) with the shard each
+// belongs to, for every shard count the directory's shard summaries show.
+func missingError(dir string, runs []experiment.Run, missing []string) error {
+	position := map[string]int{}
+	for i, r := range runs {
+		position[r.Key] = i
+	}
+	counts := shardCounts(dir)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d runs are missing from %s:", len(missing), len(runs), filepath.Join(dir, experiment.RunsDir))
+	for i, key := range missing {
+		if i == 20 {
+			fmt.Fprintf(&b, "\n  … and %d more", len(missing)-20)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s", key)
+		for _, n := range counts {
+			fmt.Fprintf(&b, " (shard %d/%d)", position[key]%n, n)
+		}
+	}
+	b.WriteString("\nrun the shards that hold them again (finished runs are kept), then merge")
+	return errors.New(b.String())
+}
+
+var shardFile = regexp.MustCompile(`^\d+-of-(\d+)\.csv$`)
+
+// shardCounts are the shard counts of dir/shards/<i>-of-<n>.csv, sorted.
+func shardCounts(dir string) []int {
+	entries, _ := os.ReadDir(filepath.Join(dir, experiment.ShardsDir))
+	seen := map[int]bool{}
+	var counts []int
+	for _, e := range entries {
+		if m := shardFile.FindStringSubmatch(e.Name()); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			if n > 0 && !seen[n] {
+				seen[n] = true
+				counts = append(counts, n)
+			}
+		}
+	}
+	return counts
+}
+
+// copyFlatDir copies the regular files of src into a new directory dst
+// (run directories hold no subdirectories).
+func copyFlatDir(src, dst string) error {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// writeFileIfAbsent writes data at path unless a file with the same bytes
+// is there; other bytes are an error.
+func writeFileIfAbsent(path string, data []byte) error {
+	old, err := os.ReadFile(path)
+	if err == nil {
+		if !bytes.Equal(old, data) {
+			return badInput(fmt.Errorf("%s holds another experiment", path))
+		}
+		return nil
+	}
+	err = metrics.WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+	if err != nil {
+		return failed(err)
+	}
+	return nil
+}

@@ -1,0 +1,375 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/sim"
+)
+
+// shardsEnv gives the shard count alongside JOB_COMPLETION_INDEX when
+// --shards is not given.
+const shardsEnv = "SCHEDSIM_SHARDS"
+
+func newSweepCommand() *cobra.Command {
+	var out, shard string
+	var workers, shards int
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "sweep EXPERIMENT.yaml --out DIR",
+		Short: "Run every run of an experiment on all cores: resumable, shardable, one summary",
+		Long: `Run the product of an experiment's traces × clusters × policies × profiles ×
+parameter points × seeds, one replay per goroutine on --workers cores, each into
+DIR/runs/<key>/, then write DIR/summary.csv and DIR/summary.parquet (one row per run).
+
+Finished runs are kept: running the same command again (after Ctrl-C, kill -9, or
+failed runs) does only what is missing. A failed run is reported and counted; the
+others go on, and the exit status is 1 at the end.
+
+Sharding: --shard i/n runs the runs at positions i, i+n, … of the sorted keys (so does
+JOB_COMPLETION_INDEX=i with --shards n or SCHEDSIM_SHARDS=n, and a Slurm array's
+SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT, SLURM_ARRAY_TASK_MIN). Each shard writes its
+runs into DIR/runs/ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the
+summary.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return badInput(errors.New("--out DIR: give the sweep directory"))
+			}
+			if workers < 1 {
+				return badInput(fmt.Errorf("--workers: want ≥ 1, got %d", workers))
+			}
+			index, count, err := resolveShard(shard, shards, cmd.Flags().Changed("shards"), os.LookupEnv)
+			if err != nil {
+				return badInput(err)
+			}
+			spec, err := experiment.Load(args[0])
+			if err != nil {
+				return badInput(err)
+			}
+			interrupt, stop := interruptOnSignal()
+			defer stop()
+			sw := &sweeper{dir: out, workers: workers, interrupt: interrupt, stderr: cmd.ErrOrStderr(),
+				progress: !quiet && isTerminal(os.Stderr)}
+			return sw.sweep(spec, index, count, quiet, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "sweep directory (runs/, summary.csv, summary.parquet, experiment.yaml)")
+	cmd.Flags().IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "runs at once, one per goroutine")
+	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0 ≤ i < n) of the sorted run keys")
+	cmd.Flags().IntVar(&shards, "shards", 0, "shard count with JOB_COMPLETION_INDEX (Kubernetes Indexed Job); default $"+shardsEnv)
+	cmd.Flags().BoolVar(&quiet, "quiet", false, "print nothing but errors")
+	return cmd
+}
+
+// resolveShard picks the shard from --shard, else JOB_COMPLETION_INDEX
+// (with --shards or $SCHEDSIM_SHARDS), else a Slurm array's variables
+// (--shards overrides SLURM_ARRAY_TASK_COUNT), else the whole sweep.
+func resolveShard(flag string, shards int, shardsSet bool, env func(string) (string, bool)) (index, count int, err error) {
+	if flag != "" {
+		index, count, err = experiment.ParseShard(flag)
+		if err != nil {
+			return 0, 0, fmt.Errorf("--shard: %w", err)
+		}
+		return index, count, nil
+	}
+	atoi := func(name, v string) int {
+		n, perr := strconv.Atoi(v)
+		if perr != nil && err == nil {
+			err = fmt.Errorf("%s=%q: want a whole number", name, v)
+		}
+		return n
+	}
+	if v, ok := env("JOB_COMPLETION_INDEX"); ok {
+		index = atoi("JOB_COMPLETION_INDEX", v)
+		count = shards
+		if !shardsSet {
+			n, ok := env(shardsEnv)
+			if !ok {
+				return 0, 0, fmt.Errorf("JOB_COMPLETION_INDEX is set: give the shard count with --shards N or %s=N", shardsEnv)
+			}
+			count = atoi(shardsEnv, n)
+		}
+	} else if v, ok := env("SLURM_ARRAY_TASK_ID"); ok {
+		index = atoi("SLURM_ARRAY_TASK_ID", v)
+		if m, ok := env("SLURM_ARRAY_TASK_MIN"); ok {
+			index -= atoi("SLURM_ARRAY_TASK_MIN", m)
+		}
+		count = shards
+		if !shardsSet {
+			n, ok := env("SLURM_ARRAY_TASK_COUNT")
+			if !ok {
+				return 0, 0, errors.New("SLURM_ARRAY_TASK_ID is set without SLURM_ARRAY_TASK_COUNT: give --shards N")
+			}
+			count = atoi("SLURM_ARRAY_TASK_COUNT", n)
+		}
+	} else {
+		if shardsSet && shards != 1 {
+			return 0, 0, errors.New("--shards: needs JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID (or use --shard i/n)")
+		}
+		return 0, 1, nil
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	if count < 1 || index < 0 || index >= count {
+		return 0, 0, fmt.Errorf("shard %d of %d: want 0 ≤ index < count", index, count)
+	}
+	return index, count, nil
+}
+
+// sweeper runs a sweep's runs on a pool of goroutines.
+type sweeper struct {
+	dir       string
+	workers   int
+	interrupt <-chan struct{}
+	stderr    io.Writer
+	progress  bool
+
+	mu       sync.Mutex
+	bar      *progressbar.ProgressBar
+	ran      int
+	failures []runFailure
+}
+
+type runFailure struct {
+	key string
+	err error
+}
+
+// sweep runs shard index of count of the spec into s.dir.
+func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, stdout io.Writer) error {
+	all, err := spec.Runs()
+	if err != nil {
+		return badInput(err)
+	}
+	mine := experiment.Shard(all, index, count)
+	runs, err := sweepRuns(spec, mine, s.dir)
+	if err != nil {
+		return badInput(err)
+	}
+	if err := os.MkdirAll(filepath.Join(s.dir, experiment.RunsDir), 0o755); err != nil {
+		return failed(err)
+	}
+	if err := writeSpecCopy(s.dir, spec); err != nil {
+		return err
+	}
+	var todo []sweepRun
+	for _, r := range runs {
+		// A run killed mid-write left its stage: start it over.
+		os.RemoveAll(experiment.StageDir(s.dir, r.Key))
+		if !experiment.Done(s.dir, r.Key) {
+			todo = append(todo, r)
+		}
+	}
+	start := time.Now()
+	s.runAll(todo)
+	interrupted := false
+	select {
+	case <-s.interrupt:
+		interrupted = true
+	default:
+	}
+	missing := experiment.Missing(s.dir, mine)
+	where := ""
+	if count > 1 {
+		where = fmt.Sprintf(" of shard %d/%d", index, count)
+	}
+	switch {
+	case interrupted:
+		return failed(fmt.Errorf("interrupted: %d of %d runs%s finished; run the same command again to finish the rest",
+			len(mine)-len(missing), len(mine), where))
+	case len(s.failures) > 0:
+		return failed(fmt.Errorf("%d of %d runs%s failed (listed above); run the same command again to retry them",
+			len(s.failures), len(mine), where))
+	case len(missing) > 0: // removed behind our back
+		return failed(fmt.Errorf("%d runs%s are not complete, e.g. %s", len(missing), where, missing[0]))
+	}
+	var outputs string
+	if count == 1 {
+		if err := writeSweepSummary(s.dir, spec, all); err != nil {
+			return failed(err)
+		}
+		outputs = filepath.Join(s.dir, "summary.csv") + ", " + filepath.Join(s.dir, "summary.parquet")
+	} else {
+		path := filepath.Join(s.dir, experiment.ShardsDir, fmt.Sprintf("%d-of-%d.csv", index, count))
+		if err := writeShardSummary(path, spec, s.dir, mine); err != nil {
+			return failed(err)
+		}
+		outputs = path + "; when every shard is done: schedsim merge " + s.dir
+	}
+	if !quiet {
+		fmt.Fprintf(stdout, "sweep%s: %d runs (%d run now, %d already done) in %.1f s\n  summary: %s\n",
+			where, len(mine), s.ran, len(mine)-len(todo), time.Since(start).Seconds(), outputs)
+	}
+	return nil
+}
+
+// runAll runs todo on s.workers goroutines, stopping early on interrupt.
+func (s *sweeper) runAll(todo []sweepRun) {
+	if len(todo) == 0 {
+		return
+	}
+	if s.progress {
+		s.bar = progressbar.NewOptions(len(todo),
+			progressbar.OptionSetWriter(s.stderr),
+			progressbar.OptionSetDescription("sweep"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetItsString("runs"),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+		defer s.bar.Finish()
+	}
+	next := make(chan *sweepRun)
+	var wg sync.WaitGroup
+	for range min(s.workers, len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range next {
+				s.finished(r.Key, s.runOne(r))
+			}
+		}()
+	}
+feed:
+	for i := range todo {
+		select {
+		case next <- &todo[i]:
+		case <-s.interrupt:
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+}
+
+// finished counts a run's outcome and reports a failure.
+func (s *sweeper) finished(key string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if errors.Is(err, sim.ErrInterrupted) {
+		return
+	}
+	if err != nil {
+		s.failures = append(s.failures, runFailure{key, err})
+		if s.bar != nil {
+			s.bar.Clear()
+		}
+		fmt.Fprintf(s.stderr, "schedsim sweep: run %s failed: %v\n", key, err)
+	} else {
+		s.ran++
+	}
+	if s.bar != nil {
+		if n := len(s.failures); n > 0 {
+			s.bar.Describe(fmt.Sprintf("sweep (%d failed)", n))
+		}
+		s.bar.Add(1)
+	}
+}
+
+// runOne replays one run into its stage directory and renames it into
+// place whole: DIR/runs/<key> exists only once complete. A panic of the
+// run is its failure, not the sweep's.
+func (s *sweeper) runOne(r *sweepRun) (err error) {
+	stage := experiment.StageDir(s.dir, r.Key)
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+		if err != nil {
+			os.RemoveAll(stage)
+		}
+	}()
+	select {
+	case <-s.interrupt:
+		return sim.ErrInterrupted
+	default:
+	}
+	if r.profile != nil {
+		if err := writeProfile(r.cfg.Profile, r.profile); err != nil {
+			return err
+		}
+	}
+	cfg := r.cfg
+	if err := replayRun(&cfg, replayOptions{interrupt: s.interrupt, dir: stage}, io.Discard, io.Discard); err != nil {
+		return err
+	}
+	final := experiment.RunDir(s.dir, r.Key)
+	if err := os.RemoveAll(final); err != nil { // an incomplete leftover, not Done
+		return err
+	}
+	if err := os.Rename(stage, final); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(final))
+	return nil
+}
+
+// syncDir makes a rename in dir durable (best effort).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// writeSpecCopy writes DIR/experiment.yaml, or checks that the one there
+// is this experiment's: finished runs of another experiment must not be
+// mistaken for this one's.
+func writeSpecCopy(dir string, spec *experiment.Spec) error {
+	data, err := spec.Marshal()
+	if err != nil {
+		return failed(err)
+	}
+	path := filepath.Join(dir, experiment.SpecFile)
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil && bytes.Equal(old, data):
+		return nil
+	case err == nil:
+		return badInput(fmt.Errorf("%s holds another experiment than %s (%s differs): use another --out, or remove it", dir, spec.File, path))
+	case !errors.Is(err, os.ErrNotExist):
+		return failed(err)
+	}
+	return metrics.WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeSweepSummary writes DIR/summary.parquet and DIR/summary.csv.
+func writeSweepSummary(dir string, spec *experiment.Spec, runs []experiment.Run) error {
+	cols, err := spec.Summary(dir, runs)
+	if err != nil {
+		return err
+	}
+	return metrics.WriteSweepSummary(dir, cols)
+}
+
+// writeShardSummary writes a shard's summary CSV (its runs only).
+func writeShardSummary(path string, spec *experiment.Spec, dir string, runs []experiment.Run) error {
+	cols, err := spec.Summary(dir, runs)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return metrics.WriteSweepSummaryCSV(path, cols)
+}

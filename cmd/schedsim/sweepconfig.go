@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/policies/lattice"
+)
+
+// sweepRun is one run of a sweep with its resolved replay config.
+type sweepRun struct {
+	experiment.Run
+	cfg replayConfig
+	// profile is the weight profile file to write before the run (the
+	// profile with the run's w_<factor> overrides); nil when none.
+	profile []byte
+}
+
+// baseReplayConfig is the replay defaults overlaid with the spec's replay
+// block, decoded strictly from the spec file itself so errors carry its
+// lines; paths are relative to the spec.
+func baseReplayConfig(spec *experiment.Spec) (replayConfig, error) {
+	cfg := defaultConfig()
+	if len(spec.ReplayKeys()) == 0 {
+		return cfg, nil
+	}
+	data, err := os.ReadFile(spec.File)
+	if err != nil {
+		return cfg, err
+	}
+	// The other keys of the spec land in rest; replay's are checked.
+	var doc struct {
+		Replay *replayConfig        `yaml:"replay"`
+		Rest   map[string]yaml.Node `yaml:",inline"`
+	}
+	doc.Replay = &cfg
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return cfg, fmt.Errorf("%s: replay: %s", spec.File, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	resolveConfigPaths(spec.Dir, &cfg)
+	return cfg, nil
+}
+
+// sweepRuns resolves the replay config of every run and validates it;
+// every problem is reported at once (each once, though many runs share it).
+func sweepRuns(spec *experiment.Spec, runs []experiment.Run, dir string) ([]sweepRun, error) {
+	base, err := baseReplayConfig(spec)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	seen := map[string]bool{}
+	add := func(err error) {
+		if !seen[err.Error()] {
+			seen[err.Error()] = true
+			errs = append(errs, err)
+		}
+	}
+	for i, tr := range spec.Traces {
+		if _, err := os.Stat(tr.Path); err != nil {
+			add(spec.Errorf(fmt.Sprintf("traces[%d].path", i), "%v", err))
+		}
+	}
+	for i, c := range spec.Clusters {
+		for _, f := range []struct{ key, path string }{{"cluster", c.Cluster}, {"platform", c.Platform}} {
+			if f.path == "" {
+				continue
+			}
+			if _, err := os.Stat(f.path); err != nil {
+				add(spec.Errorf(fmt.Sprintf("clusters[%d].%s", i, f.key), "%v", err))
+			}
+		}
+	}
+	out := make([]sweepRun, len(runs))
+	for i, r := range runs {
+		sr, err := runConfig(spec, base, r, dir)
+		if err != nil {
+			for _, e := range splitErrors(err) {
+				add(fmt.Errorf("run %s: %w", r.Key, e))
+			}
+		}
+		out[i] = sr
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+// splitErrors unpacks an errors.Join.
+func splitErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// runConfig is base with the run's axes and parameters applied.
+func runConfig(spec *experiment.Spec, base replayConfig, r experiment.Run, dir string) (sweepRun, error) {
+	sr := sweepRun{Run: r, cfg: base}
+	c := &sr.cfg
+	c.Trace, c.TraceFormat = r.Trace.Path, r.Trace.Format
+	c.Cluster, c.Platform, c.MaxHosts, c.ProcsPerNode = r.Cluster.Cluster, r.Cluster.Platform, r.Cluster.MaxHosts, r.Cluster.ProcsPerNode
+	if r.Cluster.SWFModel != "" {
+		c.SWFModel = r.Cluster.SWFModel
+	}
+	c.Queue, c.Backfill, c.Profile = r.Queue, r.Backfill, r.Profile
+	c.Placement.Set(r.Placement)
+	c.Seed = r.Seed
+	c.Out = experiment.RunDir(dir, r.Key)
+	c.Quiet = true
+	for i, p := range r.Params {
+		if _, ok := experiment.Weight(p.Name); ok {
+			continue
+		}
+		if err := setConfigKey(c, p.Name, p.Value); err != nil {
+			return sr, spec.Errorf(fmt.Sprintf("parameters.ranges[%d].name", i), "%v", err)
+		}
+	}
+	if err := c.validate(); err != nil {
+		return sr, err
+	}
+	if w := r.Weights(); len(w) > 0 {
+		prof, err := weightProfile(c, w)
+		if err != nil {
+			return sr, err
+		}
+		if _, err := lattice.ParseProfiles(prof); err != nil {
+			return sr, fmt.Errorf("weights %v: %w", w, err)
+		}
+		sr.profile = prof
+		c.Profile = filepath.Join(dir, "profiles", r.Key+".yaml")
+	}
+	return sr, nil
+}
+
+// setConfigKey sets one replay --config key ("checkpoint_s",
+// "lattice.half_life_s") to v, by decoding it strictly like a --config file.
+func setConfigKey(c *replayConfig, key string, v experiment.Value) error {
+	// A dotted key nests: lattice.half_life_s: 60 → {lattice: {half_life_s: 60}}.
+	var node any = v.String()
+	if v.IsNum {
+		node = v.Num
+	}
+	parts := strings.Split(key, ".")
+	for i := len(parts) - 1; i >= 0; i-- {
+		node = map[string]any{parts[i]: node}
+	}
+	data, err := yaml.Marshal(node)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  ")
+		return fmt.Errorf("%s = %s: not a replay setting of that type (the keys of schedsim replay --config): %s", key, v, strings.TrimPrefix(msg, "line 1: "))
+	}
+	return nil
+}
+
+// weightProfile writes the run's profile (its --profile, or the default)
+// with the given weights overriding the profile's.
+func weightProfile(c *replayConfig, weights map[string]float64) ([]byte, error) {
+	ps, err := c.latticeProfiles()
+	if err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
+	if len(ps.ByQueue) > 0 {
+		return nil, fmt.Errorf("--profile %s: weights (w_<factor>) override one profile; this one maps queues to other profiles", c.Profile)
+	}
+	names := lattice.FactorNames()
+	w := map[string]float64{}
+	for i, name := range names {
+		w[name] = ps.Run.Weights[i]
+	}
+	for f, x := range weights {
+		w[f] = x
+	}
+	conformance := "preferred"
+	if ps.Run.RequireConformance {
+		conformance = "required"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s with the sweep's weights\nprofile: swept\nprofiles:\n  swept:\n    conformance: %s\n    weights:\n", ps.Run.Name, conformance)
+	for _, name := range names {
+		fmt.Fprintf(&b, "      %s: %s\n", name, formatFloat(w[name]))
+	}
+	return []byte(b.String()), nil
+}
+
+// formatFloat prints a number the way keys and columns do.
+func formatFloat(f float64) string { return experiment.Value{Num: f, IsNum: true}.String() }
+
+// writeProfile writes a run's weight profile file (same bytes for the same
+// run, so concurrent shards writing it agree).
+func writeProfile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return metrics.WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
