@@ -54,6 +54,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newReportCommand())
 	root.AddCommand(newSweepCommand(), newMergeCommand())
 	root.AddCommand(newCompareCommand())
+	root.AddCommand(newGenCommand())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
 	return root
 }

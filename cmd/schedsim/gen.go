@@ -1,0 +1,229 @@
+package main
+
+import (
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces/gen"
+	"github.com/schedsim/schedsim/traces/native"
+)
+
+// genFlags are the options of `schedsim gen`.
+type genFlags struct {
+	model      string
+	jobs       int
+	seed       uint64
+	nodes      int
+	out        string
+	clusterOut string
+	quiet      bool
+	// Poisson model parameters (PoissonDefaults when not given).
+	meanGap, runtimeMedian, runtimeSigma float64
+	sizes                                string
+}
+
+// newGenCommand is `schedsim gen` (SPEC §7): a seeded synthetic workload
+// written as a native trace, and optionally the cluster it is made for.
+func newGenCommand() *cobra.Command {
+	def := gen.PoissonDefaults()
+	f := genFlags{
+		model: "lublin", jobs: 10000, seed: 1,
+		meanGap: def.MeanInterarrival, runtimeMedian: def.RuntimeMedian, runtimeSigma: def.RuntimeSigma,
+		sizes: formatSizes(def.Sizes),
+	}
+	cmd := &cobra.Command{
+		Use:   "gen --model lublin|poisson|google --jobs N --seed S --out FILE",
+		Short: "Generate a seeded synthetic workload as a native trace (Lublin–Feitelson, Poisson, Google-2011-like)",
+		Long: `gen writes a synthetic workload as a native trace (JSON Lines or CSV, by the extension of --out,
+optionally .gz), and with --cluster-out the cluster file it is made for. The same model, options and
+seed give the same bytes.
+
+Models:
+  lublin   the Lublin–Feitelson model of rigid parallel jobs (JPDC 63(11), 2003), published
+           parameters: batch and interactive jobs (queue), sizes in nodes, daily arrival cycle;
+           --nodes moves the sizes to another machine (default 128, at least 32)
+  poisson  Poisson arrivals × log-normal runtimes × categorical sizes (--mean-interarrival,
+           --runtime-median, --runtime-sigma, --sizes); default 128 nodes
+  google   single-task jobs shaped like the Google cluster data 2011: normalized cpu and memory
+           requests, priorities 0–11, users; the trace's machine mix on --nodes machines
+           (default 12,500)`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.model != "poisson" {
+				for _, name := range []string{"mean-interarrival", "runtime-median", "runtime-sigma", "sizes"} {
+					if cmd.Flags().Changed(name) {
+						return badInput(fmt.Errorf("--%s: only the poisson model takes it", name))
+					}
+				}
+			}
+			return runGen(&f, cmd.OutOrStdout())
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.model, "model", f.model, "workload model: "+strings.Join(gen.Models, ", "))
+	fs.IntVar(&f.jobs, "jobs", f.jobs, "number of jobs")
+	fs.Uint64Var(&f.seed, "seed", f.seed, "random seed: the same seed gives the same trace")
+	fs.IntVar(&f.nodes, "nodes", 0, "cluster size the workload is made for (default: lublin and poisson 128 nodes, google 12500 machines)")
+	fs.StringVar(&f.out, "out", "", "trace file: .jsonl or .csv, optionally .gz (required)")
+	fs.StringVar(&f.clusterOut, "cluster-out", "", "also write the matching cluster YAML here")
+	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
+	fs.Float64Var(&f.meanGap, "mean-interarrival", f.meanGap, "poisson: mean seconds between arrivals")
+	fs.Float64Var(&f.runtimeMedian, "runtime-median", f.runtimeMedian, "poisson: median runtime, seconds")
+	fs.Float64Var(&f.runtimeSigma, "runtime-sigma", f.runtimeSigma, "poisson: σ of ln(runtime)")
+	fs.StringVar(&f.sizes, "sizes", f.sizes, "poisson: job sizes (tasks) and their weights, SIZE:WEIGHT,…")
+	return cmd
+}
+
+func runGen(f *genFlags, stdout io.Writer) error {
+	if f.out == "" {
+		return badInput(errors.New("gen: --out FILE is required"))
+	}
+	write, err := traceWriterFor(f.out)
+	if err != nil {
+		return badInput(err)
+	}
+	g, err := newGenerator(f)
+	if err != nil {
+		return badInput(fmt.Errorf("gen: %w", err))
+	}
+	if err := metrics.WriteFileAtomic(f.out, func(w io.Writer) error { return write(w, g) }); err != nil {
+		return failed(fmt.Errorf("gen: %s: %w", f.out, err))
+	}
+	c := g.Cluster()
+	if f.clusterOut != "" {
+		if err := metrics.WriteFileAtomic(f.clusterOut, c.WriteYAML); err != nil {
+			return failed(fmt.Errorf("gen: %s: %w", f.clusterOut, err))
+		}
+	}
+	if !f.quiet {
+		fmt.Fprintf(stdout, "wrote %d jobs (model %s, seed %d, for %d nodes) to %s\n", g.Jobs(), g.Model(), f.seed, c.Nodes(), f.out)
+		if f.clusterOut != "" {
+			fmt.Fprintf(stdout, "wrote the cluster (%s) to %s\n", c.Name, f.clusterOut)
+		}
+	}
+	return nil
+}
+
+// newGenerator makes the generator the flags ask for.
+func newGenerator(f *genFlags) (*gen.Generator, error) {
+	o := gen.Options{Jobs: f.jobs, Seed: f.seed, Nodes: f.nodes}
+	if f.nodes < 0 {
+		return nil, fmt.Errorf("--nodes: must be ≥ 1, got %d", f.nodes)
+	}
+	if f.model != "poisson" {
+		return gen.New(f.model, o)
+	}
+	sizes, err := parseSizes(f.sizes)
+	if err != nil {
+		return nil, fmt.Errorf("--sizes: %w", err)
+	}
+	return gen.NewPoisson(gen.PoissonParams{
+		MeanInterarrival: f.meanGap,
+		RuntimeMedian:    f.runtimeMedian,
+		RuntimeSigma:     f.runtimeSigma,
+		Sizes:            sizes,
+	}, o)
+}
+
+// parseSizes reads "1:40,2:15,…" (size in tasks : weight).
+func parseSizes(s string) ([]gen.SizeWeight, error) {
+	var out []gen.SizeWeight
+	for _, item := range strings.Split(s, ",") {
+		size, weight, ok := strings.Cut(strings.TrimSpace(item), ":")
+		n, err1 := strconv.Atoi(size)
+		w, err2 := strconv.ParseFloat(weight, 64)
+		if !ok || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("want SIZE:WEIGHT items separated by commas (1:40,2:15), got %q", item)
+		}
+		out = append(out, gen.SizeWeight{Tasks: n, Weight: w})
+	}
+	return out, nil
+}
+
+func formatSizes(sizes []gen.SizeWeight) string {
+	items := make([]string, len(sizes))
+	for i, s := range sizes {
+		items[i] = fmt.Sprintf("%d:%s", s.Tasks, strconv.FormatFloat(s.Weight, 'f', -1, 64))
+	}
+	return strings.Join(items, ",")
+}
+
+// traceWriterFor returns how to write a generated trace to path, chosen by
+// its extension: JSON Lines or CSV, gzipped when it ends in .gz.
+func traceWriterFor(path string) (func(io.Writer, *gen.Generator) error, error) {
+	name := strings.ToLower(filepath.Base(path))
+	gz := strings.HasSuffix(name, ".gz")
+	name = strings.TrimSuffix(name, ".gz")
+	var write func(io.Writer, *gen.Generator) error
+	switch {
+	case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".ndjson"):
+		write = writeGenJSONL
+	case strings.HasSuffix(name, ".csv"):
+		write = writeGenCSV
+	default:
+		return nil, fmt.Errorf("gen: --out %s: want a .jsonl, .ndjson or .csv file (optionally .gz)", path)
+	}
+	if !gz {
+		return write, nil
+	}
+	return func(w io.Writer, g *gen.Generator) error {
+		// No name and no time in the gzip header: the same trace gives
+		// the same bytes.
+		z := gzip.NewWriter(w)
+		if err := write(z, g); err != nil {
+			return err
+		}
+		return z.Close()
+	}, nil
+}
+
+func writeGenJSONL(w io.Writer, g *gen.Generator) error {
+	var buf []byte
+	return eachGenJob(g, func(j *sim.Job) error {
+		var err error
+		if buf, err = native.AppendJSONL(buf[:0], j); err == nil {
+			_, err = w.Write(buf)
+		}
+		return err
+	})
+}
+
+func writeGenCSV(w io.Writer, g *gen.Generator) error {
+	var cols native.Columns
+	for _, q := range g.Cluster().Capacity() { // the resources every job requests
+		cols.Resources = append(cols.Resources, q.Resource)
+	}
+	cw, err := native.NewCSVWriter(w, cols)
+	if err != nil {
+		return err
+	}
+	if err := eachGenJob(g, cw.Write); err != nil {
+		return err
+	}
+	return cw.Flush()
+}
+
+// eachGenJob calls fn on every job of g.
+func eachGenJob(g *gen.Generator, fn func(*sim.Job) error) error {
+	for {
+		j, err := g.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(j); err != nil {
+			return err
+		}
+	}
+}
