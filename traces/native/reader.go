@@ -20,6 +20,7 @@ type Reader struct {
 	skips   traces.Skips
 	decode  func(*record) (line int, err error) // next record; io.EOF at the end
 	closers []io.Closer
+	meta    *Embedded // what a Parquet trace carries besides jobs; nil otherwise
 
 	last    sim.Time // submit time of the previous job
 	started bool     // a job has been returned
@@ -32,9 +33,12 @@ type fatalError struct{ *traces.ParseError }
 
 // Open opens a native trace, choosing the encoding from the file name:
 // .jsonl or .ndjson for JSON Lines, .csv for CSV, each optionally followed
-// by .gz. Close the Reader when done.
+// by .gz, and .parquet for Parquet. Close the Reader when done.
 func Open(path string, opt traces.Options) (*Reader, error) {
 	base := strings.ToLower(filepath.Base(path))
+	if strings.HasSuffix(base, ".parquet") {
+		return OpenParquet(path, opt)
+	}
 	gz := strings.HasSuffix(base, ".gz")
 	base = strings.TrimSuffix(base, ".gz")
 	var newReader func(io.Reader, string, traces.Options) *Reader
@@ -44,7 +48,7 @@ func Open(path string, opt traces.Options) (*Reader, error) {
 	case ".csv":
 		newReader = NewCSVReader
 	default:
-		return nil, fmt.Errorf("%s: not a native trace: want a .jsonl, .ndjson or .csv file (optionally .gz)", path)
+		return nil, fmt.Errorf("%s: not a native trace: want a .parquet, .jsonl, .ndjson or .csv file (the last three optionally .gz)", path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -76,6 +80,10 @@ func (r *Reader) Close() error {
 	r.closers = nil
 	return errors.Join(errs...)
 }
+
+// Embedded returns what a Parquet trace carries besides its jobs (its
+// cluster, node events, source); nil for JSON Lines and CSV.
+func (r *Reader) Embedded() *Embedded { return r.meta }
 
 // Skips returns the records a lenient reader dropped so far.
 func (r *Reader) Skips() traces.Skips { return r.skips }
