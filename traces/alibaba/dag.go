@@ -45,8 +45,8 @@ func (r *Reader) build(g *jobGroup) ([]*sim.Job, error) {
 			continue
 		}
 		if first, dup := byNum[t.parsed.Num]; dup {
-			if err := r.reject(r.tasks.name, t.line, "task_name", errDupNumber,
-				fmt.Sprintf("job %s has task %d as %s (line %d) and %s", g.name, t.parsed.Num, g.tasks[first].name, g.tasks[first].line, t.name)); err != nil {
+			if err := r.reject(r.tasks.name, t.line, "task_name", withDetails(errDupNumber,
+				fmt.Sprintf("job %s has task %d as %s (line %d) and %s", g.name, t.parsed.Num, g.tasks[first].name, g.tasks[first].line, t.name))); err != nil {
 				return nil, err
 			}
 			alive[i] = false
@@ -67,7 +67,7 @@ func (r *Reader) build(g *jobGroup) ([]*sim.Job, error) {
 				if g.skipped[d] {
 					reason, why = errDepSkipped, fmt.Sprintf("%s waits for task %d of job %s, skipped as a bad record", t.name, d, g.name)
 				}
-				if err := r.reject(r.tasks.name, t.line, "task_name", reason, why); err != nil {
+				if err := r.reject(r.tasks.name, t.line, "task_name", withDetails(reason, why)); err != nil {
 					return nil, err
 				}
 				alive[i] = false
@@ -133,7 +133,7 @@ func (r *Reader) rejectLeftovers(g *jobGroup, alive, done []bool, byNum map[int]
 		} else if r.opt.Strict {
 			why = cyclePath(g, i, alive, done, byNum)
 		}
-		if err := r.reject(r.tasks.name, t.line, "task_name", reason, why); err != nil {
+		if err := r.reject(r.tasks.name, t.line, "task_name", withDetails(reason, why)); err != nil {
 			return err
 		}
 	}
@@ -141,21 +141,16 @@ func (r *Reader) rejectLeftovers(g *jobGroup, alive, done []bool, byNum map[int]
 }
 
 // cyclePath follows the undone dependencies of task i until one repeats
-// and names the cycle: "job j_1: M2 → M3 → M2".
+// and names the way: "job j_1: M9_7 → M7_8 → M8_7 → M7_8".
 func cyclePath(g *jobGroup, i int, alive, done []bool, byNum map[int]int) string {
-	seen := map[int]int{} // task index → position in path
-	var path []int
+	seen := map[int]bool{}
+	var names []string
 	for {
-		if at, ok := seen[i]; ok {
-			var names []string
-			for _, k := range path[at:] {
-				names = append(names, g.tasks[k].name)
-			}
-			names = append(names, g.tasks[i].name)
+		names = append(names, g.tasks[i].name)
+		if seen[i] {
 			return fmt.Sprintf("job %s: %s", g.name, strings.Join(names, " → "))
 		}
-		seen[i] = len(path)
-		path = append(path, i)
+		seen[i] = true
 		next := -1
 		for _, d := range g.tasks[i].parsed.Deps {
 			if j := byNum[d]; alive[j] && !done[j] {
@@ -164,7 +159,7 @@ func cyclePath(g *jobGroup, i int, alive, done []bool, byNum map[int]int) string
 			}
 		}
 		if next < 0 {
-			return fmt.Sprintf("job %s: %s", g.name, g.tasks[i].name)
+			return fmt.Sprintf("job %s: %s", g.name, strings.Join(names, " → "))
 		}
 		i = next
 	}

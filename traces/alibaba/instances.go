@@ -79,7 +79,7 @@ func (j *instanceJoin) attach(job string, run []*taskRow) error {
 			continue
 		}
 		for k := 0; k < s.rows; k++ {
-			if err := j.r.reject(j.t.name, s.line, "task_name", errTaskNotInJob, ""); err != nil {
+			if err := j.r.reject(j.t.name, s.line, "task_name", errTaskNotInJob); err != nil {
 				return err
 			}
 		}
@@ -93,8 +93,8 @@ func (j *instanceJoin) finish() error {
 		if j.held != nil {
 			for _, s := range j.held.byLine() {
 				for k := 0; k < s.rows; k++ {
-					if err := j.r.reject(j.t.name, s.line, "job_name", errJobOrder,
-						fmt.Sprintf("job %s is not in batch_task, or not in the same place", j.held.job)); err != nil {
+					if err := j.r.reject(j.t.name, s.line, "job_name", withDetails(errJobOrder,
+						fmt.Sprintf("job %s is not in batch_task, or not in the same place", j.held.job))); err != nil {
 						return err
 					}
 				}
@@ -175,7 +175,7 @@ func (j *instanceJoin) readRow() (*instanceRow, error) {
 		}
 		ir, bad := parseInstance(row, line)
 		if bad != nil {
-			if err := j.r.reject(j.t.name, line, bad.field, bad.err, ""); err != nil {
+			if err := j.r.reject(j.t.name, line, bad.field, bad.err); err != nil {
 				return nil, err
 			}
 			continue

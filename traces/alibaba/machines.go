@@ -66,12 +66,7 @@ func ParseMachines(r io.Reader, name string, opt traces.Options) (*Machines, err
 func readMachines(t *table, opt traces.Options) (*Machines, error) {
 	m := &Machines{}
 	reject := func(line int, field string, err error) error {
-		pe := &traces.ParseError{File: t.name, Line: line, Field: field, Err: err}
-		if opt.Strict {
-			return pe
-		}
-		m.Skips.Add(pe)
-		return nil
+		return rejectTo(&m.Skips, opt.Strict, &traces.ParseError{File: t.name, Line: line, Field: field, Err: err})
 	}
 	rows := map[string][]machineRow{}
 	var order []string

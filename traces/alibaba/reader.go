@@ -176,18 +176,19 @@ func (r *Reader) Next() (*sim.Job, error) {
 	}
 }
 
-// reject handles a bad record: strict mode returns it as the error (with
-// the details), lenient mode counts it under its reason and returns nil.
-func (r *Reader) reject(file string, line int, field string, reason error, details string) error {
-	err := reason
-	if details != "" && r.opt.Strict {
-		err = fmt.Errorf("%w: %s", reason, details)
-	}
-	pe := &traces.ParseError{File: file, Line: line, Field: field, Err: err}
-	if r.opt.Strict {
+// reject handles a bad record: strict mode returns it as the error, with
+// its details; lenient mode counts it under its reason and returns nil.
+func (r *Reader) reject(file string, line int, field string, err error) error {
+	return rejectTo(&r.skips, r.opt.Strict, &traces.ParseError{File: file, Line: line, Field: field, Err: err})
+}
+
+// rejectTo is reject for any table.
+func rejectTo(skips *traces.Skips, strict bool, pe *traces.ParseError) error {
+	if strict {
 		return pe
 	}
-	r.skips.Add(pe)
+	pe.Err = reason(pe.Err)
+	skips.Add(pe)
 	return nil
 }
 
@@ -218,7 +219,7 @@ func (r *Reader) readRun() error {
 			if t.parsed.DAG {
 				skipped[t.parsed.Num] = true
 			}
-			if err := r.reject(r.tasks.name, t.line, bad.field, bad.err, ""); err != nil {
+			if err := r.reject(r.tasks.name, t.line, bad.field, bad.err); err != nil {
 				return err
 			}
 			continue
@@ -258,7 +259,7 @@ func (r *Reader) readTask() error {
 		}
 		t, bad := parseTask(row, line)
 		if bad != nil && t.job == "" {
-			if err := r.reject(r.tasks.name, line, bad.field, bad.err, ""); err != nil {
+			if err := r.reject(r.tasks.name, line, bad.field, bad.err); err != nil {
 				return err
 			}
 			continue
@@ -279,9 +280,9 @@ func (r *Reader) merge(job string, run []*taskRow, skipped map[int]bool) error {
 			if t.parsed.DAG {
 				skipped[t.parsed.Num] = true
 			}
-			if err := r.reject(r.tasks.name, t.line, "start_time", errLate,
+			if err := r.reject(r.tasks.name, t.line, "start_time", withDetails(errLate,
 				fmt.Sprintf("job %s task %s starts at %s s, jobs up to %s s were already replayed (window %d jobs)",
-					job, t.name, sim.FormatSeconds(t.start), sim.FormatSeconds(r.frontier), r.opt.Window)); err != nil {
+					job, t.name, sim.FormatSeconds(t.start), sim.FormatSeconds(r.frontier), r.opt.Window))); err != nil {
 				return err
 			}
 			continue

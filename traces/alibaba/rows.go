@@ -33,9 +33,37 @@ var (
 	errMemRange       = errors.New("outside the normalised range 0–100")
 )
 
+// detailed is a reason with the record's particulars. Strict errors show
+// both; lenient mode counts records by the reason alone, so that a large
+// trace has a handful of skip reasons, not one per record.
+type detailed struct {
+	reason error
+	text   string
+}
+
+func (d *detailed) Error() string { return d.reason.Error() + ": " + d.text }
+func (d *detailed) Unwrap() error { return d.reason }
+
 // detail wraps a reason with the offending value.
 func detail(reason error, value string) error {
-	return fmt.Errorf("%w (got %q)", reason, value)
+	return &detailed{reason, fmt.Sprintf("got %q", value)}
+}
+
+// withDetails wraps a reason with free text; none when text is "".
+func withDetails(reason error, text string) error {
+	if text == "" {
+		return reason
+	}
+	return &detailed{reason, text}
+}
+
+// reason strips the particulars off err, for counting skips.
+func reason(err error) error {
+	var d *detailed
+	if errors.As(err, &d) {
+		return d.reason
+	}
+	return err
 }
 
 // taskRow is one batch_task record: one task of a job.
@@ -106,7 +134,7 @@ func parseSpan(start, end string) (sim.Time, sim.Time, *fieldError) {
 		return 0, 0, &fieldError{"end_time", err}
 	}
 	if e < s {
-		return 0, 0, &fieldError{"end_time", fmt.Errorf("%w (%s < %s)", errEndBeforeStart, strings.TrimSpace(end), strings.TrimSpace(start))}
+		return 0, 0, &fieldError{"end_time", withDetails(errEndBeforeStart, fmt.Sprintf("%s < %s", strings.TrimSpace(end), strings.TrimSpace(start)))}
 	}
 	return s, e, nil
 }

@@ -42,16 +42,16 @@ func ParseTaskName(s string) (TaskName, error) {
 	}
 	parts := strings.Split(s[1:], "_")
 	if parts[0] == "" {
-		return TaskName{}, fmt.Errorf("%w: %q", errNoTaskNumber, s)
+		return TaskName{}, withDetails(errNoTaskNumber, fmt.Sprintf("%q", s))
 	}
 	n := TaskName{DAG: true}
 	for i, p := range parts {
 		if p == "" {
-			return TaskName{}, fmt.Errorf("%w: %q", errEmptyDep, s)
+			return TaskName{}, withDetails(errEmptyDep, fmt.Sprintf("%q", s))
 		}
 		v, ok := number(p)
 		if !ok {
-			return TaskName{}, fmt.Errorf("%w: %q in %q", errBadNumber, p, s)
+			return TaskName{}, withDetails(errBadNumber, fmt.Sprintf("%q in %q", p, s))
 		}
 		if i == 0 {
 			n.Num = v
