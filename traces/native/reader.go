@@ -48,7 +48,7 @@ func Open(path string, opt traces.Options) (*Reader, error) {
 	case ".csv":
 		newReader = NewCSVReader
 	default:
-		return nil, fmt.Errorf("%s: not a native trace: want a .parquet, .jsonl, .ndjson or .csv file (the last three optionally .gz)", path)
+		return nil, fmt.Errorf("%s: not a native trace: want a .jsonl, .ndjson or .csv file (optionally .gz), or a .parquet file", path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
