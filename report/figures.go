@@ -14,12 +14,14 @@ import (
 )
 
 // Figure is one chart of the report; Name is the file stem of its PNG and
-// SVG.
+// SVG. ColorBar, when set, is drawn at the right of Plot: the scale of a
+// heatmap or of the colour of a scatter's points.
 type Figure struct {
-	Name    string
-	Title   string
-	Caption string
-	Plot    *plot.Plot
+	Name     string
+	Title    string
+	Caption  string
+	Plot     *plot.Plot
+	ColorBar *plot.Plot
 }
 
 // Size of every figure: wide enough for a time axis, small enough that two
@@ -52,6 +54,11 @@ func Figures(runs []*Run) ([]Figure, error) {
 	if err := add(bsldBoxes(runs)); err != nil {
 		return nil, err
 	}
+	tenants, err := tenantFigures(runs)
+	if err != nil {
+		return nil, fmt.Errorf("figure tenants: %w", err)
+	}
+	figs = append(figs, tenants...)
 	series := []struct {
 		name, title, y, caption string
 		get                     func(*Run) []float64
@@ -74,6 +81,13 @@ func Figures(runs []*Run) ([]Figure, error) {
 		if err := add(f, err); err != nil {
 			return nil, err
 		}
+	}
+	energy, err := energyFigure(runs)
+	if err != nil {
+		return nil, fmt.Errorf("figure energy: %w", err)
+	}
+	if energy != nil {
+		figs = append(figs, *energy)
 	}
 	return figs, nil
 }
@@ -217,7 +231,10 @@ func (cleanTicks) Ticks(min, max float64) []plot.Tick {
 	ts := plot.DefaultTicks{}.Ticks(min, max)
 	for i := range ts {
 		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+			// Round to 12 significant digits first: a tick computed as
+			// 9 × 0.1 is 0.9000000000000001.
+			v, _ := strconv.ParseFloat(strconv.FormatFloat(ts[i].Value, 'g', 12, 64), 64)
+			ts[i].Label = strconv.FormatFloat(v, 'f', -1, 64)
 		}
 	}
 	return ts

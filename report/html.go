@@ -1,18 +1,21 @@
 package report
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"html/template"
 	"image/color"
-	"io"
+	"math"
+	"strconv"
 )
 
 // page is the data of index.html.
 type page struct {
 	Runs    []pageRun
-	Figures []pageFigure
 	Rows    []pageRow
+	Figures []pageFigure // the runs' figures
+	Sweeps  []pageSweep
 }
 
 type pageRun struct {
@@ -32,6 +35,26 @@ type pageRow struct {
 	Values []string // per run; "" when that run has no such column
 }
 
+// pageSweep is a sweep's section: its figures and its points, one row per
+// parameter combination, the Pareto front marked.
+type pageSweep struct {
+	Name, Dir string
+	Runs      int
+	Notes     []string
+	Figures   []pageFigure
+	Header    []string
+	Rows      []pageSweepRow
+}
+
+type pageSweepRow struct {
+	Front bool
+	Cells []string
+}
+
+// sweepTableMetrics are the summary columns of the sweep table, when the
+// sweep has them: the Pareto objectives and the usual companions.
+var sweepTableMetrics = []string{"mean_wait_s", "p95_wait_s", "mean_bsld", "jain_bsld", "jain_usage_share", "utilization", "energy_kwh"}
+
 // indexTmpl is the whole page: inline CSS, no scripts, no external
 // resources, so it renders the same from file://, a CI artifact or mail.
 var indexTmpl = template.Must(template.New("index").Parse(`<!DOCTYPE html>
@@ -44,6 +67,7 @@ body { font-family: sans-serif; margin: 2em; color: #222; max-width: 1200px; }
 table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; font-family: monospace; }
+tr.front td { font-weight: bold; background: #f4f4f4; }
 .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: middle; }
 figure { margin: 2em 0; }
 figure img { max-width: 100%; border: 1px solid #eee; }
@@ -52,7 +76,7 @@ figcaption { color: #555; font-size: 0.9em; }
 </head>
 <body>
 <h1>schedsim report</h1>
-<h2>Runs</h2>
+{{if .Runs}}<h2>Runs</h2>
 <ol>
 {{range .Runs}}<li><span class="swatch" style="background:{{.Color}}"></span>{{.Label}} <small>({{.Dir}})</small></li>
 {{end}}</ol>
@@ -62,19 +86,30 @@ figcaption { color: #555; font-size: 0.9em; }
 {{range .Rows}}<tr><td>{{.Name}}</td>{{range .Values}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
 <p>Column definitions: README, "Outputs and metric definitions". <code>wall_s</code>, <code>events_per_s</code> and <code>jobs_per_s</code> measure the machine, not the schedule.</p>
-{{range .Figures}}<figure id="{{.Name}}">
+{{range .Figures}}{{template "figure" .}}{{end}}{{end}}
+{{- range .Sweeps}}<h2>Sweep {{.Name}}</h2>
+<p><small>{{.Dir}}</small>: {{.Runs}} runs.</p>
+{{range .Notes}}<p>{{.}}</p>
+{{end}}{{range .Figures}}{{template "figure" .}}{{end}}{{if .Rows}}<h3>Parameter combinations (means over seeds)</h3>
+<table>
+<tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr{{if .Front}} class="front"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+<p>Bold, <code>front</code> = yes: on the Pareto front (mean wait, Jain's index of bounded slowdown, energy).</p>
+{{end}}{{end}}</body>
+</html>
+{{define "figure"}}<figure id="{{.Name}}">
 <h2>{{.Title}}</h2>
 <img src="{{.PNG}}" alt="{{.Title}}">
 <figcaption>{{.Caption}} Also as <a href="{{.Name}}.svg">{{.Name}}.svg</a> and <a href="{{.Name}}.png">{{.Name}}.png</a>.</figcaption>
 </figure>
-{{end}}</body>
-</html>
-`))
+{{end}}`))
 
-// writeIndex renders index.html: runs with their colours, the summary
+// renderIndex renders index.html: runs with their colours, the summary
 // table (metrics as rows, runs as columns: there are more metrics than
-// runs), then every figure with its PNG inline.
-func writeIndex(w io.Writer, runs []*Run, figs []Figure, pngs map[string][]byte) error {
+// runs), the runs' figures with their PNGs inline, then each sweep's
+// figures and table.
+func renderIndex(runs []*Run, runFigs []Figure, views []*sweepView, pngs map[string][]byte) ([]byte, error) {
 	var pg page
 	for i, r := range runs {
 		pg.Runs = append(pg.Runs, pageRun{N: i + 1, Label: r.Label, Dir: r.Dir, Color: cssColor(runColor(i))})
@@ -93,11 +128,71 @@ func writeIndex(w io.Writer, runs []*Run, figs []Figure, pngs map[string][]byte)
 			pg.Rows = append(pg.Rows, row)
 		}
 	}
+	pg.Figures = pageFigures(runFigs, pngs)
+	for _, v := range views {
+		pg.Sweeps = append(pg.Sweeps, sweepSection(v, pngs))
+	}
+	var buf bytes.Buffer
+	if err := indexTmpl.Execute(&buf, pg); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func pageFigures(figs []Figure, pngs map[string][]byte) []pageFigure {
+	var out []pageFigure
 	for _, f := range figs {
 		uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(pngs[f.Name])
-		pg.Figures = append(pg.Figures, pageFigure{Name: f.Name, Title: f.Title, Caption: f.Caption, PNG: template.URL(uri)})
+		out = append(out, pageFigure{Name: f.Name, Title: f.Title, Caption: f.Caption, PNG: template.URL(uri)})
 	}
-	return indexTmpl.Execute(w, pg)
+	return out
+}
+
+// sweepSection lays out a sweep's table: one row per parameter
+// combination with the varying parameters, the runs averaged, the metrics
+// the sweep has, and whether it is on the Pareto front.
+func sweepSection(v *sweepView, pngs map[string][]byte) pageSweep {
+	s := v.Sweep
+	ps := pageSweep{Name: s.Name, Dir: s.Dir, Runs: len(s.Rows), Notes: v.Notes, Figures: pageFigures(v.Figures, pngs)}
+	var cols []string
+	for _, m := range sweepTableMetrics {
+		if s.hasColumn(m) {
+			cols = append(cols, m)
+		}
+	}
+	front := map[string]bool{}
+	for _, p := range v.Points {
+		front[p.Runs[0]] = p.Front
+	}
+	ps.Header = append(ps.Header, "first run")
+	for _, p := range s.Varying {
+		ps.Header = append(ps.Header, shortParam(p))
+	}
+	ps.Header = append(ps.Header, "runs")
+	ps.Header = append(ps.Header, cols...)
+	ps.Header = append(ps.Header, "front")
+	for _, pt := range s.points(cols) {
+		row := pageSweepRow{Front: front[pt.Runs[0]]}
+		row.Cells = append(row.Cells, pt.Runs[0])
+		for _, p := range s.Varying {
+			row.Cells = append(row.Cells, pt.Params[p])
+		}
+		row.Cells = append(row.Cells, strconv.Itoa(len(pt.Runs)))
+		for _, c := range cols {
+			cell := ""
+			if x := pt.Metrics[c]; !math.IsNaN(x) {
+				cell = compact(x)
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		mark := ""
+		if row.Front {
+			mark = "yes"
+		}
+		row.Cells = append(row.Cells, mark)
+		ps.Rows = append(ps.Rows, row)
+	}
+	return ps
 }
 
 func cssColor(c color.Color) string {

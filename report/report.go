@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -10,43 +9,89 @@ import (
 	"github.com/schedsim/schedsim/metrics"
 )
 
-// Generate reads the run directories and writes the report into out
-// (see Write).
-func Generate(dirs []string, out string) ([]string, error) {
-	runs, err := LoadRuns(dirs)
+// Inputs are the directories of one report: run directories, drawn one
+// line or box per run, and sweep directories, drawn as a weight heatmap
+// and a Pareto front each.
+type Inputs struct {
+	Runs   []*Run
+	Sweeps []*Sweep
+}
+
+// Options tune the sweep figures.
+type Options struct {
+	// HeatmapMetrics are the sweep summary columns drawn as weight
+	// heatmaps, one figure each; DefaultHeatmapMetrics when empty.
+	HeatmapMetrics []string
+	// HeatmapWeights are the two weights (w_age or param_w_age) on the
+	// heatmaps' axes; when empty, the two swept weights with the most
+	// values.
+	HeatmapWeights []string
+}
+
+// DefaultHeatmapMetrics are the Pareto front's first two objectives: the
+// heatmaps show where in weight space each is good.
+var DefaultHeatmapMetrics = []string{"mean_wait_s", "jain_bsld"}
+
+// Generate reads the directories and writes the report into out (see
+// Write).
+func Generate(dirs []string, out string, opts Options) ([]string, error) {
+	in, err := LoadInputs(dirs)
 	if err != nil {
 		return nil, err
 	}
-	return Write(runs, out)
+	return Write(in, out, opts)
 }
 
-// LoadRuns reads run directories in order (run i gets colour i) and makes
-// their labels unique. The CLI calls it apart from Write so that a bad
-// directory is a usage error and a failed write is a run error.
-func LoadRuns(dirs []string) ([]*Run, error) {
+// LoadInputs reads run and sweep directories in order (the i-th run gets
+// colour i) and makes the runs' labels unique. A sweep directory is
+// recognised by its summary.csv's `run` column. The CLI calls it apart
+// from Write so that a bad directory is a usage error and a failed write
+// is a run error.
+func LoadInputs(dirs []string) (*Inputs, error) {
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("report: no run directory")
+		return nil, fmt.Errorf("report: no run or sweep directory")
 	}
-	runs := make([]*Run, 0, len(dirs))
+	in := &Inputs{}
 	for _, d := range dirs {
+		if isSweep(d) {
+			s, err := LoadSweep(d)
+			if err != nil {
+				return nil, err
+			}
+			in.Sweeps = append(in.Sweeps, s)
+			continue
+		}
 		r, err := Load(d)
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, r)
+		in.Runs = append(in.Runs, r)
 	}
-	uniqueLabels(runs)
-	return runs, nil
+	uniqueLabels(in.Runs)
+	return in, nil
 }
 
 // Write writes into out one PNG and one SVG per figure and index.html.
 // Every file is written atomically (temp + rename), index.html last, so
 // its presence means the report is complete. It returns the paths
 // written, in order.
-func Write(runs []*Run, out string) ([]string, error) {
-	figs, err := Figures(runs)
-	if err != nil {
-		return nil, err
+func Write(in *Inputs, out string, opts Options) ([]string, error) {
+	var runFigs []Figure
+	if len(in.Runs) > 0 {
+		var err error
+		if runFigs, err = Figures(in.Runs); err != nil {
+			return nil, err
+		}
+	}
+	figs := append([]Figure(nil), runFigs...)
+	views := make([]*sweepView, len(in.Sweeps))
+	for i, s := range in.Sweeps {
+		v, err := sweepFigures(s, sweepPrefix(i, len(in.Sweeps)), opts)
+		if err != nil {
+			return nil, err
+		}
+		views[i] = v
+		figs = append(figs, v.Figures...)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
@@ -67,28 +112,33 @@ func Write(runs []*Run, out string) ([]string, error) {
 	pngs := map[string][]byte{}
 	for _, f := range figs {
 		for _, ext := range []string{"png", "svg"} {
-			wt, err := f.Plot.WriterTo(figW, figH, ext)
+			data, err := f.render(ext)
 			if err != nil {
 				return nil, fmt.Errorf("figure %s: %w", f.Name, err)
 			}
-			var buf bytes.Buffer
-			if _, err := wt.WriteTo(&buf); err != nil {
-				return nil, fmt.Errorf("figure %s: %w", f.Name, err)
-			}
 			if ext == "png" {
-				pngs[f.Name] = buf.Bytes()
+				pngs[f.Name] = data
 			}
-			if err := write(f.Name+"."+ext, buf.Bytes()); err != nil {
+			if err := write(f.Name+"."+ext, data); err != nil {
 				return nil, err
 			}
 		}
 	}
-	var page bytes.Buffer
-	if err := writeIndex(&page, runs, figs, pngs); err != nil {
+	page, err := renderIndex(in.Runs, runFigs, views, pngs)
+	if err != nil {
 		return nil, err
 	}
-	if err := write("index.html", page.Bytes()); err != nil {
+	if err := write("index.html", page); err != nil {
 		return nil, err
 	}
 	return written, nil
+}
+
+// sweepPrefix names the figures of sweep i: "sweep_" alone, or with the
+// sweep's number when there are several.
+func sweepPrefix(i, n int) string {
+	if n == 1 {
+		return "sweep_"
+	}
+	return fmt.Sprintf("sweep%d_", i+1)
 }

@@ -30,6 +30,10 @@ type Run struct {
 	Power    []float64 // W
 	Util     []float64 // fraction of the power resource's capacity
 	UtilName string    // the utilization column shown
+
+	// Tenants are the rows of tenants.*, in the file's order (by name);
+	// nil for a run written before the table existed.
+	Tenants []Tenant
 }
 
 // Load reads a run directory. summary.csv is checked first: replay renames
@@ -49,21 +53,24 @@ func Load(dir string) (*Run, error) {
 	s := r.SummaryVals
 	r.Label = strings.Join([]string{s["trace"], s["queue"], s["backfill"], placement}, " · ")
 
-	jobs, _, err := readTable(dir, "jobs", []string{"wait_s", "bsld"}, "")
+	jobs, err := readTable(dir, "jobs", tableSpec{num: []string{"wait_s", "bsld"}})
 	if err != nil {
 		return nil, err
 	}
-	r.Wait = finite(jobs["wait_s"])
-	r.BSLD = finite(jobs["bsld"])
+	r.Wait = finite(jobs.num["wait_s"])
+	r.BSLD = finite(jobs.num["bsld"])
 
-	ts, names, err := readTable(dir, "timeseries", []string{"time_s", "queued_jobs", "power_w"}, "utilization_")
+	ts, err := readTable(dir, "timeseries", tableSpec{num: []string{"time_s", "queued_jobs", "power_w"}, prefix: "utilization_"})
 	if err != nil {
 		return nil, err
 	}
-	r.Time, r.Queued, r.Power = ts["time_s"], ts["queued_jobs"], ts["power_w"]
-	r.UtilName = r.utilColumn(names)
+	r.Time, r.Queued, r.Power = ts.num["time_s"], ts.num["queued_jobs"], ts.num["power_w"]
+	r.UtilName = r.utilColumn(ts.prefixed)
 	if r.UtilName != "" {
-		r.Util = ts[r.UtilName]
+		r.Util = ts.num[r.UtilName]
+	}
+	if r.Tenants, err = readTenants(dir); err != nil {
+		return nil, err
 	}
 	return r, nil
 }

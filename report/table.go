@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -28,6 +29,45 @@ var tableExts = []string{"parquet", "arrow", "csv"}
 // so callers filter with math.IsNaN as they would on a pandas frame.
 type columns map[string][]float64
 
+// tableSpec says which columns to read: num and text name the numeric and
+// text columns a caller needs (a missing one is an error naming file and
+// column); prefix also takes every numeric column whose name starts with
+// it (the per-resource utilization columns, whose names depend on the
+// cluster).
+type tableSpec struct {
+	num, text []string
+	prefix    string
+}
+
+// table is what readTable returns: numeric columns, text columns, and the
+// names of the prefix-selected numeric columns in file order.
+type table struct {
+	num      columns
+	text     map[string][]string
+	prefixed []string
+}
+
+func (s tableSpec) wantsNum(name string) bool {
+	if s.prefix != "" && len(name) > len(s.prefix) && strings.HasPrefix(name, s.prefix) {
+		return true
+	}
+	for _, w := range s.num {
+		if w == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (s tableSpec) wantsText(name string) bool {
+	for _, w := range s.text {
+		if w == name {
+			return true
+		}
+	}
+	return false
+}
+
 // findTable returns the path of dir/name.<ext> for the first format
 // present, or an error naming the directory and the missing table.
 func findTable(dir, name string) (string, string, error) {
@@ -40,179 +80,178 @@ func findTable(dir, name string) (string, string, error) {
 	return "", "", fmt.Errorf("%s is not a run directory: no %s.parquet, %s.arrow or %s.csv", dir, name, name, name)
 }
 
-// readTable reads the named numeric columns of dir/name.*; want lists the
-// columns a caller needs (a missing one is an error naming file and
-// column), prefix also takes every column whose name starts with it (the
-// per-resource utilization columns, whose names depend on the cluster).
-func readTable(dir, name string, want []string, prefix string) (columns, []string, error) {
+// readTable reads the columns spec names from dir/name.*.
+func readTable(dir, name string, spec tableSpec) (*table, error) {
 	path, ext, err := findTable(dir, name)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var cols columns
-	var names []string
+	t := &table{num: columns{}, text: map[string][]string{}}
 	switch ext {
 	case "csv":
-		cols, names, err = readCSV(path, want, prefix)
+		err = readCSV(path, spec, t)
 	case "parquet":
-		cols, names, err = readParquet(path, want, prefix)
+		err = readParquet(path, spec, t)
 	default:
-		cols, names, err = readIPC(path, want, prefix)
+		err = readIPC(path, spec, t)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	for _, w := range want {
-		if _, ok := cols[w]; !ok {
-			return nil, nil, fmt.Errorf("%s: no column %q", path, w)
+	for _, w := range spec.num {
+		if _, ok := t.num[w]; !ok {
+			return nil, fmt.Errorf("%s: no column %q", path, w)
 		}
 	}
-	return cols, names, nil
-}
-
-// selected reports whether a column is wanted, by name or prefix.
-func selected(name string, want []string, prefix string) bool {
-	if prefix != "" && len(name) > len(prefix) && name[:len(prefix)] == prefix {
-		return true
-	}
-	for _, w := range want {
-		if w == name {
-			return true
+	for _, w := range spec.text {
+		if _, ok := t.text[w]; !ok {
+			return nil, fmt.Errorf("%s: no column %q", path, w)
 		}
 	}
-	return false
+	return t, nil
 }
 
-func readCSV(path string, want []string, prefix string) (columns, []string, error) {
+// register notes which of the file's columns are read, in file order.
+func (t *table) register(names []string, spec tableSpec) {
+	for _, n := range names {
+		if spec.wantsText(n) {
+			t.text[n] = nil
+			continue
+		}
+		if spec.wantsNum(n) {
+			t.num[n] = nil
+			if spec.prefix != "" && strings.HasPrefix(n, spec.prefix) {
+				t.prefixed = append(t.prefixed, n)
+			}
+		}
+	}
+}
+
+func readCSV(path string, spec tableSpec, t *table) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	defer f.Close()
 	r := csv.NewReader(f)
 	r.ReuseRecord = true
 	header, err := r.Read()
 	if err != nil {
-		return nil, nil, fmt.Errorf("header: %w", err)
+		return fmt.Errorf("header: %w", err)
 	}
 	header = append([]string(nil), header...)
-	cols := columns{}
-	var names []string
-	var idx []int
-	for i, h := range header {
-		if selected(h, want, prefix) {
-			idx = append(idx, i)
-			names = append(names, h)
-			cols[h] = nil
-		}
-	}
-	for line := 2; ; line++ {
+	t.register(header, spec)
+	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		for _, i := range idx {
-			v, perr := strconv.ParseFloat(rec[i], 64)
-			if perr != nil {
-				v = math.NaN()
+		for i, h := range header {
+			if _, ok := t.text[h]; ok {
+				t.text[h] = append(t.text[h], rec[i])
+			} else if _, ok := t.num[h]; ok {
+				v, perr := strconv.ParseFloat(rec[i], 64)
+				if perr != nil {
+					v = math.NaN()
+				}
+				t.num[h] = append(t.num[h], v)
 			}
-			cols[header[i]] = append(cols[header[i]], v)
 		}
 	}
-	return cols, names, nil
 }
 
-func readParquet(path string, want []string, prefix string) (columns, []string, error) {
+func readParquet(path string, spec tableSpec, t *table) error {
 	pf, err := file.OpenParquetFile(path, false)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	defer pf.Close()
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, memory.DefaultAllocator)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	schema, err := fr.Schema()
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	var idx []int
+	var names []string
 	for i, f := range schema.Fields() {
-		if selected(f.Name, want, prefix) {
+		if spec.wantsNum(f.Name) || spec.wantsText(f.Name) {
 			idx = append(idx, i)
+			names = append(names, f.Name)
 		}
 	}
+	t.register(names, spec)
 	rr, err := fr.GetRecordReader(context.Background(), idx, nil)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	defer rr.Release()
-	cols := columns{}
-	names := fieldNames(rr.Schema(), cols)
 	for rr.Next() {
-		if err := appendRecord(cols, rr.Record()); err != nil {
-			return nil, nil, err
+		if err := t.appendRecord(rr.Record()); err != nil {
+			return err
 		}
 	}
 	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return nil, nil, err
+		return err
 	}
-	return cols, names, nil
+	return nil
 }
 
-func readIPC(path string, want []string, prefix string) (columns, []string, error) {
+func readIPC(path string, spec tableSpec, t *table) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	defer f.Close()
 	r, err := ipc.NewFileReader(f)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	defer r.Close()
-	cols := columns{}
 	var names []string
 	for _, fl := range r.Schema().Fields() {
-		if selected(fl.Name, want, prefix) {
-			names = append(names, fl.Name)
-			cols[fl.Name] = nil
-		}
+		names = append(names, fl.Name)
 	}
+	t.register(names, spec)
 	for i := 0; i < r.NumRecords(); i++ {
 		rec, err := r.Record(i)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		if err := appendRecord(cols, rec); err != nil {
-			return nil, nil, err
+		if err := t.appendRecord(rec); err != nil {
+			return err
 		}
 	}
-	return cols, names, nil
+	return nil
 }
 
-// fieldNames registers the schema's fields in cols and returns their names
-// in schema order.
-func fieldNames(s *arrow.Schema, cols columns) []string {
-	var names []string
-	for _, f := range s.Fields() {
-		names = append(names, f.Name)
-		cols[f.Name] = nil
-	}
-	return names
-}
-
-// appendRecord appends the record's columns that cols holds, as float64.
-func appendRecord(cols columns, rec arrow.Record) error {
+// appendRecord appends the record's columns that t reads: numeric ones as
+// float64, text ones as strings (a numeric column read as text is
+// formatted, as a CSV would hold it).
+func (t *table) appendRecord(rec arrow.Record) error {
 	for i, f := range rec.Schema().Fields() {
-		if _, ok := cols[f.Name]; !ok {
+		col := rec.Column(i)
+		if xs, ok := t.text[f.Name]; ok {
+			for j := 0; j < col.Len(); j++ {
+				if col.IsNull(j) {
+					xs = append(xs, "")
+				} else {
+					xs = append(xs, col.ValueStr(j))
+				}
+			}
+			t.text[f.Name] = xs
 			continue
 		}
-		xs := cols[f.Name]
-		switch a := rec.Column(i).(type) {
+		xs, ok := t.num[f.Name]
+		if !ok {
+			continue
+		}
+		switch a := col.(type) {
 		case *array.Float64:
 			for j := 0; j < a.Len(); j++ {
 				xs = append(xs, nullOr(a.IsNull(j), a.Value(j)))
@@ -228,7 +267,7 @@ func appendRecord(cols columns, rec arrow.Record) error {
 		default:
 			return fmt.Errorf("column %q: type %s is not numeric", f.Name, f.Type)
 		}
-		cols[f.Name] = xs
+		t.num[f.Name] = xs
 	}
 	return nil
 }

@@ -1,0 +1,262 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The Pareto front's three objectives, as sweep summary columns: mean wait
+// (lower is better), Jain's index of the tenants' mean bounded slowdown
+// (higher is better) and energy (lower is better; energy_j when the
+// summary has no energy_kwh).
+const (
+	paretoWait     = "mean_wait_s"
+	paretoFairness = "jain_bsld"
+)
+
+// energyColumn is the sweep's energy column and its scale to kWh, or ""
+// when it has none.
+func (s *Sweep) energyColumn() (string, float64) {
+	if s.hasColumn("energy_kwh") {
+		return "energy_kwh", 1
+	}
+	if s.hasColumn("energy_j") {
+		return "energy_j", 1 / 3.6e6
+	}
+	return "", 0
+}
+
+// paretoPoint is a sweep point placed on the three objectives.
+type paretoPoint struct {
+	*point
+	Wait, Fairness, Energy float64 // s, ratio, kWh (NaN: no energy column)
+	Front                  bool
+}
+
+// paretoPoints averages each parameter combination over its seeds and
+// marks the non-dominated ones. Points lacking a wait or a fairness value
+// (no tenant, no started job) are left out.
+func (s *Sweep) paretoPoints() ([]*paretoPoint, error) {
+	for _, c := range []string{paretoWait, paretoFairness} {
+		if err := s.requireColumn(c); err != nil {
+			return nil, err
+		}
+	}
+	ecol, escale := s.energyColumn()
+	cols := []string{paretoWait, paretoFairness}
+	if ecol != "" {
+		cols = append(cols, ecol)
+	}
+	var out []*paretoPoint
+	for _, pt := range s.points(cols) {
+		pp := &paretoPoint{point: pt, Wait: pt.Metrics[paretoWait], Fairness: pt.Metrics[paretoFairness], Energy: math.NaN()}
+		if ecol != "" {
+			pp.Energy = pt.Metrics[ecol] * escale
+		}
+		if math.IsNaN(pp.Wait) || math.IsNaN(pp.Fairness) {
+			continue
+		}
+		out = append(out, pp)
+	}
+	markFront(out)
+	return out, nil
+}
+
+// markFront sets Front on the points no other point dominates: another
+// point dominates p when it is at least as good on every objective (wait
+// and energy no higher, fairness no lower) and better on one. Energy
+// counts only when every point has it.
+func markFront(pts []*paretoPoint) {
+	withEnergy := true
+	for _, p := range pts {
+		withEnergy = withEnergy && !math.IsNaN(p.Energy)
+	}
+	dominates := func(q, p *paretoPoint) bool {
+		if q.Wait > p.Wait || q.Fairness < p.Fairness {
+			return false
+		}
+		better := q.Wait < p.Wait || q.Fairness > p.Fairness
+		if withEnergy {
+			if q.Energy > p.Energy {
+				return false
+			}
+			better = better || q.Energy < p.Energy
+		}
+		return better
+	}
+	for _, p := range pts {
+		p.Front = true
+		for _, q := range pts {
+			if q != p && dominates(q, p) {
+				p.Front = false
+				break
+			}
+		}
+	}
+}
+
+// paretoFigure draws mean wait against fairness, one point per parameter
+// combination coloured by its energy, with the front ringed and labelled
+// by its parameters. ok is false when no point has both axes.
+func paretoFigure(s *Sweep, name string, pts []*paretoPoint) (f Figure, ok bool, err error) {
+	f = Figure{Name: name, Title: "Pareto front: wait, fairness, energy (" + s.Name + ")"}
+	if len(pts) == 0 {
+		return f, false, nil
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range pts {
+		if !math.IsNaN(p.Energy) {
+			lo, hi = math.Min(lo, p.Energy), math.Max(hi, p.Energy)
+		}
+	}
+	withEnergy := !math.IsInf(lo, 1)
+	if !withEnergy {
+		lo, hi = 0, 1
+	}
+	if hi == lo {
+		lo, hi = lo-0.5, hi+0.5
+	}
+	cm := moreland.SmoothBlueRed()
+	cm.SetMin(lo)
+	cm.SetMax(hi)
+
+	p := newPlot(f.Title, "mean wait (s)", "Jain's index of mean bounded slowdown (ratio)")
+	p.Legend.Top, p.Legend.Left = false, false
+	xy := make(plotter.XYs, len(pts))
+	for i, pt := range pts {
+		xy[i] = plotter.XY{X: pt.Wait, Y: pt.Fairness}
+	}
+	all, err := plotter.NewScatter(xy)
+	if err != nil {
+		return f, false, err
+	}
+	all.GlyphStyleFunc = func(i int) draw.GlyphStyle {
+		c := color.Color(color.Gray{Y: 0x70})
+		if withEnergy {
+			if mc, err := cm.At(pts[i].Energy); err == nil {
+				c = mc
+			}
+		}
+		return draw.GlyphStyle{Color: c, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}
+	}
+	p.Add(all)
+	p.Legend.Add("parameter combination (mean over seeds)", all)
+
+	var front plotter.XYs
+	for _, pt := range pts {
+		if pt.Front {
+			front = append(front, plotter.XY{X: pt.Wait, Y: pt.Fairness})
+		}
+	}
+	rings, err := plotter.NewScatter(front)
+	if err != nil {
+		return f, false, err
+	}
+	rings.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(6.5), Shape: draw.RingGlyph{}}
+	p.Add(rings)
+	p.Legend.Add("Pareto front (non-dominated)", rings)
+	left, right, err := frontLabels(pts)
+	if err != nil {
+		return f, false, err
+	}
+	p.Add(left, right)
+	padRange(p)
+	f.Plot = p
+
+	energyNote := "colour: energy (kWh, lower is better)"
+	if withEnergy {
+		f.ColorBar = colorBarPlot(&plotter.ColorBar{ColorMap: cm, Vertical: true}, "energy (kWh)")
+	} else {
+		energyNote = "no energy column, so two objectives"
+	}
+	f.Caption = fmt.Sprintf("Each point: one combination of the swept parameters, averaged over its seeds; x: mean_wait_s "+
+		"(lower is better), y: jain_bsld (higher is better), %s. Ringed and labelled: the Pareto front, the points "+
+		"no other point beats on one objective without losing on another (%d of %d).", energyNote, len(front), len(pts))
+	return f, true, nil
+}
+
+// padRange widens the axes so glyphs at the extremes stay inside the
+// frame, the labels have room on the right and the legend (bottom right)
+// room below. Jain's index stays at most a hair above 1.
+func padRange(p *plot.Plot) {
+	dx, dy := p.X.Max-p.X.Min, p.Y.Max-p.Y.Min
+	if dx == 0 {
+		dx = math.Max(math.Abs(p.X.Max), 1)
+	}
+	if dy == 0 {
+		dy = 0.1
+	}
+	top := p.Y.Max
+	p.X.Min -= 0.05 * dx
+	p.X.Max += 0.35 * dx
+	p.Y.Min -= 0.3 * dy
+	p.Y.Max += 0.1 * dy
+	if top <= 1 {
+		p.Y.Max = math.Min(p.Y.Max, 1+0.03*dy)
+	}
+}
+
+// frontLabels names the front's points by their parameters: one label per
+// distinct position (points that coincide share it, "+n same"), on the
+// right of the point, or on its left in the right half of the plot so
+// long labels stay inside.
+func frontLabels(pts []*paretoPoint) (left, right *plotter.Labels, err error) {
+	type spot struct{ x, y float64 }
+	var order []spot
+	first := map[spot]*paretoPoint{}
+	count := map[spot]int{}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, pt := range pts {
+		lo, hi = math.Min(lo, pt.Wait), math.Max(hi, pt.Wait)
+		if !pt.Front {
+			continue
+		}
+		k := spot{pt.Wait, pt.Fairness}
+		if count[k] == 0 {
+			first[k] = pt
+			order = append(order, k)
+		}
+		count[k]++
+	}
+	var l, r plotter.XYLabels
+	for _, k := range order {
+		text := first[k].Label
+		if text == "" {
+			text = first[k].Runs[0]
+		}
+		if n := count[k]; n > 1 {
+			text += fmt.Sprintf(" (+%d same)", n-1)
+		}
+		side := &r
+		if hi > lo && k.x > (lo+hi)/2 {
+			side = &l
+		}
+		side.XYs = append(side.XYs, plotter.XY{X: k.x, Y: k.y})
+		side.Labels = append(side.Labels, text)
+	}
+	mk := func(xy plotter.XYLabels, align draw.XAlignment, dx vg.Length) (*plotter.Labels, error) {
+		lb, err := plotter.NewLabels(xy)
+		if err != nil {
+			return nil, err
+		}
+		for i := range lb.TextStyle {
+			lb.TextStyle[i].Font.Size = vg.Points(8)
+			lb.TextStyle[i].XAlign = align
+			lb.TextStyle[i].YAlign = draw.YCenter
+		}
+		lb.Offset = vg.Point{X: dx}
+		return lb, nil
+	}
+	if left, err = mk(l, draw.XRight, -vg.Points(9)); err != nil {
+		return nil, nil, err
+	}
+	right, err = mk(r, draw.XLeft, vg.Points(9))
+	return left, right, err
+}

@@ -1,0 +1,103 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// sweepView is what the page shows of a sweep: its figures, its points
+// (parameter combinations averaged over seeds) with the Pareto front
+// marked, and a note when a figure could not be drawn.
+type sweepView struct {
+	Sweep   *Sweep
+	Figures []Figure
+	Points  []*paretoPoint
+	Notes   []string
+}
+
+// sweepFigures draws a sweep's weight heatmaps (one per metric) and its
+// Pareto front, prefixing the figure names with prefix.
+func sweepFigures(s *Sweep, prefix string, opts Options) (*sweepView, error) {
+	v := &sweepView{Sweep: s}
+	if len(s.Rows) == 0 {
+		v.Notes = append(v.Notes, "The sweep has no finished run yet.")
+		return v, nil
+	}
+	xw, yw, ok, err := s.heatmapWeights(opts.HeatmapWeights)
+	if err != nil {
+		return nil, err
+	}
+	metricCols := opts.HeatmapMetrics
+	if len(metricCols) == 0 {
+		metricCols = DefaultHeatmapMetrics
+	}
+	if ok {
+		for _, m := range metricCols {
+			if err := s.requireColumn(m); err != nil {
+				return nil, err
+			}
+			f, err := heatmapFigure(s, prefix+"heatmap_"+figureSafe(m), xw, yw, m)
+			if err != nil {
+				return nil, fmt.Errorf("figure %s: %w", f.Name, err)
+			}
+			v.Figures = append(v.Figures, f)
+		}
+	} else {
+		v.Notes = append(v.Notes, fmt.Sprintf("No weight heatmap: the sweep varies %d numeric weight(s) (param_w_<factor>), a heatmap needs two.",
+			len(s.sweptWeights())))
+	}
+	if v.Points, err = s.paretoPoints(); err != nil {
+		return nil, err
+	}
+	f, ok, err := paretoFigure(s, prefix+"pareto", v.Points)
+	if err != nil {
+		return nil, fmt.Errorf("figure %s: %w", f.Name, err)
+	}
+	if ok {
+		v.Figures = append(v.Figures, f)
+	} else {
+		v.Notes = append(v.Notes, "No Pareto front: no run has both a mean wait and a Jain index (jain_bsld is null without tenants).")
+	}
+	return v, nil
+}
+
+// figureSafe keeps a metric name usable as a file stem.
+func figureSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// CheckOptions reports, before anything is drawn, an option or a sweep
+// summary the sweep figures cannot use: heatmap weights the sweep does not
+// vary, a heatmap metric or a Pareto objective the summary lacks.
+func CheckOptions(in *Inputs, opts Options) error {
+	metricCols := opts.HeatmapMetrics
+	if len(metricCols) == 0 {
+		metricCols = DefaultHeatmapMetrics
+	}
+	for _, s := range in.Sweeps {
+		if len(s.Rows) == 0 {
+			continue
+		}
+		_, _, ok, err := s.heatmapWeights(opts.HeatmapWeights)
+		if err != nil {
+			return err
+		}
+		var need []string
+		if ok {
+			need = append(need, metricCols...)
+		}
+		need = append(need, paretoWait, paretoFairness)
+		for _, c := range need {
+			if err := s.requireColumn(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,199 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Tenant is one row of a run's tenants table: what the fairness bars need.
+type Tenant struct {
+	Name        string
+	MeanBSLD    float64 // NaN: no ended job
+	Usage       float64 // main-resource unit·seconds
+	UsageShare  float64 // of all tenants' usage
+	TargetShare float64 // 0: the shares omit the tenant
+}
+
+// UsageRatio is usage_share ÷ target_share: 1 when the tenant got its
+// share; NaN when it has no target.
+func (t Tenant) UsageRatio() float64 {
+	if t.TargetShare <= 0 {
+		return math.NaN()
+	}
+	return t.UsageShare / t.TargetShare
+}
+
+// maxTenants bounds the groups of a fairness chart: a trace with hundreds
+// of users would give unreadable bars, so the chart keeps the tenants with
+// the most usage and says how many it left out.
+const maxTenants = 12
+
+// readTenants reads dir/tenants.*; a run directory without one (written
+// before the table existed) has no tenants, which is not an error.
+func readTenants(dir string) ([]Tenant, error) {
+	if _, _, err := findTable(dir, "tenants"); err != nil {
+		return nil, nil
+	}
+	tb, err := readTable(dir, "tenants", tableSpec{
+		num:  []string{"mean_bsld", "usage", "usage_share", "target_share"},
+		text: []string{"tenant"},
+	})
+	if err != nil {
+		return nil, err
+	}
+	names := tb.text["tenant"]
+	out := make([]Tenant, len(names))
+	for i, n := range names {
+		out[i] = Tenant{Name: n, MeanBSLD: tb.num["mean_bsld"][i], Usage: tb.num["usage"][i],
+			UsageShare: tb.num["usage_share"][i], TargetShare: tb.num["target_share"][i]}
+	}
+	return out, nil
+}
+
+// topTenants returns the tenants to chart, most usage first (summed over
+// runs; ties by name, so the order is deterministic), and how many others
+// there are.
+func topTenants(runs []*Run) ([]string, int) {
+	usage := map[string]float64{}
+	for _, r := range runs {
+		for _, t := range r.Tenants {
+			u := t.Usage
+			if math.IsNaN(u) {
+				u = 0
+			}
+			usage[t.Name] += u
+		}
+	}
+	names := make([]string, 0, len(usage))
+	for n := range usage {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(a, b int) bool {
+		if usage[names[a]] != usage[names[b]] {
+			return usage[names[a]] > usage[names[b]]
+		}
+		return names[a] < names[b]
+	})
+	if len(names) > maxTenants {
+		return names[:maxTenants], len(names) - maxTenants
+	}
+	return names, 0
+}
+
+// tenantFigures draws the two fairness charts, one group of bars per
+// tenant and one bar per run: mean bounded slowdown, and usage share ÷
+// target share. None when no run has a tenants table.
+func tenantFigures(runs []*Run) ([]Figure, error) {
+	names, others := topTenants(runs)
+	if len(names) == 0 {
+		return nil, nil
+	}
+	which := "every tenant"
+	if others > 0 {
+		which = fmt.Sprintf("the %d tenants with the most usage (%d others not shown)", len(names), others)
+	}
+	bsld, err := tenantBars(runs, names, "tenant_bsld", "Mean bounded slowdown per tenant",
+		"mean bounded slowdown (ratio)", "jain_bsld",
+		func(t Tenant) float64 { return t.MeanBSLD }, false)
+	if err != nil {
+		return nil, err
+	}
+	bsld.Caption = "Mean bounded slowdown of each tenant's ended jobs, for " + which +
+		"; legend: Jain's index over all tenants (jain_bsld). No bar: no ended job."
+	share, err := tenantBars(runs, names, "tenant_usage_share", "Usage ÷ share per tenant",
+		"usage share ÷ target share (ratio)", "jain_usage_share",
+		func(t Tenant) float64 { return t.UsageRatio() }, true)
+	if err != nil {
+		return nil, err
+	}
+	share.Caption = "Each tenant's share of the usage (resource·seconds) divided by its target share, for " + which +
+		"; dashed line: 1, its fair share. Legend: Jain's index over all tenants (jain_usage_share). No bar: no target share."
+	return []Figure{bsld, share}, nil
+}
+
+// tenantBars draws value(tenant) for every run as grouped bars; fairLine
+// adds a dashed line at 1.
+func tenantBars(runs []*Run, names []string, name, title, ylabel, jainCol string, value func(Tenant) float64, fairLine bool) (Figure, error) {
+	f := Figure{Name: name, Title: title}
+	p := newPlot(title, "tenant", ylabel)
+	// One unit on x per tenant; the bars of a group fill 80 % of it. The
+	// data area is the figure less about an inch of axis and margins.
+	unit := (figW - vg.Inch) / vg.Length(len(names))
+	width := unit * 0.8 / vg.Length(len(runs))
+	for i, r := range runs {
+		byName := make(map[string]Tenant, len(r.Tenants))
+		for _, t := range r.Tenants {
+			byName[t.Name] = t
+		}
+		vals := make(plotter.Values, len(names))
+		for k, n := range names {
+			v := math.NaN()
+			if t, ok := byName[n]; ok {
+				v = value(t)
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				v = 0 // no bar
+			}
+			vals[k] = v
+		}
+		if len(r.Tenants) == 0 {
+			continue
+		}
+		b, err := plotter.NewBarChart(vals, width)
+		if err != nil {
+			return f, err
+		}
+		b.Color = runColor(i)
+		b.LineStyle.Width = 0
+		b.Offset = width * (vg.Length(i) - vg.Length(len(runs)-1)/2)
+		p.Add(b)
+		p.Legend.Add(jainLabel(r, jainCol), b)
+	}
+	p.NominalX(names...)
+	p.X.Tick.Label.Font.Size = vg.Points(9)
+	if longest(names) > 6 || len(names) > 8 {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+	p.Y.Min = 0
+	if fairLine {
+		l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(names)) - 0.5, Y: 1}})
+		if err != nil {
+			return f, err
+		}
+		l.Color = plotter.DefaultLineStyle.Color
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(l)
+		if p.Y.Max < 1 {
+			p.Y.Max = 1
+		}
+	}
+	headroom(p, len(runs))
+	f.Plot = p
+	return f, nil
+}
+
+// jainLabel is a run's legend entry with its Jain index from the summary.
+func jainLabel(r *Run, col string) string {
+	v, err := strconv.ParseFloat(r.SummaryVals[col], 64)
+	if err != nil {
+		return r.Label
+	}
+	return fmt.Sprintf("%s (Jain %s)", r.Label, strconv.FormatFloat(v, 'f', 3, 64))
+}
+
+func longest(names []string) int {
+	n := 0
+	for _, s := range names {
+		n = max(n, len([]rune(s)))
+	}
+	return n
+}
