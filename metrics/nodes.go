@@ -29,6 +29,9 @@ type nodeUsage struct {
 	down      []bool
 	downSince []sim.Time
 	downFor   []sim.Time
+
+	power nodePower    // power-down states (power.go)
+	frag  *fragTracker // told which nodes' free amounts change
 }
 
 // setDown records node n going down or up at now.
@@ -37,6 +40,10 @@ func (u *nodeUsage) setDown(now sim.Time, n int, down bool) {
 		u.down = make([]bool, len(u.active))
 		u.downSince = make([]sim.Time, len(u.active))
 		u.downFor = make([]sim.Time, len(u.active))
+	}
+	u.frag.touch(int32(n))
+	if down {
+		u.power.down(now, n)
 	}
 	switch {
 	case down && !u.down[n]:
@@ -98,6 +105,7 @@ func (u *nodeUsage) start(now sim.Time, j *sim.JobRun) {
 		}
 		u.active[n]++
 		u.tasks[n]++
+		u.frag.touch(n)
 	}
 }
 
@@ -106,7 +114,7 @@ func (u *nodeUsage) start(now sim.Time, j *sim.JobRun) {
 // (max_w − idle_w)·amount/capacity·duration. With stop, the tasks end at
 // until; without, they are still running (end of the run).
 func (u *nodeUsage) charge(j *sim.JobRun, until sim.Time, stop bool) float64 {
-	dur := until - j.Start
+	dur := max(until-j.Start, 0) // a run stopped while its nodes were waking ran nothing
 	durS := dur.Seconds()
 	needs := j.Needs()
 	var jobJ float64
@@ -122,6 +130,7 @@ func (u *nodeUsage) charge(j *sim.JobRun, until sim.Time, stop bool) float64 {
 			}
 		}
 		if stop {
+			u.frag.touch(n)
 			u.active[n]--
 			if u.active[n] == 0 {
 				u.busy[n] += until - u.since[n]
@@ -163,6 +172,11 @@ func nodesSchema(res []string) *arrow.Schema {
 		arrow.Field{Name: "max_w", Type: f64},
 		arrow.Field{Name: "tasks_run", Type: arrow.PrimitiveTypes.Int64},
 		arrow.Field{Name: "downtime_s", Type: f64}, // time down (failed), from node events
+		arrow.Field{Name: "off_w", Type: f64},
+		arrow.Field{Name: "asleep_s", Type: f64},    // time asleep (power-down)
+		arrow.Field{Name: "switching_s", Type: f64}, // time switching off or on
+		arrow.Field{Name: "switch_offs", Type: arrow.PrimitiveTypes.Int64},
+		arrow.Field{Name: "switch_ons", Type: arrow.PrimitiveTypes.Int64},
 	)
 	return arrow.NewSchema(fields, nil)
 }
@@ -182,6 +196,9 @@ func (u *nodeUsage) writeNodes(tb *table, c *sim.Cluster, res []string, makespan
 		}
 		energy, idle, maxW, tasks := b.f64("energy_j"), b.f64("idle_w"), b.f64("max_w"), b.i64("tasks_run")
 		downtime := b.f64("downtime_s")
+		offW, asleepS, switchingS := b.f64("off_w"), b.f64("asleep_s"), b.f64("switching_s")
+		offs, ons := b.i64("switch_offs"), b.i64("switch_ons")
+		p := &u.power
 		for n, spec := range c.Nodes {
 			idx.Append(int64(n))
 			name.Append(spec.Name)
@@ -195,13 +212,28 @@ func (u *nodeUsage) writeNodes(tb *table, c *sim.Cluster, res []string, makespan
 					util[r].AppendNull()
 				}
 			}
-			// A node draws nothing while down (switched off).
+			// A node draws nothing while down (failed), OffW asleep, a
+			// switch's W while switching, idle_w + dynamic otherwise.
+			pm := spec.Power
 			down := min(u.nodeDowntime(n, end).Seconds(), m)
-			energy.Append(spec.Power.IdleW*(m-down) + u.dynJ[n])
-			idle.Append(spec.Power.IdleW)
-			maxW.Append(spec.Power.MaxW)
+			asleep := p.time(n, sim.PowerAsleep, end).Seconds()
+			swOff, swOn := p.time(n, sim.PowerSwitchingOff, end).Seconds(), p.time(n, sim.PowerSwitchingOn, end).Seconds()
+			on := max(m-down-asleep-swOff-swOn, 0)
+			energy.Append(pm.IdleW*on + u.dynJ[n] + pm.OffW*asleep + pm.SwitchOff.W*swOff + pm.SwitchOn.W*swOn)
+			idle.Append(pm.IdleW)
+			maxW.Append(pm.MaxW)
 			tasks.Append(u.tasks[n])
 			downtime.Append(down)
+			offW.Append(pm.OffW)
+			asleepS.Append(asleep)
+			switchingS.Append(swOff + swOn)
+			if p.state != nil {
+				offs.Append(p.offs[n])
+				ons.Append(p.ons[n])
+			} else {
+				offs.Append(0)
+				ons.Append(0)
+			}
 		}
 	})
 }

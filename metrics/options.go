@@ -44,6 +44,12 @@ type Options struct {
 	// normalised to sum 1); nil or empty means equal shares over the
 	// tenants seen. A tenant missing from Shares has target 0.
 	Shares map[string]float64
+
+	// Price and Carbon, when not nil, are the electricity price (per kWh,
+	// any currency) and carbon intensity (gCO₂ per kWh) over time: the
+	// summary's energy_cost and carbon_kg, the timeseries' price_per_kwh
+	// and carbon_g_per_kwh.
+	Price, Carbon *sim.StepSeries
 }
 
 // Label is one constant summary column.

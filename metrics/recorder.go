@@ -28,6 +28,7 @@ type Recorder struct {
 	jobs   *jobsTable
 	series *seriesTable
 	nodes  *nodeUsage
+	frag   *fragTracker
 	ten    *tenantLedger
 	tally  tally
 	idleW  float64 // the cluster's draw with nothing running
@@ -49,7 +50,11 @@ type Recorder struct {
 	closed   bool
 }
 
-var _ sim.Observer = (*Recorder)(nil)
+var (
+	_ sim.Observer      = (*Recorder)(nil)
+	_ sim.NodeObserver  = (*Recorder)(nil)
+	_ sim.PowerObserver = (*Recorder)(nil)
+)
 
 // NewRecorder creates dir if needed and opens the streamed tables in it.
 func NewRecorder(dir string, c *sim.Cluster, opt Options) (*Recorder, error) {
@@ -66,7 +71,9 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	r := &Recorder{dir: dir, c: c, opt: opt, mem: mem, res: resourceNames(c.Resources), nodes: newNodeUsage(c)}
+	r := &Recorder{dir: dir, c: c, opt: opt, mem: mem, res: resourceNames(c.Resources), nodes: newNodeUsage(c), frag: newFragTracker(c)}
+	r.nodes.frag = r.frag
+	r.tally.price, r.tally.carbon = opt.Price, opt.Carbon
 	r.ten = newTenantLedger(c, &r.opt)
 	for _, n := range c.Nodes {
 		r.idleW += n.Power.IdleW
@@ -79,7 +86,7 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 		return nil, err
 	}
 	r.tables = append(r.tables, r.jobs.table)
-	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem); err != nil {
+	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem, r.frag, &r.nodes.power.notOn, opt.Price, opt.Carbon); err != nil {
 		r.Abort()
 		return nil, err
 	}
@@ -116,6 +123,7 @@ func (r *Recorder) Submitted(now sim.Time, j *sim.JobRun) {
 	t.submitted++
 	t.lastSubmit = now
 	r.ten.submitted(now, j)
+	r.frag.submitted(j)
 	r.moved = true
 }
 
@@ -242,6 +250,7 @@ func (r *Recorder) Finished(now sim.Time, c *sim.Context) {
 	}
 	r.nodes.finish(r.end)
 	t.advance(r.end)
+	r.frag.advance(r.end)
 	r.ten.advance(r.end)
 	if r.err == nil {
 		r.fail(r.series.finish())

@@ -30,6 +30,11 @@ type tally struct {
 	lastStep  sim.Time
 	lastPower float64
 	energyJ   float64
+	// With a price or carbon series, each rectangle is split where the
+	// series steps: cost and carbon are Σ power × ∫ value dt.
+	price, carbon *sim.StepSeries
+	costJ         float64 // Σ J × price per kWh
+	carbonJ       float64 // Σ J × g per kWh
 
 	restarts        int64    // runs stopped by node events or preemption
 	preemptions     int64    // of which preemptions
@@ -42,6 +47,12 @@ type tally struct {
 func (t *tally) advance(to sim.Time) {
 	if to > t.lastStep {
 		t.energyJ += t.lastPower * (to - t.lastStep).Seconds()
+		if t.price != nil {
+			t.costJ += t.lastPower * t.price.Integral(t.lastStep, to)
+		}
+		if t.carbon != nil {
+			t.carbonJ += t.lastPower * t.carbon.Integral(t.lastStep, to)
+		}
 		t.lastStep = to
 	}
 }
@@ -140,9 +151,26 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	for i, name := range r.res {
 		cols = append(cols, floatCol("utilization_"+name, util[i]))
 	}
+	for i, name := range r.res {
+		cols = append(cols, floatCol("frag_"+name, r.frag.mean(i)))
+	}
+	cost, carbon := nan, nan
+	if t.price != nil {
+		cost = t.costJ / 3.6e6 // J × price/kWh ÷ 3.6e6 J/kWh
+	}
+	if t.carbon != nil {
+		carbon = t.carbonJ / 3.6e6 / 1000 // g → kg
+	}
+	asleep, switching, offs, ons := r.nodes.powerTotals(end)
 	cols = append(cols,
 		floatCol("energy_j", t.energyJ),
 		floatCol("energy_kwh", t.energyJ/3.6e6),
+		floatCol("energy_cost", cost),
+		floatCol("carbon_kg", carbon),
+		floatCol("node_asleep_s", asleep.Seconds()),
+		floatCol("node_switching_s", switching.Seconds()),
+		intCol("switch_offs", offs),
+		intCol("switch_ons", ons),
 		floatCol("wall_s", final.WallSeconds),
 		intCol("events", events),
 		floatCol("events_per_s", perWall(events)),
