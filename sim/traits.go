@@ -90,5 +90,8 @@ func CheckConstraint(c Constraint) error {
 		}
 		return nil
 	}
+	if IsAttributeComparison(c.Kind) {
+		return checkAttributeComparison(c) // attrcompare.go
+	}
 	return fmt.Errorf("unknown constraint %q (known: %s, %s, %s, %s)", c.Kind, ExclusiveHost, HostAttribute, UniqueAttribute, BalancedAttribute)
 }

@@ -50,6 +50,10 @@ func constraintHolds(l *Ledger, t *Task, c *sim.Constraint, n int) bool {
 		// grow worse (the seed's scenarios 1–3).
 		return mine == lo || mine < hi
 	}
+	if sim.IsAttributeComparison(c.Kind) {
+		v, present := l.Cluster.Nodes[n].Attributes[c.Attribute]
+		return sim.AttributeHolds(c, v, present)
+	}
 	return false
 }
 
