@@ -1,0 +1,296 @@
+package tune
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/policies/lattice"
+)
+
+// TunedName is the name of the tuned profile in the YAML printed.
+const TunedName = "tuned"
+
+// ProfileYAML is p as a profile file (the format --profile FILE reads),
+// named name, every factor listed.
+func ProfileYAML(name string, p lattice.Profile) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "profile: %s\nprofiles:\n  %s:\n    weights: {", name, name)
+	for f, n := range lattice.FactorNames() {
+		if f > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n + ": " + strconv.FormatFloat(p.Weights[f], 'f', -1, 64))
+	}
+	conf := "preferred"
+	if p.RequireConformance {
+		conf = "required"
+	}
+	fmt.Fprintf(&b, "}\n    conformance: %s\n", conf)
+	return []byte(b.String())
+}
+
+// Label names a point: a named profile by its name, a searched one as
+// eval-N (its place among the searched points, from 1).
+func (r *Result) Label(p *Point) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	for i, q := range r.Searched {
+		if q == p {
+			return fmt.Sprintf("eval-%04d", i+1)
+		}
+	}
+	return TunedName
+}
+
+// num prints a metric with four significant digits, fixed notation.
+func num(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "n/a"
+	case v == 0:
+		return "0"
+	}
+	digits := max(0, min(3-int(math.Floor(math.Log10(math.Abs(v)))), 6))
+	return strconv.FormatFloat(v, 'f', digits, 64)
+}
+
+func weightsText(w lattice.Weights) string {
+	parts := make([]string, len(w))
+	for i, x := range w {
+		parts[i] = strconv.FormatFloat(x, 'f', 3, 64)
+	}
+	return strings.Join(parts, " ")
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func table(b *strings.Builder, header []string, rows [][]string) {
+	width := make([]int, len(header))
+	all := append([][]string{header}, rows...)
+	for _, row := range all {
+		for i, c := range row {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, row := range all {
+		var line strings.Builder
+		for i, c := range row {
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			line.WriteString(c + strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)))
+		}
+		b.WriteString("  " + strings.TrimRight(line.String(), " ") + "\n")
+	}
+}
+
+// metricColumns are the objective, the constraints' and the Pareto
+// axes' metrics, each once, in that order.
+func (r *Result) metricColumns() []string {
+	cols := []string{r.Config.Objective}
+	add := func(m string) {
+		for _, c := range cols {
+			if c == m {
+				return
+			}
+		}
+		cols = append(cols, m)
+	}
+	for _, c := range r.Config.Constraints {
+		add(c.Metric)
+	}
+	for _, a := range r.Config.Pareto {
+		add(a.Metric)
+	}
+	return cols
+}
+
+func (r *Result) pointRow(p *Point, cols []string) []string {
+	row := []string{r.Label(p)}
+	for _, c := range cols {
+		v, ok := p.Metrics[c]
+		if !ok {
+			v = math.NaN()
+		}
+		row = append(row, num(v))
+	}
+	return append(row, yesNo(p.Feasible), weightsText(p.Profile.Weights))
+}
+
+// Describe is the header of the report: what was searched and how.
+type Describe struct {
+	Spec    string // the experiment file
+	Runs    int    // runs per evaluation
+	Workers int
+}
+
+// WriteText prints the report: the named profiles, the convergence, the
+// Pareto front, and the best profile as YAML ready to paste.
+func (r *Result) WriteText(w io.Writer, d Describe) error {
+	c := r.Config
+	var b strings.Builder
+	goal := "minimise"
+	if c.Maximize {
+		goal = "maximise"
+	}
+	fmt.Fprintf(&b, "schedsim tune %s: %s %s, the mean over %d runs per profile\n", d.Spec, goal, c.Objective, d.Runs)
+	if len(c.Constraints) > 0 {
+		var cs []string
+		for _, ct := range c.Constraints {
+			cs = append(cs, ct.String())
+		}
+		fmt.Fprintf(&b, "  constraints: %s (penalty %g × S = %s per unit of relative violation)\n",
+			strings.Join(cs, ", "), c.Penalty, num(c.Penalty*r.Scale))
+	}
+	method := fmt.Sprintf("CMA-ES (population %s, initial step %g, %d concurrent evaluations)", populationText(c), c.Step, max(d.Workers, 1))
+	if c.Method == NelderMead {
+		method = fmt.Sprintf("Nelder–Mead (simplex size %g)", c.Step)
+	}
+	fmt.Fprintf(&b, "  search: %s, seed %d, up to %d iterations; %d objective calls, %d distinct profiles (stopped: %s)\n",
+		method, c.Seed, c.Iterations, r.Calls, len(r.Searched), r.Status)
+	var tuned []string
+	for _, f := range c.Factors {
+		tuned = append(tuned, fmt.Sprintf("%s [%g, %g]", f, c.Lo[f], c.Hi[f]))
+	}
+	fmt.Fprintf(&b, "  tuned weights: %s; weights rounded to 0.001\n", strings.Join(tuned, ", "))
+
+	cols := r.metricColumns()
+	header := append(append([]string{"profile"}, cols...), "feasible", "weights ("+strings.Join(lattice.FactorNames(), ", ")+")")
+	b.WriteString("\nnamed profiles\n")
+	var rows [][]string
+	for _, p := range r.Named {
+		rows = append(rows, r.pointRow(p, cols))
+	}
+	table(&b, header, rows)
+
+	fmt.Fprintf(&b, "\nconvergence: best feasible %s after each iteration (0: the named profiles)\n", c.Objective)
+	rows = nil
+	for _, st := range r.Convergence {
+		rows = append(rows, []string{strconv.Itoa(st.Iteration), strconv.Itoa(st.Evaluations), num(st.Best)})
+	}
+	table(&b, []string{"iteration", "profiles", "best"}, rows)
+
+	var axes []string
+	for _, a := range c.Pareto {
+		dir := "lower"
+		if a.Higher {
+			dir = "higher"
+		}
+		axes = append(axes, a.Metric+" "+dir)
+	}
+	all := append(append([]*Point(nil), r.Named...), r.Searched...)
+	front := Pareto(all, c.Pareto)
+	fmt.Fprintf(&b, "\nPareto front (%s) of %d profiles: %d points\n", strings.Join(axes, ", "), len(all), len(front))
+	rows = nil
+	for _, fp := range front {
+		row := r.pointRow(fp.Point, cols)
+		if fp.Same > 0 {
+			row[0] += fmt.Sprintf(" (+%d alike)", fp.Same)
+		}
+		rows = append(rows, row)
+	}
+	table(&b, header, rows)
+
+	b.WriteString("\n")
+	if r.Best == nil {
+		b.WriteString("no profile evaluated meets the constraints\n")
+	} else {
+		r.writeBest(&b)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func populationText(c *Config) string {
+	if c.Population == 0 {
+		return fmt.Sprintf("%d", 4+int(3*math.Log(float64(len(c.Factors)))))
+	}
+	return strconv.Itoa(c.Population)
+}
+
+// BestNamed is the best feasible named profile, or nil.
+func (r *Result) BestNamed() *Point { return best(r.Named) }
+
+func (r *Result) writeBest(b *strings.Builder) {
+	c := r.Config
+	fmt.Fprintf(b, "best profile: %s = %s", c.Objective, num(r.Best.Objective))
+	if bn := r.BestNamed(); bn != nil && bn != r.Best {
+		change := ""
+		if bn.Objective != 0 {
+			change = fmt.Sprintf("; %+.2f%%", 100*(r.Best.Objective-bn.Objective)/math.Abs(bn.Objective))
+		}
+		fmt.Fprintf(b, " (%s, the best named profile: %s%s)", bn.Name, num(bn.Objective), change)
+	}
+	if r.Best.Name != "" {
+		fmt.Fprintf(b, " — the named profile %s; no searched profile did better", r.Best.Name)
+	}
+	b.WriteString("\npaste into a profile file and run it with --profile FILE (or add it to lattice.profiles):\n\n")
+	b.Write(ProfileYAML(TunedName, r.Best.Profile))
+}
+
+// SummaryColumns are every evaluated profile (named, then searched) as a
+// sweep summary (metrics.WriteSweepSummary), so `schedsim report` can draw
+// them: run (the label), run_dir (empty: tune keeps no run directories),
+// param_profile, param_w_<factor>, then iteration, feasible, objective,
+// penalized and the mean of each metric in order.
+func (r *Result) SummaryColumns(order []string) []metrics.SweepColumn {
+	pts := append(append([]*Point(nil), r.Named...), r.Searched...)
+	col := func(name string, kind metrics.ColumnKind, value func(p *Point) string) metrics.SweepColumn {
+		c := metrics.SweepColumn{Name: name, Kind: kind}
+		for _, p := range pts {
+			c.Values = append(c.Values, value(p))
+		}
+		return c
+	}
+	float := func(v float64) string {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	cols := []metrics.SweepColumn{
+		col("run", metrics.KindString, r.Label),
+		col("run_dir", metrics.KindString, func(*Point) string { return "" }),
+		col("param_profile", metrics.KindString, func(p *Point) string {
+			if p.Name != "" {
+				return p.Name
+			}
+			return TunedName
+		}),
+	}
+	for f, n := range lattice.FactorNames() {
+		cols = append(cols, col("param_w_"+n, metrics.KindFloat, func(p *Point) string { return float(p.Profile.Weights[f]) }))
+	}
+	cols = append(cols,
+		col("iteration", metrics.KindInt, func(p *Point) string { return strconv.Itoa(p.Iteration) }),
+		col("feasible", metrics.KindInt, func(p *Point) string {
+			if p.Feasible {
+				return "1"
+			}
+			return "0"
+		}),
+		col("objective", metrics.KindFloat, func(p *Point) string { return float(p.Objective) }),
+		col("penalized", metrics.KindFloat, func(p *Point) string { return float(p.Penalized) }),
+	)
+	for _, m := range order {
+		cols = append(cols, col(m, metrics.KindFloat, func(p *Point) string {
+			v, ok := p.Metrics[m]
+			if !ok {
+				return ""
+			}
+			return float(v)
+		}))
+	}
+	return cols
+}
