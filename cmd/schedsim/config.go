@@ -50,6 +50,9 @@ type replayConfig struct {
 	KillAtWalltime bool            `yaml:"kill_at_walltime"`
 	TauS           float64         `yaml:"bsld_tau_s"`
 	Tenants        string          `yaml:"tenants"`
+	PowerDownS     float64         `yaml:"power_down_s"` // < 0: never
+	Price          string          `yaml:"price"`        // CSV time_s,value: price per kWh
+	Carbon         string          `yaml:"carbon"`       // CSV time_s,value: gCO₂ per kWh
 	Lattice        latticeConfig   `yaml:"lattice,omitempty"`
 }
 
@@ -61,6 +64,7 @@ func defaultConfig() replayConfig {
 		Format:         metrics.FormatParquet,
 		KillAtWalltime: true,
 		TauS:           10,
+		PowerDownS:     -1,
 	}
 }
 
@@ -92,6 +96,9 @@ func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.Strict, "strict", c.Strict, "stop at the first bad trace record instead of skipping and counting it")
 	fs.BoolVar(&c.KillAtWalltime, "kill-at-walltime", c.KillAtWalltime, "kill a job when its runtime exceeds its requested walltime")
 	fs.Float64Var(&c.TauS, "bsld-tau", c.TauS, "bounded-slowdown threshold τ in seconds")
+	fs.Float64Var(&c.PowerDownS, "power-down", c.PowerDownS, "switch a node off after it has been idle this many seconds (switching times and energy from the cluster's or platform's power model; < 0: never)")
+	fs.StringVar(&c.Price, "price", c.Price, "electricity price series, CSV time_s,value (per kWh): energy_cost in the summary")
+	fs.StringVar(&c.Carbon, "carbon", c.Carbon, "carbon intensity series, CSV time_s,value (gCO₂ per kWh): carbon_kg in the summary")
 	fs.StringVar(&c.Tenants, "tenants", c.Tenants, "tenants of the tenants table and the Jain columns: user, group, queue (default: the lattice block's, else user)")
 }
 
@@ -114,7 +121,7 @@ func loadConfigFile(path string, into *replayConfig) error {
 // resolveConfigPaths makes the config's relative file paths relative to
 // dir (a --config file's, or an experiment spec's directory).
 func resolveConfigPaths(dir string, into *replayConfig) {
-	for _, p := range []*string{&into.Trace, &into.Cluster, &into.Platform, &into.Script.Path, &into.NodeEvents, &into.Out} {
+	for _, p := range []*string{&into.Trace, &into.Cluster, &into.Platform, &into.Script.Path, &into.NodeEvents, &into.Out, &into.Price, &into.Carbon} {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
@@ -154,6 +161,7 @@ func (c *replayConfig) validate() error {
 		}
 	}
 	errs = append(errs, c.validateLattice()...)
+	errs = append(errs, c.validateEnergy()...)
 	if c.Script.Path != "" {
 		if err := c.Script.Validate(); err != nil { // fills the defaults too, for run.yaml
 			add("--script: %v", err)

@@ -161,8 +161,15 @@ func replayRun(cfg *replayConfig, opt replayOptions, stderr, stdout io.Writer) e
 	if opt.dir != "" {
 		dir = opt.dir
 	}
+	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: opt.interrupt}
+	price, carbon, err := energyConfig(cfg, &engineCfg)
+	if err != nil {
+		return badInput(err)
+	}
 	tenants, buckets, shares := cfg.metricsTenants()
 	rec, err := metrics.NewRecorder(dir, cluster, metrics.Options{
+		Price:         price,
+		Carbon:        carbon,
 		Format:        cfg.Format,
 		Tau:           sim.SecondsToTime(cfg.TauS),
 		Tenants:       tenants,
@@ -204,7 +211,6 @@ func replayRun(cfg *replayConfig, opt replayOptions, stderr, stdout io.Writer) e
 	}
 	source := traces.Prefetch(w.source, 4096)
 	defer source.Close()
-	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: opt.interrupt}
 	if err := nodeEventsConfig(cfg, &engineCfg); err != nil {
 		rec.Abort()
 		return badInput(err)
