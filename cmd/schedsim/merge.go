@@ -74,7 +74,7 @@ func merge(out string, sources []string, quiet bool, stdout io.Writer) error {
 		}
 	}
 	if missing := experiment.Missing(out, runs); len(missing) > 0 {
-		return failed(missingError(out, runs, missing))
+		return failed(missingError(out, append([]string{out}, sources...), runs, missing))
 	}
 	if err := writeSweepSummary(out, spec, runs); err != nil {
 		return failed(err)
@@ -139,14 +139,15 @@ func gatherShards(out string, sources []string, specBytes []byte, runs []experim
 	return nil
 }
 
-// missingError lists the missing runs (the first 20) with the shard each
-// belongs to, for every shard count the directory's shard summaries show.
-func missingError(dir string, runs []experiment.Run, missing []string) error {
+// missingError lists the missing runs (the first 20) of dir with the
+// shard each belongs to, for every shard count the shard summaries of dirs
+// show.
+func missingError(dir string, dirs []string, runs []experiment.Run, missing []string) error {
 	position := map[string]int{}
 	for i, r := range runs {
 		position[r.Key] = i
 	}
-	counts := shardCounts(dir)
+	counts := shardCounts(dirs)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d runs are missing from %s:", len(missing), len(runs), filepath.Join(dir, experiment.RunsDir))
 	for i, key := range missing {
@@ -165,9 +166,13 @@ func missingError(dir string, runs []experiment.Run, missing []string) error {
 
 var shardFile = regexp.MustCompile(`^\d+-of-(\d+)\.csv$`)
 
-// shardCounts are the shard counts of dir/shards/<i>-of-<n>.csv, sorted.
-func shardCounts(dir string) []int {
-	entries, _ := os.ReadDir(filepath.Join(dir, experiment.ShardsDir))
+// shardCounts are the shard counts n of the dirs' shards/<i>-of-<n>.csv.
+func shardCounts(dirs []string) []int {
+	var entries []os.DirEntry
+	for _, dir := range dirs {
+		e, _ := os.ReadDir(filepath.Join(dir, experiment.ShardsDir))
+		entries = append(entries, e...)
+	}
 	seen := map[int]bool{}
 	var counts []int
 	for _, e := range entries {
