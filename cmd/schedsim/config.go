@@ -70,8 +70,8 @@ func defaultConfig() replayConfig {
 
 // bindFlags registers every flag on fs, pointing into c.
 func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&c.Trace, "trace", c.Trace, "trace file: .swf[.gz], Batsim .json, native .jsonl/.csv[.gz] (default: the embedded KTH-SP2 log)")
-	fs.StringVar(&c.TraceFormat, "trace-format", c.TraceFormat, "force the trace format: swf, batsim, native")
+	fs.StringVar(&c.Trace, "trace", c.Trace, "trace file: .swf[.gz], Batsim .json, native .jsonl/.csv[.gz], Alibaba 2018 directory or batch_task.csv, Azure vmtable.csv (default: the embedded KTH-SP2 log)")
+	fs.StringVar(&c.TraceFormat, "trace-format", c.TraceFormat, "force the trace format: swf, batsim, native, alibaba2018, azure")
 	fs.StringVar(&c.Cluster, "cluster", c.Cluster, "cluster YAML file (nodes, resources, attributes, power)")
 	fs.StringVar(&c.Platform, "platform", c.Platform, "Batsim/SimGrid platform XML instead of --cluster")
 	fs.IntVar(&c.MaxHosts, "max-hosts", c.MaxHosts, "keep only the first N compute hosts of --platform (0: all)")
@@ -148,9 +148,9 @@ func (c *replayConfig) validate() error {
 		add("--format: unknown format %q (known: parquet, arrow, csv)", c.Format)
 	}
 	switch c.TraceFormat {
-	case "", "swf", "batsim", "native":
+	case "", "swf", "batsim", "native", formatAlibaba, formatAzure:
 	default:
-		add("--trace-format: unknown format %q (known: swf, batsim, native)", c.TraceFormat)
+		add("--trace-format: unknown format %q (known: swf, batsim, native, alibaba2018, azure)", c.TraceFormat)
 	}
 	if st := c.Placement.String(); !slices.Contains(placement.Strategies(), st) {
 		add("--placement: unknown strategy %q (known: %s)", st, strings.Join(placement.Strategies(), ", "))

@@ -41,10 +41,14 @@ type workload struct {
 	skips   func() traces.Skips
 	close   func()
 	records int    // records in the trace, for progress; 0 when unknown
-	format  string // swf, batsim, native
+	format  string // swf, batsim, native, alibaba2018, azure
 	name    string // for run names and messages
 	sha256  string // of the trace file's bytes
 	cluster string // where the nodes came from
+
+	// nodeEvents are node changes the trace itself records (Alibaba
+	// machine_meta statuses), replayed with those of --node-events.
+	nodeEvents []sim.NodeEvent
 }
 
 // openWorkload opens the trace and resolves the cluster.
@@ -76,6 +80,10 @@ func openWorkload(c *replayConfig) (*workload, error) {
 		err = w.openBatsim(c, opt)
 	case "native":
 		err = w.openNative(c, opt)
+	case formatAlibaba:
+		err = w.openAlibaba(c, opt)
+	case formatAzure:
+		err = w.openAzure(c, opt)
 	}
 	if err != nil {
 		return nil, badInput(err)
@@ -181,6 +189,8 @@ func sniffFormat(path string, data []byte) (string, error) {
 	switch {
 	case path == "":
 		return "swf", nil
+	case sniffCloudTrace(path) != "":
+		return sniffCloudTrace(path), nil
 	case strings.HasSuffix(name, ".swf"):
 		return "swf", nil
 	case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".ndjson"), strings.HasSuffix(name, ".csv"):
@@ -219,6 +229,9 @@ func sniffFormat(path string, data []byte) (string, error) {
 // checksum is the SHA-256 of the trace file (or embedded bytes).
 func checksum(path string, data []byte) (string, error) {
 	h := sha256.New()
+	if fi, err := os.Stat(path); data == nil && err == nil && fi.IsDir() {
+		return dirChecksum(path)
+	}
 	if data != nil {
 		h.Write(data)
 	} else {

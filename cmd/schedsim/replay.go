@@ -215,6 +215,7 @@ func replayRun(cfg *replayConfig, opt replayOptions, stderr, stdout io.Writer) e
 		rec.Abort()
 		return badInput(err)
 	}
+	engineCfg.NodeEvents = append(w.nodeEvents, engineCfg.NodeEvents...)
 	var jobs sim.Source = source
 	if cfg.CheckpointS > 0 || w.format == "native" {
 		jobs = &checkpointed{Source: source, every: sim.SecondsToTime(cfg.CheckpointS), file: w.name}
