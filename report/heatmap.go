@@ -153,7 +153,7 @@ func heatmapFigure(s *Sweep, name, xw, yw, metricCol string) (Figure, error) {
 	p.X.Min, p.X.Max = -0.5, float64(len(xs))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(ys))-0.5
 	f.Plot = p
-	f.ColorBar = colorBarPlot(&plotter.ColorBar{ColorMap: cm, Vertical: true}, metricCol)
+	f.ColorBar = colorBarPlot(colorScale{cm}, metricCol)
 	f.Caption = fmt.Sprintf("Each cell: mean %s over the runs with that pair of weights%s; grey: no run.",
 		metricCol, averagedOver(s, xw, yw))
 	return f, nil

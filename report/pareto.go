@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -21,14 +20,14 @@ const (
 	paretoFairness = "jain_bsld"
 )
 
-// energyColumn is the sweep's energy column and its scale to kWh, or ""
-// when it has none.
+// energyColumn is the sweep's energy column and what to divide it by for
+// kWh, or "" when it has none.
 func (s *Sweep) energyColumn() (string, float64) {
 	if s.hasColumn("energy_kwh") {
 		return "energy_kwh", 1
 	}
 	if s.hasColumn("energy_j") {
-		return "energy_j", 1 / 3.6e6
+		return "energy_j", 3.6e6
 	}
 	return "", 0
 }
@@ -49,7 +48,7 @@ func (s *Sweep) paretoPoints() ([]*paretoPoint, error) {
 			return nil, err
 		}
 	}
-	ecol, escale := s.energyColumn()
+	ecol, perKWh := s.energyColumn()
 	cols := []string{paretoWait, paretoFairness}
 	if ecol != "" {
 		cols = append(cols, ecol)
@@ -58,7 +57,7 @@ func (s *Sweep) paretoPoints() ([]*paretoPoint, error) {
 	for _, pt := range s.points(cols) {
 		pp := &paretoPoint{point: pt, Wait: pt.Metrics[paretoWait], Fairness: pt.Metrics[paretoFairness], Energy: math.NaN()}
 		if ecol != "" {
-			pp.Energy = pt.Metrics[ecol] * escale
+			pp.Energy = pt.Metrics[ecol] / perKWh
 		}
 		if math.IsNaN(pp.Wait) || math.IsNaN(pp.Fairness) {
 			continue
@@ -123,9 +122,7 @@ func paretoFigure(s *Sweep, name string, pts []*paretoPoint) (f Figure, ok bool,
 	if hi == lo {
 		lo, hi = lo-0.5, hi+0.5
 	}
-	cm := moreland.SmoothBlueRed()
-	cm.SetMin(lo)
-	cm.SetMax(hi)
+	cm := energyMap(lo, hi)
 
 	p := newPlot(f.Title, "mean wait (s)", "Jain's index of mean bounded slowdown (ratio)")
 	p.Legend.Top, p.Legend.Left = false, false
@@ -172,7 +169,7 @@ func paretoFigure(s *Sweep, name string, pts []*paretoPoint) (f Figure, ok bool,
 
 	energyNote := "colour: energy (kWh, lower is better)"
 	if withEnergy {
-		f.ColorBar = colorBarPlot(&plotter.ColorBar{ColorMap: cm, Vertical: true}, "energy (kWh)")
+		f.ColorBar = colorBarPlot(colorScale{cm}, "energy (kWh)")
 	} else {
 		energyNote = "no energy column, so two objectives"
 	}

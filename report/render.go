@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"image/color"
+	"math"
 	"slices"
 
 	"gonum.org/v1/plot"
@@ -16,7 +18,7 @@ import (
 // figure, and its ends line up with the main plot's data area (below the
 // title, above the x axis), measured on the figures as drawn.
 const (
-	colorBarW      = 1.1 * vg.Inch
+	colorBarW      = 1.0 * vg.Inch
 	colorBarGap    = 0.15 * vg.Inch
 	colorBarTop    = 0.2 * vg.Inch
 	colorBarBottom = 0.45 * vg.Inch
@@ -55,17 +57,66 @@ func colorBarPlot(cb plot.Plotter, label string) *plot.Plot {
 }
 
 // sequentialMap is the colour scale of heatmaps: ColorBrewer's YlGnBu,
-// light yellow for the lowest value to dark blue for the highest, with
-// luminance linear in the value so equal steps look equal.
+// light yellow for the lowest value to dark blue for the highest.
 func sequentialMap(lo, hi float64) palette.ColorMap {
-	dark := slices.Clone(brewer.YlGnBu[9].Colors())
+	return lightToDark(brewer.YlGnBu[9].Colors(), lo, hi)
+}
+
+// energyMap is the colour scale of points by energy: ColorBrewer's YlOrRd
+// without its three lightest colours, so every point shows on white,
+// light orange for the least energy to dark red for the most.
+func energyMap(lo, hi float64) palette.ColorMap {
+	return lightToDark(brewer.YlOrRd[9].Colors()[3:], lo, hi)
+}
+
+// lightToDark maps [lo, hi] onto colours given light to dark, with
+// luminance linear in the value so equal steps look equal.
+func lightToDark(colors []color.Color, lo, hi float64) palette.ColorMap {
+	dark := slices.Clone(colors)
 	slices.Reverse(dark)
 	cm, err := moreland.NewLuminance(dark)
 	if err != nil {
-		panic(err) // YlGnBu's luminance is monotonic: a bug if not
+		panic(err) // ColorBrewer's sequential luminance is monotonic: a bug if not
 	}
 	rev := palette.Reverse(cm)
 	rev.SetMin(lo)
 	rev.SetMax(hi)
 	return rev
+}
+
+// colorScale is a vertical colour bar drawn as vector strips: gonum's
+// ColorBar draws a 1-pixel-wide raster image, which an SVG viewer keeps at
+// its aspect ratio, so the bar shows as a hairline in a browser.
+type colorScale struct{ cm palette.ColorMap }
+
+// colorScaleSteps is the strips of a colour bar: smooth to the eye, and
+// few enough that the SVG stays small.
+const colorScaleSteps = 64
+
+// colorScaleW is the bar's width, left-aligned in its plot.
+const colorScaleW = 0.25 * vg.Inch
+
+func (s colorScale) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	lo, hi := s.cm.Min(), s.cm.Max()
+	step := (hi - lo) / colorScaleSteps
+	for k := 0; k < colorScaleSteps; k++ {
+		v0, v1 := lo+float64(k)*step, lo+float64(k+1)*step
+		col, err := s.cm.At(math.Min((v0+v1)/2, hi))
+		if err != nil {
+			continue
+		}
+		// Each strip overlaps the next by half a point: no seams.
+		y0, y1 := trY(v0), trY(v1)+vg.Points(0.5)
+		if k == colorScaleSteps-1 {
+			y1 = trY(hi)
+		}
+		x0 := trX(0)
+		x1 := min(trX(1), x0+colorScaleW)
+		c.FillPolygon(col, []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+	}
+}
+
+func (s colorScale) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return 0, 1, s.cm.Min(), s.cm.Max()
 }
