@@ -71,25 +71,29 @@ type Power struct {
 	MaxW     float64
 	Resource string
 	// OffW is the draw asleep; the switches into and out of sleep take
-	// SwitchOffS and SwitchOnS seconds and SwitchOffJ and SwitchOnJ joules
-	// (used when the replay powers idle nodes down).
-	OffW                   float64
-	SwitchOffS, SwitchOffJ float64
-	SwitchOnS, SwitchOnJ   float64
+	// SwitchOffS and SwitchOnS seconds and SwitchOffJ and SwitchOnJ joules,
+	// or draw SwitchOffW and SwitchOnW watts all along (one or the other;
+	// used when the replay powers idle nodes down).
+	OffW                               float64
+	SwitchOffS, SwitchOffJ, SwitchOffW float64
+	SwitchOnS, SwitchOnJ, SwitchOnW    float64
 	where
 }
 
 // model is the engine's power model of pw.
 func (pw *Power) model() sim.PowerModel {
-	sw := func(s, j float64) sim.PowerSwitch {
+	sw := func(s, j, w float64) sim.PowerSwitch {
 		t := sim.SecondsToTime(s)
 		if t <= 0 {
 			return sim.PowerSwitch{}
 		}
+		if w > 0 {
+			return sim.PowerSwitch{Time: t, W: w}
+		}
 		return sim.PowerSwitch{Time: t, W: j / t.Seconds()}
 	}
 	return sim.PowerModel{IdleW: pw.IdleW, MaxW: pw.MaxW, Resource: pw.Resource, OffW: pw.OffW,
-		SwitchOff: sw(pw.SwitchOffS, pw.SwitchOffJ), SwitchOn: sw(pw.SwitchOnS, pw.SwitchOnJ)}
+		SwitchOff: sw(pw.SwitchOffS, pw.SwitchOffJ, pw.SwitchOffW), SwitchOn: sw(pw.SwitchOnS, pw.SwitchOnJ, pw.SwitchOnW)}
 }
 
 // where remembers the lines an item and its fields were written on, and

@@ -485,6 +485,10 @@ func (d decoder) power(v *yaml.Node, path string) *Power {
 			pw.SwitchOnS, good = d.watts(v, p)
 		case "switch_on_j":
 			pw.SwitchOnJ, good = d.watts(v, p)
+		case "switch_off_w":
+			pw.SwitchOffW, good = d.watts(v, p)
+		case "switch_on_w":
+			pw.SwitchOnW, good = d.watts(v, p)
 		default:
 			d.unknown(k, p)
 			delete(pw.lines, key)

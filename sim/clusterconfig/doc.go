@@ -65,7 +65,8 @@
 //     down (schedsim replay --power-down): off_w, the draw asleep (default
 //     0), and switch_off_s, switch_off_j, switch_on_s, switch_on_j, the
 //     time (s) and energy (J) of going to sleep and waking (default 0: an
-//     instant, free switch; energy needs a time > 0).
+//     instant, free switch; energy needs a time > 0). A switch may give its
+//     draw in watts instead of its energy (switch_off_w, switch_on_w).
 //
 // # Node order
 //

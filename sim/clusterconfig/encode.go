@@ -155,6 +155,19 @@ func specNode(s *sim.NodeSpec, head []*yaml.Node) *yaml.Node {
 		if s.Power.Resource != "" {
 			pw.Content = append(pw.Content, str("resource"), str(s.Power.Resource))
 		}
+		// Power-down: the sleep draw, and each switch as its time and watts.
+		if s.Power.OffW != 0 {
+			pw.Content = append(pw.Content, str("off_w"), num(strconv.FormatFloat(s.Power.OffW, 'f', -1, 64)))
+		}
+		for _, sw := range []struct {
+			name string
+			sw   sim.PowerSwitch
+		}{{"switch_off", s.Power.SwitchOff}, {"switch_on", s.Power.SwitchOn}} {
+			if sw.sw != (sim.PowerSwitch{}) {
+				pw.Content = append(pw.Content, str(sw.name+"_s"), num(sim.FormatSeconds(sw.sw.Time)),
+					str(sw.name+"_w"), num(strconv.FormatFloat(sw.sw.W, 'f', -1, 64)))
+			}
+		}
 		m.Content = append(m.Content, str("power"), pw)
 	}
 	if s.Parent != "" {

@@ -40,3 +40,19 @@ nodes:
 		}
 	}
 }
+
+// TestPowerDownWatts: a switch may give its draw instead of its energy,
+// not both.
+func TestPowerDownWatts(t *testing.T) {
+	nodes, err := Parse([]byte("power: {idle_w: 1, max_w: 2, switch_on_s: 3, switch_on_w: 7}\nnodes: [{name: a, resources: {cpu: 1}}]\n"), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := nodes[0].Power.SwitchOn; got != (sim.PowerSwitch{Time: 3 * sim.Second, W: 7}) {
+		t.Errorf("switch on %+v", got)
+	}
+	_, err = Parse([]byte("power: {idle_w: 1, max_w: 2, switch_on_s: 3, switch_on_w: 7, switch_on_j: 21}\nnodes: [{name: a, resources: {cpu: 1}}]\n"), "t.yaml")
+	if err == nil || !strings.Contains(err.Error(), "give switch_on_j or switch_on_w, not both") {
+		t.Errorf("got %v", err)
+	}
+}

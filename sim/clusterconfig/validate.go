@@ -246,18 +246,24 @@ func (pw *Power) validate(p *problems, path string) {
 	for _, f := range []struct {
 		key string
 		v   float64
-	}{{"off_w", pw.OffW}, {"switch_off_s", pw.SwitchOffS}, {"switch_off_j", pw.SwitchOffJ}, {"switch_on_s", pw.SwitchOnS}, {"switch_on_j", pw.SwitchOnJ}} {
+	}{{"off_w", pw.OffW}, {"switch_off_s", pw.SwitchOffS}, {"switch_off_j", pw.SwitchOffJ}, {"switch_off_w", pw.SwitchOffW},
+		{"switch_on_s", pw.SwitchOnS}, {"switch_on_j", pw.SwitchOnJ}, {"switch_on_w", pw.SwitchOnW}} {
 		if !pw.bad[f.key] && f.v < 0 {
 			p.add(pw.at(f.key), path+"."+f.key, "must be ≥ 0")
 		}
 	}
-	for _, sw := range [][2]string{{"switch_off_s", "switch_off_j"}, {"switch_on_s", "switch_on_j"}} {
-		s, j := pw.SwitchOffS, pw.SwitchOffJ
+	for _, sw := range [][3]string{{"switch_off_s", "switch_off_j", "switch_off_w"}, {"switch_on_s", "switch_on_j", "switch_on_w"}} {
+		s, j, w := pw.SwitchOffS, pw.SwitchOffJ, pw.SwitchOffW
 		if sw[0] == "switch_on_s" {
-			s, j = pw.SwitchOnS, pw.SwitchOnJ
+			s, j, w = pw.SwitchOnS, pw.SwitchOnJ, pw.SwitchOnW
 		}
-		if !pw.bad[sw[0]] && !pw.bad[sw[1]] && j > 0 && sim.SecondsToTime(s) <= 0 {
-			p.add(pw.at(sw[1]), path+"."+sw[1], "needs %s > 0 (a switch that takes no time cannot use energy)", sw[0])
+		for k, v := range map[string]float64{sw[1]: j, sw[2]: w} {
+			if !pw.bad[sw[0]] && !pw.bad[k] && v > 0 && sim.SecondsToTime(s) <= 0 {
+				p.add(pw.at(k), path+"."+k, "needs %s > 0 (a switch that takes no time cannot use energy)", sw[0])
+			}
+		}
+		if pw.given(sw[1]) && pw.given(sw[2]) {
+			p.add(pw.at(sw[2]), path+"."+sw[2], "give %s or %s, not both", sw[1], sw[2])
 		}
 	}
 }
