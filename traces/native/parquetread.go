@@ -8,32 +8,49 @@ import (
 	"os"
 
 	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 
+	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
 )
 
-// batchRows is how many rows the Parquet reader decodes at a time: a
-// batch's columns are Arrow arrays, so memory stays bounded whatever the
-// row groups' size.
+// batchRows is how many rows the Parquet reader decodes at a time, so
+// that its memory stays bounded whatever the row groups' size.
 const batchRows = 8192
 
 // parquetDecoder turns the rows of a Parquet trace into records. The
-// column layout is checked once, when the file is opened; each batch
-// binds its arrays to the columns (pqBatch), and each row is checked as
-// the text readers check a record (pqrow.go).
+// column layout is checked once, when the file is opened. Rows are read
+// row group by row group, in chunks of at most batchRows: the flat
+// columns with the library's column readers (pqflat.go), the nested ones
+// (traits, depends_on) through pqarrow; each row is then checked as the
+// text readers check a record (pqrow.go).
 type parquetDecoder struct {
-	name    string
-	cols    []pqColumn
-	records pqarrow.RecordReader
-	cur     arrow.Record
-	batch   pqBatch
-	row     int // next row of the batch
-	base    int // rows of the file before the batch
+	name   string
+	pf     *file.Reader
+	cols   []pqColumn
+	flat   []*flatCol
+	nested []nestedCol
+	batch  pqBatch
+	rg     int // next row group
+	left   int // rows of the current row group not yet read
+	n      int // rows in the chunk
+	row    int // next row of the chunk
+	base   int // rows of the file before the chunk
+	done   bool
 	interner
+	reqKey    []byte                    // scratch: a row's requirements
+	reqShapes map[string][]sim.Quantity // requirement vectors seen, shared
+}
+
+// nestedCol is a list or map column, read through pqarrow.
+type nestedCol struct {
+	f   field
+	rd  *pqarrow.ColumnReader
+	cur arrow.Array
 }
 
 // pqColumn is one top-level column of the file.
@@ -85,14 +102,12 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	d := &parquetDecoder{name: name}
+	d := &parquetDecoder{name: name, pf: pf}
 	if err := d.checkSchema(schema); err != nil {
 		return nil, err
 	}
-	if pf.NumRows() > 0 {
-		if d.records, err = fr.GetRecordReader(context.Background(), nil, nil); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+	if err := d.columnReaders(fr, schema); err != nil {
+		return nil, err
 	}
 	return &Reader{name: name, opt: opt, decode: d.next, meta: meta, closers: []io.Closer{d}}, nil
 }
@@ -104,11 +119,49 @@ func recoverCorrupt(name string, err *error) {
 	}
 }
 
-// Close releases the batch and the record reader.
+// columnReaders maps each column to its reader: a flat column to its
+// Parquet leaf, a nested one to a pqarrow reader of the whole field.
+func (d *parquetDecoder) columnReaders(fr *pqarrow.FileReader, s *arrow.Schema) error {
+	leaves := d.pf.MetaData().Schema
+	for i, c := range d.cols {
+		if _, nested := s.Field(i).Type.(arrow.NestedType); nested {
+			rd, err := fr.GetColumn(context.Background(), i)
+			if err != nil {
+				return fmt.Errorf("%s: column %s: %w", d.name, c.name, err)
+			}
+			d.nested = append(d.nested, nestedCol{f: c.f, rd: rd})
+			continue
+		}
+		fc := &flatCol{pqColumn: c, leaf: -1}
+		for l := range leaves.NumColumns() {
+			if col := leaves.Column(l); len(col.ColumnPath()) == 1 && col.ColumnPath()[0] == c.name {
+				fc.leaf, fc.maxDef = l, col.MaxDefinitionLevel()
+				switch col.PhysicalType() {
+				case parquet.Types.Int64, parquet.Types.ByteArray, parquet.Types.Boolean:
+				case parquet.Types.Int32, parquet.Types.FixedLenByteArray:
+					if c.f != fRequest {
+						return d.schemaError(c.name, "physical type %s is not supported", col.PhysicalType())
+					}
+				default:
+					return d.schemaError(c.name, "physical type %s is not supported", col.PhysicalType())
+				}
+			}
+		}
+		if fc.leaf < 0 || fc.maxDef > 1 {
+			return d.schemaError(c.name, "not a top-level column of the Parquet schema")
+		}
+		d.flat = append(d.flat, fc)
+	}
+	return nil
+}
+
+// Close releases the nested columns' arrays.
 func (d *parquetDecoder) Close() error {
-	if d.records != nil {
-		d.records.Release()
-		d.records = nil
+	for i := range d.nested {
+		if d.nested[i].cur != nil {
+			d.nested[i].cur.Release()
+			d.nested[i].cur = nil
+		}
 	}
 	return nil
 }
@@ -190,8 +243,8 @@ func sameShape(want, got arrow.DataType) bool {
 // next decodes the next row into rec; io.EOF after the last.
 func (d *parquetDecoder) next(rec *record) (line int, err error) {
 	defer recoverCorrupt(d.name, &err)
-	for d.cur == nil || d.row >= int(d.cur.NumRows()) {
-		if err := d.nextBatch(); err != nil {
+	for d.row >= d.n {
+		if err := d.nextChunk(); err != nil {
 			return 0, err
 		}
 	}
@@ -204,31 +257,63 @@ func (d *parquetDecoder) next(rec *record) (line int, err error) {
 	return line, nil
 }
 
-// nextBatch reads the next batch of rows; io.EOF after the last.
-func (d *parquetDecoder) nextBatch() error {
-	if d.cur != nil {
-		d.base += int(d.cur.NumRows())
-		d.cur = nil
-	}
-	if d.records == nil || !d.records.Next() {
-		err := io.EOF
-		if d.records != nil && d.records.Err() != nil && !errors.Is(d.records.Err(), io.EOF) {
-			err = fatalError{&traces.ParseError{File: d.name, Line: d.base + 1,
-				Err: fmt.Errorf("reading the Parquet file: %w", d.records.Err())}}
+// nextChunk reads the next rows of the current row group, or of the
+// next one; io.EOF after the last.
+func (d *parquetDecoder) nextChunk() error {
+	d.base += d.n
+	d.row, d.n = 0, 0
+	for d.left == 0 {
+		if d.done || d.rg >= d.pf.NumRowGroups() {
+			d.done = true
+			d.Close()
+			return io.EOF
 		}
-		d.Close()
-		return err
-	}
-	d.cur = d.records.Record()
-	d.row = 0
-	n := d.cur.NumRows()
-	for i, c := range d.cur.Columns() {
-		if int64(c.Len()) != n {
-			return fatalError{&traces.ParseError{File: d.name, Line: d.base + 1, Field: d.cols[i].name,
-				Err: fmt.Errorf("column has %d rows in this batch, the first column %d", c.Len(), n)}}
+		rg := d.pf.RowGroup(d.rg)
+		d.rg++
+		d.left = int(rg.NumRows())
+		for _, c := range d.flat {
+			if err := c.start(rg); err != nil {
+				return d.readError(c.name, err)
+			}
 		}
 	}
-	return d.batch.bind(d.cur, d.cols)
+	k := min(d.left, batchRows)
+	for _, c := range d.flat {
+		if err := c.read(k); err != nil {
+			return d.readError(c.name, err)
+		}
+	}
+	for i := range d.nested {
+		c := &d.nested[i]
+		if c.cur != nil {
+			c.cur.Release()
+		}
+		chunked, err := c.rd.NextBatch(int64(k))
+		if err != nil {
+			return d.readError(c.f.String(), err)
+		}
+		if chunked.Len() != k {
+			chunked.Release()
+			return d.readError(c.f.String(), fmt.Errorf("%d rows where the other columns have %d", chunked.Len(), k))
+		}
+		c.cur, err = array.Concatenate(chunked.Chunks(), memory.DefaultAllocator)
+		chunked.Release()
+		if err != nil {
+			return d.readError(c.f.String(), err)
+		}
+	}
+	d.left -= k
+	d.n = k
+	d.batch.bind(d.flat, d.nested)
+	return nil
+}
+
+// readError is a column the library cannot read: the file is corrupt,
+// which stops the reader in both modes.
+func (d *parquetDecoder) readError(col string, err error) error {
+	d.done, d.left, d.n = true, 0, 0
+	return fatalError{&traces.ParseError{File: d.name, Line: d.base + 1, Field: col,
+		Err: fmt.Errorf("reading the Parquet file (row group %d): %w", d.rg, err)}}
 }
 
 // rowError names the row and the column (with the place inside a

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -10,26 +11,23 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// pqBatch holds the typed arrays of one batch of a Parquet trace; a nil
-// array is a column the file does not have (every value null).
+// pqBatch binds the columns of one chunk of rows to the fields; a nil
+// column is one the file does not have (every value null).
 type pqBatch struct {
-	id                                     *array.String
-	submit, runtime, walltime, tasks, prio *array.Int64
-	gang                                   *array.Boolean
-	text                                   [4]*array.String // user, group, queue, partition
-	req                                    []pqReq
-	traitText                              [3]*array.String // architecture, member_group, project
-	strs                                   [2]pqStrings     // immunities, aversion_groups
-	labels                                 [2]pqLabels      // selector, labels
-	tol                                    pqStructs        // key, value, effect
-	con                                    pqStructs        // kind, attribute, value, groups, soft
-	dep                                    pqStructs        // job, condition, think_us
+	id, submit, runtime, walltime, tasks, prio, gang *flatCol
+	text                                             [4]*flatCol // user, group, queue, partition
+	traitText                                        [3]*flatCol // architecture, member_group, project
+	req                                              []pqReq
+	strs                                             [2]pqStrings // immunities, aversion_groups
+	labels                                           [2]pqLabels  // selector, labels
+	tol                                              pqStructs    // key, value, effect
+	con                                              pqStructs    // kind, attribute, value, groups, soft
+	dep                                              pqStructs    // job, condition, think_us
 }
 
+// pqReq is a req_ column: its values are decimals of scale 3 − log10(mul).
 type pqReq struct {
-	a   *array.Decimal128
-	col string
-	res string
+	*flatCol
 	mul int64 // 10^(3 − scale)
 }
 
@@ -58,55 +56,57 @@ type pqStructs struct {
 var textFields = [4]field{fUser, fGroup, fQueue, fPartition}
 var traitTextFields = [3]field{fArchitecture, fMemberGroup, fProject}
 
-// bind points the batch at rec's columns.
-func (b *pqBatch) bind(rec arrow.Record, cols []pqColumn) error {
+// bind points the batch at the chunk's columns.
+func (b *pqBatch) bind(flat []*flatCol, nested []nestedCol) {
 	*b = pqBatch{req: b.req[:0]}
-	for i, c := range cols {
-		a := rec.Column(i)
+	for _, c := range flat {
 		switch c.f {
 		case fRequest:
 			mul := int64(1)
 			for range 3 - c.scale {
 				mul *= 10
 			}
-			b.req = append(b.req, pqReq{a: a.(*array.Decimal128), col: c.name, res: c.res, mul: mul})
+			b.req = append(b.req, pqReq{c, mul})
 		case fID:
-			b.id = a.(*array.String)
+			b.id = c
 		case fSubmit:
-			b.submit = a.(*array.Int64)
+			b.submit = c
 		case fRuntime:
-			b.runtime = a.(*array.Int64)
+			b.runtime = c
 		case fWalltime:
-			b.walltime = a.(*array.Int64)
+			b.walltime = c
 		case fTasks:
-			b.tasks = a.(*array.Int64)
+			b.tasks = c
 		case fPriority:
-			b.prio = a.(*array.Int64)
+			b.prio = c
 		case fGang:
-			b.gang = a.(*array.Boolean)
+			b.gang = c
 		case fUser, fGroup, fQueue, fPartition:
-			b.text[c.f-fUser] = a.(*array.String)
+			b.text[c.f-fUser] = c
 		case fArchitecture, fMemberGroup, fProject:
-			b.traitText[c.f-fArchitecture] = a.(*array.String)
+			b.traitText[c.f-fArchitecture] = c
+		}
+	}
+	for _, n := range nested {
+		switch n.f {
 		case fImmunities, fAversionGroups:
-			l := a.(*array.List)
-			b.strs[c.f-fImmunities] = pqStrings{l, l.ListValues().(*array.String)}
+			l := n.cur.(*array.List)
+			b.strs[n.f-fImmunities] = pqStrings{l, l.ListValues().(*array.String)}
 		case fSelector, fLabels:
-			m := a.(*array.Map)
+			m := n.cur.(*array.Map)
 			k := 0
-			if c.f == fLabels {
+			if n.f == fLabels {
 				k = 1
 			}
 			b.labels[k] = pqLabels{m, m.Keys().(*array.String), m.Items().(*array.String)}
 		case fTolerations:
-			b.tol = bindStructs(a.(*array.List), tolerationKeys, -1, -1)
+			b.tol = bindStructs(n.cur.(*array.List), tolerationKeys, -1, -1)
 		case fConstraints:
-			b.con = bindStructs(a.(*array.List), constraintKeys, 3, 4)
+			b.con = bindStructs(n.cur.(*array.List), constraintKeys, 3, 4)
 		case fDependsOn:
-			b.dep = bindStructs(a.(*array.List), []string{"job", "condition", memThinkUS}, 2, -1)
+			b.dep = bindStructs(n.cur.(*array.List), []string{"job", "condition", memThinkUS}, 2, -1)
 		}
 	}
-	return nil
 }
 
 // bindStructs finds the members of a list of structs by name: keys in
@@ -170,36 +170,35 @@ func (in *interner) clone(s string) string {
 
 var errWalltimeUS = fmt.Errorf("must be ≥ 0, or null for unknown")
 
-// decodeRow fills rec from row i of the batch. It returns the column at
+// decodeRow fills rec from row i of the chunk. It returns the column at
 // fault (and a path inside it), or a *traitError for a structured field.
 func (d *parquetDecoder) decodeRow(rec *record, i int) (string, string, error) {
 	b := &d.batch
 	j := &rec.job
-	id, ok := strAt(b.id, i)
+	id, ok := b.id.text(i)
 	switch {
 	case !ok:
 		return "id", "", errMissing
-	case id == "":
+	case len(id) == 0:
 		return "id", "", errEmpty
 	}
-	j.ID = strings.Clone(id)
+	j.ID = string(id)
 	for _, c := range [...]struct {
-		a   *array.Int64
+		c   *flatCol
 		dst *sim.Time
-		col string
-	}{{b.submit, &j.Submit, colSubmitUS}, {b.runtime, &j.Runtime, colRuntimeUS}} {
-		v, ok := intAt(c.a, i)
+	}{{b.submit, &j.Submit}, {b.runtime, &j.Runtime}} {
+		v, ok := c.c.int(i)
 		switch {
 		case !ok:
-			return c.col, "", errMissing
+			return c.c.name, "", errMissing
 		case v < 0:
-			return c.col, "", errNegTime
+			return c.c.name, "", errNegTime
 		case v > int64(maxTime):
-			return c.col, "", errBigTime
+			return c.c.name, "", errBigTime
 		}
 		*c.dst = sim.Time(v)
 	}
-	if v, ok := intAt(b.walltime, i); ok {
+	if v, ok := b.walltime.int(i); ok {
 		switch {
 		case v < 0:
 			return colWalltimeUS, "", errWalltimeUS
@@ -208,30 +207,30 @@ func (d *parquetDecoder) decodeRow(rec *record, i int) (string, string, error) {
 		}
 		j.Walltime = sim.Time(v)
 	}
-	if v, ok := intAt(b.tasks, i); ok {
+	if v, ok := b.tasks.int(i); ok {
 		if v < 1 || v > 1<<31 {
 			return "tasks", "", errTasks
 		}
 		j.Tasks = int(v)
 	}
-	if v, ok := intAt(b.prio, i); ok {
+	if v, ok := b.prio.int(i); ok {
 		j.Priority = int(v)
 	}
-	if b.gang != nil && !b.gang.IsNull(i) {
-		j.Gang = b.gang.Value(i)
+	if b.gang.present(i) {
+		j.Gang = b.gang.bools[i]
 	}
-	for k, a := range b.text {
-		if s, ok := strAt(a, i); ok && s != "" {
-			s = d.clone(s)
+	for k, c := range b.text {
+		if s, ok := c.text(i); ok && len(s) > 0 {
+			v := d.str(s)
 			switch textFields[k] {
 			case fUser:
-				j.User = s
+				j.User = v
 			case fGroup:
-				j.Group = s
+				j.Group = v
 			case fQueue:
-				j.Queue = s
+				j.Queue = v
 			default:
-				j.Partition = s
+				j.Partition = v
 			}
 		}
 	}
@@ -244,33 +243,48 @@ func (d *parquetDecoder) decodeRow(rec *record, i int) (string, string, error) {
 	return "", "", d.deps(j, i)
 }
 
-// requests reads the req_ columns of row i, in column order.
+// maxReqShapes bounds the requirement vectors a reader shares.
+const maxReqShapes = 4096
+
+// requests reads the req_ columns of row i, in column order. Jobs with
+// the same requirements share one Request slice (full, so an append
+// copies it): a trace has few distinct ones, and the allocation it saves
+// is a good part of the reading time. Nothing modifies a job's Request.
 func (d *parquetDecoder) requests(j *sim.Job, i int) (string, error) {
+	key := d.reqKey[:0]
 	n := 0
 	for _, r := range d.batch.req {
-		if r.a.IsValid(i) {
-			n++
+		if !r.present(i) {
+			key = append(key, 0)
+			continue
 		}
+		a := r.ints[i]
+		if a > int64(maxAmount)/r.mul || a < -int64(maxAmount)/r.mul {
+			return r.name, errBigAmount
+		}
+		key = binary.LittleEndian.AppendUint64(append(key, 1), uint64(a))
+		n++
 	}
+	d.reqKey = key
 	if n == 0 {
 		return "", nil
 	}
-	j.Request = make([]sim.Quantity, 0, n)
-	for _, r := range d.batch.req {
-		if !r.a.IsValid(i) {
-			continue
-		}
-		v := r.a.Value(i)
-		// The value fits an int64 when the high word only extends the
-		// low word's sign.
-		hi, a := v.HighBits(), int64(v.LowBits())
-		if hi != a>>63 {
-			return r.col, errBigAmount
-		}
-		if a > int64(maxAmount)/r.mul || a < -int64(maxAmount)/r.mul {
-			return r.col, errBigAmount
-		}
-		j.Request = append(j.Request, sim.Quantity{Resource: r.res, Amount: sim.Amount(a * r.mul)})
+	if q, ok := d.reqShapes[string(key)]; ok {
+		j.Request = q
+		return "", nil
 	}
+	q := make([]sim.Quantity, 0, n)
+	for _, r := range d.batch.req {
+		if r.present(i) {
+			q = append(q, sim.Quantity{Resource: r.res, Amount: sim.Amount(r.ints[i] * r.mul)})
+		}
+	}
+	if len(d.reqShapes) < maxReqShapes {
+		if d.reqShapes == nil {
+			d.reqShapes = map[string][]sim.Quantity{}
+		}
+		d.reqShapes[string(key)] = q
+	}
+	j.Request = q
 	return "", nil
 }

@@ -8,10 +8,10 @@ import (
 // the same paths and reasons as in the text encodings.
 func (d *parquetDecoder) traits(rec *record, i int) error {
 	b := &d.batch
-	for k, a := range b.traitText {
-		if s, ok := strAt(a, i); ok && s != "" {
+	for k, c := range b.traitText {
+		if text, ok := c.text(i); ok && len(text) > 0 {
 			t := rec.traits()
-			s = d.clone(s)
+			s := d.str(text)
 			switch traitTextFields[k] {
 			case fArchitecture:
 				t.Architecture = s
