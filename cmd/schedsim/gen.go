@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/clusterconfig"
 	"github.com/schedsim/schedsim/traces/gen"
 	"github.com/schedsim/schedsim/traces/native"
 )
@@ -43,9 +45,9 @@ func newGenCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gen --model lublin|poisson|google --jobs N --seed S --out FILE",
 		Short: "Generate a seeded synthetic workload as a native trace (Lublin–Feitelson, Poisson, Google-2011-like)",
-		Long: `gen writes a synthetic workload as a native trace (JSON Lines or CSV, by the extension of --out,
-optionally .gz), and with --cluster-out the cluster file it is made for. The same model, options and
-seed give the same bytes.
+		Long: `gen writes a synthetic workload as a native trace (Parquet, JSON Lines or CSV, by the extension
+of --out; the last two optionally .gz), and with --cluster-out the cluster file it is made for (a
+Parquet trace also carries it in its metadata). The same model, options and seed give the same bytes.
 
 Models:
   lublin   the Lublin–Feitelson model of rigid parallel jobs (JPDC 63(11), 2003), published
@@ -73,7 +75,7 @@ Models:
 	fs.IntVar(&f.jobs, "jobs", f.jobs, "number of jobs")
 	fs.Uint64Var(&f.seed, "seed", f.seed, "random seed: the same seed gives the same trace")
 	fs.IntVar(&f.nodes, "nodes", 0, "cluster size the workload is made for (default: lublin and poisson 128 nodes, google 12500 machines)")
-	fs.StringVar(&f.out, "out", "", "trace file: .jsonl or .csv, optionally .gz (required)")
+	fs.StringVar(&f.out, "out", "", "trace file: .parquet, .jsonl or .csv (the last two optionally .gz; required)")
 	fs.StringVar(&f.clusterOut, "cluster-out", "", "also write the matching cluster YAML here")
 	fs.BoolVar(&f.quiet, "quiet", false, "print nothing but errors")
 	fs.Float64Var(&f.meanGap, "mean-interarrival", f.meanGap, "poisson: mean seconds between arrivals")
@@ -169,8 +171,10 @@ func traceWriterFor(path string) (func(io.Writer, *gen.Generator) error, error) 
 		write = writeGenJSONL
 	case strings.HasSuffix(name, ".csv"):
 		write = writeGenCSV
+	case strings.HasSuffix(name, ".parquet") && !gz:
+		write = writeGenParquet
 	default:
-		return nil, fmt.Errorf("gen: --out %s: want a .jsonl, .ndjson or .csv file (optionally .gz)", path)
+		return nil, fmt.Errorf("gen: --out %s: want a .parquet, .jsonl, .ndjson or .csv file (the last three optionally .gz)", path)
 	}
 	if !gz {
 		return write, nil
@@ -197,12 +201,44 @@ func writeGenJSONL(w io.Writer, g *gen.Generator) error {
 	})
 }
 
-func writeGenCSV(w io.Writer, g *gen.Generator) error {
+// genColumns are the columns of a generated trace: a req_ column per
+// resource of the cluster, which every job requests, and no traits.
+func genColumns(g *gen.Generator) native.Columns {
 	var cols native.Columns
-	for _, q := range g.Cluster().Capacity() { // the resources every job requests
+	for _, q := range g.Cluster().Capacity() {
 		cols.Resources = append(cols.Resources, q.Resource)
 	}
-	cw, err := native.NewCSVWriter(w, cols)
+	return cols
+}
+
+// writeGenParquet writes a Parquet trace that carries its cluster in its
+// metadata, so it replays without --cluster.
+func writeGenParquet(w io.Writer, g *gen.Generator) error {
+	var yaml bytes.Buffer
+	c := g.Cluster()
+	if err := c.WriteYAML(&yaml); err != nil {
+		return err
+	}
+	specs, err := clusterconfig.Parse(yaml.Bytes(), c.Name)
+	if err != nil {
+		return err
+	}
+	pw, err := native.NewParquetWriter(w, genColumns(g), &native.Embedded{
+		Cluster:       specs,
+		ClusterSource: fmt.Sprintf("schedsim gen --model %s: %s", g.Model(), c.Name),
+		Source:        "schedsim gen --model " + g.Model(),
+	})
+	if err != nil {
+		return err
+	}
+	if err := eachGenJob(g, pw.Write); err != nil {
+		return err
+	}
+	return pw.Close()
+}
+
+func writeGenCSV(w io.Writer, g *gen.Generator) error {
+	cw, err := native.NewCSVWriter(w, genColumns(g))
 	if err != nil {
 		return err
 	}

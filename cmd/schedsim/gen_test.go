@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/native"
@@ -17,7 +20,7 @@ import (
 func TestGenSameSeedSameBytes(t *testing.T) {
 	dir := t.TempDir()
 	for _, model := range []string{"lublin", "poisson", "google"} {
-		for _, ext := range []string{"jsonl", "csv", "jsonl.gz"} {
+		for _, ext := range []string{"jsonl", "csv", "jsonl.gz", "parquet"} {
 			read := func(name, seed string) []byte {
 				path := filepath.Join(dir, name+"."+ext)
 				if _, err := execute(t, "gen", "--model", model, "--jobs", "500", "--seed", seed, "--out", path, "--quiet"); err != nil {
@@ -54,20 +57,18 @@ func TestGenReadsBackAndReplays(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
-	r, err := native.Open(trace, traces.Options{Strict: true})
-	if err != nil {
+	// The same seed as Parquet: the same jobs read back, and the cluster
+	// in its metadata.
+	pq := filepath.Join(dir, "g.parquet")
+	if _, err := execute(t, "gen", "--model", "google", "--jobs", "300", "--nodes", "50", "--out", pq, "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for {
-		if _, err := r.Next(); err != nil {
-			break
-		}
-		n++
+	fromCSV, fromParquet := readNative(t, trace), readNative(t, pq)
+	if len(fromCSV) != 300 {
+		t.Errorf("read back %d jobs, want 300", len(fromCSV))
 	}
-	r.Close()
-	if n != 300 {
-		t.Errorf("read back %d jobs, want 300", n)
+	if !reflect.DeepEqual(fromCSV, fromParquet) {
+		t.Error("the CSV and Parquet traces of one seed read back differently")
 	}
 	specs, err := clusterconfig.Load(cluster)
 	if err != nil || len(specs) != 50 {
@@ -94,7 +95,7 @@ func TestGenBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--model", "nope", "--out", out}, `unknown model "nope"`},
-		{[]string{"--out", filepath.Join(dir, "t.txt")}, "want a .jsonl, .ndjson or .csv file"},
+		{[]string{"--out", filepath.Join(dir, "t.txt")}, "want a .parquet, .jsonl, .ndjson or .csv file"},
 		{[]string{}, "--out FILE is required"},
 		{[]string{"--jobs", "0", "--out", out}, "jobs: must be ≥ 1"},
 		{[]string{"--model", "lublin", "--nodes", "8", "--out", out}, "nodes: must be in [32, 1000000], got 8"},
@@ -109,5 +110,26 @@ func TestGenBadInput(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("bad input left files: %v", entries)
+	}
+}
+
+// readNative reads every job of a native trace, strictly.
+func readNative(t *testing.T, path string) []*sim.Job {
+	t.Helper()
+	r, err := native.Open(path, traces.Options{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var jobs []*sim.Job
+	for {
+		j, err := r.Next()
+		if err == io.EOF {
+			return jobs
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, j)
 	}
 }
