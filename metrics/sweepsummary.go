@@ -3,14 +3,17 @@ package metrics
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"github.com/schedsim/schedsim/sim"
 )
 
 // ColumnKind is the type of a sweep summary column.
@@ -22,25 +25,57 @@ const (
 	KindFloat             // float64
 )
 
-// summaryInts are the int64 columns of a run's summary (summaryCols);
-// every other numeric column is float64. TestRunSummaryKinds checks this
-// list against a real summary.
-var summaryInts = []string{"jobs", "jobs_completed", "jobs_killed", "jobs_rejected", "jobs_unfinished", "jobs_skipped",
-	"restarts", "preemptions", "events"}
+// summaryKinds are the types of a run summary's columns, read off the
+// summary a Recorder computes on a throwaway one-node cluster, so they
+// follow summaryCols as columns are added. The node's one resource has a
+// sentinel name: a column naming it (utilization_<resource>) is a pattern
+// for every resource.
+var summaryKinds = sync.OnceValues(func() (kinds map[string]ColumnKind, err error) {
+	c, err := sim.NewCluster([]sim.NodeSpec{{Name: "n", Capacity: []sim.Quantity{{Resource: sentinelResource, Amount: sim.Units(1)}}}})
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "schedsim-summary-kinds-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	r, err := NewRecorder(dir, c, Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Abort()
+	kinds = map[string]ColumnKind{}
+	for _, col := range r.summaryCols(FinalInfo{}, 0) {
+		switch col.kind {
+		case arrow.INT64:
+			kinds[col.name] = KindInt
+		case arrow.FLOAT64:
+			kinds[col.name] = KindFloat
+		default:
+			kinds[col.name] = KindString
+		}
+	}
+	return kinds, nil
+})
 
-var summaryFloats = []string{"makespan_s", "mean_wait_s", "median_wait_s", "p95_wait_s", "max_wait_s", "mean_slowdown",
-	"mean_bsld", "lost_work_s", "lost_node_hours", "checkpoint_overhead_s", "node_downtime_s", "jain_bsld",
-	"jain_usage_share", "utilization", "energy_j", "energy_kwh", "wall_s", "events_per_s", "jobs_per_s"}
+const sentinelResource = "res0sentinel"
 
 // RunSummaryKind returns the type of a column of a run's summary and
-// whether name is one of its (non-label) columns; utilization_<resource>
-// is float64.
+// whether name is one of its (non-label) columns.
 func RunSummaryKind(name string) (ColumnKind, bool) {
-	switch {
-	case slices.Contains(summaryInts, name):
-		return KindInt, true
-	case slices.Contains(summaryFloats, name), strings.HasPrefix(name, "utilization_"):
-		return KindFloat, true
+	kinds, err := summaryKinds()
+	if err != nil {
+		return KindString, false
+	}
+	if k, ok := kinds[name]; ok && !strings.Contains(name, sentinelResource) {
+		return k, true
+	}
+	for pattern, k := range kinds {
+		pre, post, ok := strings.Cut(pattern, sentinelResource)
+		if ok && len(name) > len(pre)+len(post) && strings.HasPrefix(name, pre) && strings.HasSuffix(name, post) {
+			return k, true
+		}
 	}
 	return KindString, false
 }

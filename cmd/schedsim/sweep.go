@@ -229,7 +229,6 @@ func (s *sweeper) runAll(todo []sweepRun) {
 			progressbar.OptionSetDescription("sweep"),
 			progressbar.OptionShowCount(),
 			progressbar.OptionSetItsString("runs"),
-			progressbar.OptionShowIts(),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionClearOnFinish(),

@@ -99,13 +99,22 @@ func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
 	cols := append([]metrics.SweepColumn{run, runDir}, params...)
 	cols = append(cols, seed)
 	for _, name := range order {
-		kind, known := metrics.RunSummaryKind(name)
-		if !known {
-			kind = metrics.KindString // a label (trace, queue, backfill)
-		}
 		v, ok := values[name]
 		if !ok {
 			v = make([]string, n)
+		}
+		kind, known := metrics.RunSummaryKind(name)
+		switch {
+		case known:
+		case slices.Contains(runLabels, name):
+			kind = metrics.KindString
+		default: // a column newer than this binary knows: a number if every value is
+			kind = metrics.KindFloat
+			for _, x := range v {
+				if _, err := strconv.ParseFloat(x, 64); x != "" && err != nil {
+					kind = metrics.KindString
+				}
+			}
 		}
 		cols = append(cols, metrics.SweepColumn{Name: name, Kind: kind, Values: v})
 	}
