@@ -101,7 +101,7 @@ func newNodeUsage(c *sim.Cluster) *nodeUsage {
 func (u *nodeUsage) start(now sim.Time, j *sim.JobRun) {
 	for _, n := range j.Nodes {
 		if u.active[n] == 0 {
-			u.since[n] = now
+			u.since[n] = j.Start // after its nodes woke, under power-down
 		}
 		u.active[n]++
 		u.tasks[n]++
@@ -133,7 +133,7 @@ func (u *nodeUsage) charge(j *sim.JobRun, until sim.Time, stop bool) float64 {
 			u.frag.touch(n)
 			u.active[n]--
 			if u.active[n] == 0 {
-				u.busy[n] += until - u.since[n]
+				u.busy[n] += max(until-u.since[n], 0)
 			}
 		}
 	}
@@ -144,7 +144,7 @@ func (u *nodeUsage) charge(j *sim.JobRun, until sim.Time, stop bool) float64 {
 func (u *nodeUsage) finish(end sim.Time) {
 	for n, a := range u.active {
 		if a > 0 {
-			u.busy[n] += end - u.since[n]
+			u.busy[n] += max(end-u.since[n], 0)
 			u.since[n] = end
 		}
 	}
