@@ -25,6 +25,7 @@ import (
 type replayConfig struct {
 	Trace          string          `yaml:"trace"`
 	TraceFormat    string          `yaml:"trace_format"`
+	GoogleScale    string          `yaml:"google_scale,omitempty"`
 	Cluster        string          `yaml:"cluster"`
 	Platform       string          `yaml:"platform"`
 	MaxHosts       int             `yaml:"max_hosts"`
@@ -70,8 +71,9 @@ func defaultConfig() replayConfig {
 
 // bindFlags registers every flag on fs, pointing into c.
 func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&c.Trace, "trace", c.Trace, "trace file: .swf[.gz], Batsim .json, native .jsonl/.csv[.gz], Alibaba 2018 directory or batch_task.csv, Azure vmtable.csv (default: the embedded KTH-SP2 log)")
-	fs.StringVar(&c.TraceFormat, "trace-format", c.TraceFormat, "force the trace format: swf, batsim, native, alibaba2018, azure")
+	fs.StringVar(&c.Trace, "trace", c.Trace, "trace file: .swf[.gz], Batsim .json, native .jsonl/.csv[.gz], Alibaba 2018 directory or batch_task.csv, Azure vmtable.csv, Google 2011/2019 trace directory (default: the embedded KTH-SP2 log)")
+	fs.StringVar(&c.TraceFormat, "trace-format", c.TraceFormat, "force the trace format: swf, batsim, native, alibaba2018, azure, google2011, google2019")
+	fs.StringVar(&c.GoogleScale, "google-scale", c.GoogleScale, "Google traces: factors from normalised amounts (1 = the largest machine) to the replay's units, e.g. cpu=64,mem=256,disk=1 (default cpu=1,mem=1, no disk)")
 	fs.StringVar(&c.Cluster, "cluster", c.Cluster, "cluster YAML file (nodes, resources, attributes, power)")
 	fs.StringVar(&c.Platform, "platform", c.Platform, "Batsim/SimGrid platform XML instead of --cluster")
 	fs.IntVar(&c.MaxHosts, "max-hosts", c.MaxHosts, "keep only the first N compute hosts of --platform (0: all)")
@@ -148,9 +150,9 @@ func (c *replayConfig) validate() error {
 		add("--format: unknown format %q (known: parquet, arrow, csv)", c.Format)
 	}
 	switch c.TraceFormat {
-	case "", "swf", "batsim", "native", formatAlibaba, formatAzure:
+	case "", "swf", "batsim", "native", formatAlibaba, formatAzure, formatGoogle2011, formatGoogle2019:
 	default:
-		add("--trace-format: unknown format %q (known: swf, batsim, native, alibaba2018, azure)", c.TraceFormat)
+		add("--trace-format: unknown format %q (known: swf, batsim, native, alibaba2018, azure, google2011, google2019)", c.TraceFormat)
 	}
 	if st := c.Placement.String(); !slices.Contains(placement.Strategies(), st) {
 		add("--placement: unknown strategy %q (known: %s)", st, strings.Join(placement.Strategies(), ", "))

@@ -84,6 +84,8 @@ func openWorkload(c *replayConfig) (*workload, error) {
 		err = w.openAlibaba(c, opt)
 	case formatAzure:
 		err = w.openAzure(c, opt)
+	case formatGoogle2011, formatGoogle2019:
+		err = w.openGoogle(c, opt)
 	}
 	if err != nil {
 		return nil, badInput(err)
@@ -191,6 +193,8 @@ func sniffFormat(path string, data []byte) (string, error) {
 		return "swf", nil
 	case sniffCloudTrace(path) != "":
 		return sniffCloudTrace(path), nil
+	case isDirectory(path):
+		return sniffGoogle(path)
 	case strings.HasSuffix(name, ".swf"):
 		return "swf", nil
 	case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".ndjson"), strings.HasSuffix(name, ".csv"):
@@ -230,6 +234,9 @@ func sniffFormat(path string, data []byte) (string, error) {
 func checksum(path string, data []byte) (string, error) {
 	h := sha256.New()
 	if fi, err := os.Stat(path); data == nil && err == nil && fi.IsDir() {
+		if _, google := sniffGoogle(path); google == nil {
+			return checksumDir(path)
+		}
 		return dirChecksum(path)
 	}
 	if data != nil {

@@ -364,7 +364,7 @@ func buildPipeline(cfg *replayConfig, w *workload, c *sim.Cluster) (*placement.P
 		tainted = tainted || len(n.Taints) > 0
 	}
 	plain := cfg.Placement.String() == "first-fit" && len(spec.Scorers) == 0 && spec.Limit == 0 && !cfg.Explain && cfg.Script.Path == ""
-	if plain && !tainted && !c.Special() && w.format != "native" {
+	if plain && !tainted && !c.Special() && w.format != "native" && !isGoogleFormat(w.format) {
 		return nil, nil
 	}
 	p, err := placement.Build(c, spec)
