@@ -53,6 +53,26 @@ type workload struct {
 
 // openWorkload opens the trace and resolves the cluster.
 func openWorkload(c *replayConfig) (*workload, error) {
+	w, err := openTrace(c)
+	if err != nil {
+		return nil, err
+	}
+	if w.nodes == nil {
+		if w.format == "native" && c.Cluster == "" && c.Platform == "" {
+			w.close()
+			return nil, badInput(fmt.Errorf("%s: this native trace carries no cluster; give --cluster or --platform", c.Trace))
+		}
+		if err := w.loadCluster(c); err != nil {
+			w.close()
+			return nil, badInput(err)
+		}
+	}
+	return w, nil
+}
+
+// openTrace opens the trace with the cluster it carries, if any (an SWF
+// header, a Parquet trace's metadata…); convert uses it alone.
+func openTrace(c *replayConfig) (*workload, error) {
 	w := &workload{close: func() {}}
 	var data []byte
 	if c.Trace == "" {
@@ -89,12 +109,6 @@ func openWorkload(c *replayConfig) (*workload, error) {
 	}
 	if err != nil {
 		return nil, badInput(err)
-	}
-	if w.nodes == nil {
-		if err := w.loadCluster(c); err != nil {
-			w.close()
-			return nil, badInput(err)
-		}
 	}
 	return w, nil
 }
@@ -160,9 +174,11 @@ func (w *workload) openNative(c *replayConfig, opt traces.Options) error {
 		return err
 	}
 	w.source, w.skips, w.close = r, r.Skips, func() { r.Close() }
-	if c.Cluster == "" && c.Platform == "" {
-		r.Close()
-		return fmt.Errorf("%s: a native trace carries no cluster; give --cluster or --platform", c.Trace)
+	// A Parquet trace may carry its cluster and node events (convert,
+	// gen); --cluster and --platform replace both.
+	if e := r.Embedded(); e != nil && e.Cluster != nil && c.Cluster == "" && c.Platform == "" {
+		w.nodes, w.nodeEvents = e.Cluster, e.NodeEvents
+		w.cluster = fmt.Sprintf("embedded in %s (%s)", filepath.Base(c.Trace), e.ClusterSource)
 	}
 	return nil
 }
@@ -197,7 +213,7 @@ func sniffFormat(path string, data []byte) (string, error) {
 		return sniffGoogle(path)
 	case strings.HasSuffix(name, ".swf"):
 		return "swf", nil
-	case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".ndjson"), strings.HasSuffix(name, ".csv"):
+	case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".ndjson"), strings.HasSuffix(name, ".csv"), strings.HasSuffix(name, ".parquet"):
 		return "native", nil
 	case strings.HasSuffix(name, ".json"):
 		return "batsim", nil
@@ -209,6 +225,9 @@ func sniffFormat(path string, data []byte) (string, error) {
 	}
 	defer f.Close()
 	var r io.Reader = bufio.NewReader(f)
+	if magic, _ := r.(*bufio.Reader).Peek(4); string(magic) == "PAR1" {
+		return "native", nil // a Parquet file
+	}
 	if magic, _ := r.(*bufio.Reader).Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		gz, err := gzip.NewReader(r)
 		if err != nil {

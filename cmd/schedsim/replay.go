@@ -402,7 +402,7 @@ func traceLabel(cfg *replayConfig) string {
 	if cfg.Trace != "" {
 		name = filepath.Base(cfg.Trace)
 	}
-	for _, ext := range []string{".gz", ".swf", ".json", ".jsonl", ".ndjson", ".csv"} {
+	for _, ext := range []string{".gz", ".swf", ".json", ".jsonl", ".ndjson", ".csv", ".parquet"} {
 		name = strings.TrimSuffix(name, ext)
 	}
 	return name
