@@ -27,7 +27,7 @@ var (
 	errMissing        = errors.New("missing")
 	errNotCount       = errors.New("not a whole number ≥ 1")
 	errNotTime        = errors.New("not a time in seconds ≥ 0")
-	errOutsideWindow  = errors.New("0: before or after the 8-day trace window")
+	errOutsideWindow  = errors.New("time 0 (before or after the 8-day trace window)")
 	errEndBeforeStart = errors.New("before start_time")
 	errNotAmount      = errors.New("not a number ≥ 0")
 	errMemRange       = errors.New("outside the normalised range 0–100")
