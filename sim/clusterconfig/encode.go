@@ -23,6 +23,12 @@ import (
 // YAML comment lines. Trace converters use it to keep the cluster a trace
 // carries (an SWF header, a Batsim nb_res, machine events).
 func Encode(nodes []sim.NodeSpec, comment string) ([]byte, error) {
+	return EncodeConfig(nodes, nil, comment)
+}
+
+// EncodeConfig is Encode with the file's default requirements (Config.Defaults),
+// which ParseConfig reads back.
+func EncodeConfig(nodes []sim.NodeSpec, defaults []sim.Quantity, comment string) ([]byte, error) {
 	if len(nodes) == 0 {
 		return nil, fmt.Errorf("clusterconfig: no nodes to encode")
 	}
@@ -40,6 +46,9 @@ func Encode(nodes []sim.NodeSpec, comment string) ([]byte, error) {
 		singles = append(singles, specNode(&rest[i], []*yaml.Node{str("name"), str(rest[i].Name)}))
 	}
 	root := &yaml.Node{Kind: yaml.MappingNode}
+	if len(defaults) > 0 {
+		root.Content = append(root.Content, str("defaults"), quantities(defaults))
+	}
 	if len(groups) > 0 {
 		root.Content = append(root.Content, str("node_groups"), &yaml.Node{Kind: yaml.SequenceNode, Content: groups})
 	}
@@ -63,16 +72,43 @@ func Encode(nodes []sim.NodeSpec, comment string) ([]byte, error) {
 	// Read it back: what cannot be written exactly (an empty taint
 	// effect, an amount beyond MaxAmount, bad watts) is an error here
 	// rather than a different cluster later.
-	back, err := Parse(buf.Bytes(), "encoded cluster")
+	cfg, err := ParseConfig(buf.Bytes(), "encoded cluster")
 	if err != nil {
 		return nil, fmt.Errorf("clusterconfig: the cluster cannot be written as a cluster file: %w", err)
 	}
+	if !slices.Equal(cfg.Defaults, defaults) {
+		return nil, fmt.Errorf("clusterconfig: the defaults %v cannot be written exactly as a cluster file", defaults)
+	}
+	back := cfg.NodeSpecs()
 	for i := range nodes {
 		if back[i].Name != nodes[i].Name || !sameSpec(&back[i], &nodes[i]) {
 			return nil, fmt.Errorf("clusterconfig: node %s cannot be written exactly as a cluster file (read back: %+v)", nodes[i].Name, back[i])
 		}
 	}
 	return buf.Bytes(), nil
+}
+
+// ParseConfig reads and validates a cluster file's content, as LoadConfig
+// does a file: NodeSpecs() expands its nodes and Defaults holds its
+// default requirements.
+func ParseConfig(data []byte, name string) (*Config, error) {
+	c, p := decode(data, name)
+	if c != nil {
+		c.validate(p)
+	}
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// quantities is a flow mapping of resource → amount, in order.
+func quantities(qs []sim.Quantity) *yaml.Node {
+	m := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+	for _, q := range qs {
+		m.Content = append(m.Content, str(q.Resource), num(amountText(q.Amount)))
+	}
+	return m
 }
 
 // groupRun returns how many nodes from the first one form a node group,
@@ -135,11 +171,7 @@ func groupNode(s sim.NodeSpec, prefix string, start, count int) *yaml.Node {
 // attributes (sorted by key), power, parent and taints.
 func specNode(s *sim.NodeSpec, head []*yaml.Node) *yaml.Node {
 	m := &yaml.Node{Kind: yaml.MappingNode, Content: head}
-	res := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-	for _, q := range s.Capacity {
-		res.Content = append(res.Content, str(q.Resource), num(amountText(q.Amount)))
-	}
-	m.Content = append(m.Content, str("resources"), res)
+	m.Content = append(m.Content, str("resources"), quantities(s.Capacity))
 	if len(s.Attributes) > 0 {
 		attrs := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 		for _, k := range slices.Sorted(maps.Keys(s.Attributes)) {

@@ -2,6 +2,7 @@ package clusterconfig
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,16 +22,23 @@ func TestEncodeExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			data, err := Encode(nodes, "from "+f)
+			cfg, err := LoadConfig(f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := Parse(data, "encoded")
+			data, err := EncodeConfig(nodes, cfg.Defaults, "from "+f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := ParseConfig(data, "encoded")
 			if err != nil {
 				t.Fatalf("%v\n%s", err, data)
 			}
-			if got, want := dump(back), dump(nodes); got != want {
+			if got, want := dump(back.NodeSpecs()), dump(nodes); got != want {
 				t.Errorf("round trip differs:\n%s\nwant:\n%s\nfile:\n%s", got, want, data)
+			}
+			if !slices.Equal(back.Defaults, cfg.Defaults) {
+				t.Errorf("defaults %v, want %v", back.Defaults, cfg.Defaults)
 			}
 		})
 	}
