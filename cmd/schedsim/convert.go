@@ -140,7 +140,7 @@ func runConvert(c *replayConfig, o convertOptions, stderr, stdout io.Writer) err
 		}
 	}
 	defer w.close()
-	meta := &native.Embedded{Cluster: w.nodes, ClusterSource: w.cluster, NodeEvents: w.nodeEvents,
+	meta := &native.Embedded{Cluster: w.nodes, Defaults: w.defaults, ClusterSource: w.cluster, NodeEvents: w.nodeEvents,
 		Source: fmt.Sprintf("%s (%s, sha256 %s)", filepath.Base(w.name), w.format, w.sha256)}
 	written := 0
 	bar.pass("writing")
@@ -262,7 +262,7 @@ func writeSidecars(w *workload, o convertOptions) (string, error) {
 		if w.nodes == nil {
 			return "", badInput(fmt.Errorf("--cluster-out: %s carries no cluster; give --cluster or --platform", w.name))
 		}
-		data, err := clusterconfig.Encode(w.nodes, fmt.Sprintf("cluster of %s: %s", filepath.Base(w.name), w.cluster))
+		data, err := clusterconfig.EncodeConfig(w.nodes, w.defaults, fmt.Sprintf("cluster of %s: %s", filepath.Base(w.name), w.cluster))
 		if err != nil {
 			return "", failed(err)
 		}

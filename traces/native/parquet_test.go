@@ -107,7 +107,8 @@ func TestParquetEmbedded(t *testing.T) {
 		{Name: "big,1", Capacity: []sim.Quantity{{Resource: "cpu", Amount: 1500}}, Attributes: map[string]string{"zone": "b"}},
 	}
 	events := []sim.NodeEvent{{At: 5 * sim.Second, Node: "n1", Kind: sim.NodeFail}, {At: 7_500_000, Node: "big,1", Kind: sim.NodeDrain, Deadline: 9 * sim.Second}}
-	meta := &Embedded{Cluster: nodes, ClusterSource: "SWF header", NodeEvents: events, Source: "x.swf"}
+	defaults := []sim.Quantity{{Resource: "avoid", Amount: 1000}}
+	meta := &Embedded{Cluster: nodes, Defaults: defaults, ClusterSource: "SWF header", NodeEvents: events, Source: "x.swf"}
 	_, r, err := readParquet(t, parquetBytes(t, depJobs(), meta), traces.Options{Strict: true})
 	if err != nil {
 		t.Fatal(err)
@@ -116,6 +117,9 @@ func TestParquetEmbedded(t *testing.T) {
 	if e.Source != "x.swf" || e.ClusterSource != "SWF header" || len(e.Cluster) != 3 || e.Cluster[2].Name != "big,1" ||
 		e.Cluster[2].Capacity[0].Amount != 1500 || e.Cluster[0].Power.MaxW != 250 {
 		t.Errorf("embedded: %+v", e)
+	}
+	if len(e.Defaults) != 1 || e.Defaults[0] != defaults[0] {
+		t.Errorf("defaults: %v, want %v", e.Defaults, defaults)
 	}
 	if len(e.NodeEvents) != 2 || e.NodeEvents[1] != events[1] || e.NodeEvents[0] != events[0] {
 		t.Errorf("node events: %+v, want %+v", e.NodeEvents, events)

@@ -19,6 +19,9 @@ type Embedded struct {
 	// Cluster is the trace's own cluster; nil for none. Stored as a
 	// cluster file (clusterconfig.Encode) under schedsim.cluster.
 	Cluster []sim.NodeSpec
+	// Defaults are the cluster file's default requirements (Bistro
+	// entitlements), written with the cluster.
+	Defaults []sim.Quantity
 	// ClusterSource says where it came from ("SWF header, pool model: …"),
 	// under schedsim.cluster_source.
 	ClusterSource string
@@ -44,7 +47,7 @@ func (e *Embedded) keyValues() ([][2]string, error) {
 		kv = append(kv, [2]string{sourceKey, e.Source})
 	}
 	if len(e.Cluster) > 0 {
-		data, err := clusterconfig.Encode(e.Cluster, e.ClusterSource)
+		data, err := clusterconfig.EncodeConfig(e.Cluster, e.Defaults, e.ClusterSource)
 		if err != nil {
 			return nil, err
 		}
@@ -109,11 +112,11 @@ func readEmbedded(name string, kv metadata.KeyValueMetadata) (*Embedded, error) 
 	e.Source, _ = get(sourceKey)
 	e.ClusterSource, _ = get(clusterSourceKey)
 	if text, ok := get(clusterKey); ok {
-		nodes, err := clusterconfig.Parse([]byte(text), name+" (metadata "+clusterKey+")")
+		cfg, err := clusterconfig.ParseConfig([]byte(text), name+" (metadata "+clusterKey+")")
 		if err != nil {
 			return nil, err
 		}
-		e.Cluster = nodes
+		e.Cluster, e.Defaults = cfg.NodeSpecs(), cfg.Defaults
 	}
 	if text, ok := get(nodeEventsKey); ok {
 		evs, err := nodeevents.Parse([]byte(text), name+" (metadata "+nodeEventsKey+")")
