@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/schedsim/schedsim/report"
+	"github.com/schedsim/schedsim/sim"
+)
+
+// newInspectCommand is `schedsim inspect TRACE` (SPEC §7): statistics of a
+// trace, read once, streaming, as a text summary on stdout and, with
+// --out, summary.txt and PNG figures.
+func newInspectCommand() *cobra.Command {
+	cfg := defaultConfig()
+	var out string
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "inspect TRACE [--cluster C] [--out DIR]",
+		Short: "Trace statistics: job count, span, arrival rate, runtime/size/request distributions, offered load",
+		Long: `inspect reads a trace once (any format replay reads) and prints: the job and task counts, the
+submit span, the arrival rate and its daily profile, size classes, quantiles of runtime, walltime,
+tasks and per-task requests, and the offered load against the cluster (the trace's own, or --cluster):
+Σ tasks · request · runtime ÷ (capacity · span) per resource. With --out DIR it also writes
+summary.txt and PNG figures (arrival rate over time, arrivals by hour of day, runtime CDF, job
+sizes, one request CDF per resource).`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return badInput(fmt.Errorf("inspect: give one trace file (got %d arguments)", len(args)))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg.Trace = args[0]
+			if err := cfg.validate(); err != nil {
+				return badInput(err)
+			}
+			return runInspect(&cfg, out, quiet, cmd.OutOrStdout())
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&cfg.TraceFormat, "trace-format", "", "force the trace format (as replay's --trace-format)")
+	fs.StringVar(&cfg.Cluster, "cluster", "", "cluster YAML for the offered load (default: the trace's own cluster, if it has one)")
+	fs.StringVar(&cfg.Platform, "platform", "", "Batsim/SimGrid platform XML instead of --cluster")
+	fs.IntVar(&cfg.MaxHosts, "max-hosts", 0, "keep only the first N compute hosts of --platform (0: all)")
+	fs.StringVar(&cfg.SWFModel, "swf-model", cfg.SWFModel, "cluster model for SWF traces: pool or nodes")
+	fs.IntVar(&cfg.ProcsPerNode, "swf-procs-per-node", 0, "processors per node in the nodes model")
+	fs.BoolVar(&cfg.Strict, "strict", false, "stop at the first bad trace record instead of skipping and counting it")
+	fs.StringVar(&out, "out", "", "also write summary.txt and the PNG figures into this directory")
+	fs.BoolVar(&quiet, "quiet", false, "print nothing but errors")
+	return cmd
+}
+
+func runInspect(cfg *replayConfig, out string, quiet bool, stdout io.Writer) error {
+	w, ownCluster, err := openForInspect(cfg)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	stats := report.NewTraceStats()
+	for {
+		j, err := w.source.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return badInput(err)
+		}
+		stats.Add(j)
+	}
+	info := report.TraceInfo{Name: cfg.Trace, Format: w.format}
+	if w.skips != nil {
+		info.Skipped = w.skips().Total
+	}
+	if ownCluster {
+		info.Cluster, info.Nodes, info.Capacity = w.cluster, len(w.nodes), leafCapacity(w.nodes)
+	}
+	if !quiet {
+		if err := report.WriteInspectText(stdout, stats, info); err != nil {
+			return failed(err)
+		}
+	}
+	if out != "" {
+		written, err := report.WriteInspect(out, stats, info)
+		if err != nil {
+			return failed(fmt.Errorf("inspect: %w", err))
+		}
+		if !quiet {
+			fmt.Fprintf(stdout, "\nwrote %d files to %s\n", len(written), out)
+		}
+	}
+	return nil
+}
+
+// openForInspect opens the trace as replay does. A trace needs no cluster
+// to be inspected, but the openers of formats that carry none (native,
+// Azure, …) refuse to open without one: for those, when no cluster is
+// given, the trace is opened again with a one-node stand-in, and ok is
+// false (no offered load).
+func openForInspect(cfg *replayConfig) (w *workload, ok bool, err error) {
+	w, err = openWorkload(cfg)
+	if err == nil || cfg.Cluster != "" || cfg.Platform != "" {
+		return w, err == nil, err
+	}
+	dir, derr := os.MkdirTemp("", "schedsim-inspect-")
+	if derr != nil {
+		return nil, false, err
+	}
+	defer os.RemoveAll(dir)
+	standIn := filepath.Join(dir, "stand-in.yaml")
+	if os.WriteFile(standIn, []byte("nodes:\n  - {name: stand-in, resources: {cpu: 1}}\n"), 0o644) != nil {
+		return nil, false, err
+	}
+	c := *cfg
+	c.Cluster = standIn
+	if w2, err2 := openWorkload(&c); err2 == nil {
+		return w2, false, nil
+	}
+	return nil, false, err // the first error: it is about the trace itself
+}
+
+// leafCapacity sums each resource's positive amounts over the nodes that
+// hold tasks (not parents), in the order resources first appear.
+func leafCapacity(nodes []sim.NodeSpec) []sim.Quantity {
+	parents := map[string]bool{}
+	for _, n := range nodes {
+		if n.Parent != "" {
+			parents[n.Parent] = true
+		}
+	}
+	var total []sim.Quantity
+	index := map[string]int{}
+	for _, n := range nodes {
+		if parents[n.Name] {
+			continue
+		}
+		for _, q := range n.Capacity {
+			i, seen := index[q.Resource]
+			if !seen {
+				i = len(total)
+				index[q.Resource] = i
+				total = append(total, sim.Quantity{Resource: q.Resource})
+			}
+			if q.Amount > 0 {
+				total[i].Amount += q.Amount
+			}
+		}
+	}
+	return total
+}
