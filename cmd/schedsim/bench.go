@@ -29,7 +29,9 @@ per run, and print a Markdown table.
 --suite placement prints placements/s on a 10,000-node heterogeneous cluster at 70% occupancy
 (the fit filter, the job-constraint filters and 3 scorers), with a full scan and with the
 candidate limit. --suite openb times one FGD run of the openb experiment and all six
-policies × 10 seeds (child processes, with peak memory).`,
+policies × 10 seeds (child processes, with peak memory). --suite sweep times a 200-run
+sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.swf.gz in
+--dir) with 1 and 2 workers, and prints runs/s and the speed-up.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch suite {
 			case "swf":
@@ -37,8 +39,10 @@ policies × 10 seeds (child processes, with peak memory).`,
 				return benchPlacement(cmd.OutOrStdout())
 			case "openb":
 				return benchOpenb(cmd.OutOrStdout())
+			case "sweep":
+				return benchSweep(cmd.OutOrStdout(), args, dir)
 			default:
-				return badInput(fmt.Errorf("--suite %q: want swf, placement or openb", suite))
+				return badInput(fmt.Errorf("--suite %q: want swf, placement, openb or sweep", suite))
 			}
 			traces := args
 			if len(traces) == 0 {
@@ -102,6 +106,6 @@ policies × 10 seeds (child processes, with peak memory).`,
 	cmd.Flags().StringVar(&models, "models", "pool", "comma-separated SWF cluster models (pool,nodes)")
 	cmd.Flags().StringVar(&backfills, "backfill", "none,easy,conservative", "comma-separated backfill disciplines")
 	cmd.Flags().StringVar(&format, "format", "parquet", "output table format")
-	cmd.Flags().StringVar(&suite, "suite", "swf", "what to measure: swf (replays), placement, openb")
+	cmd.Flags().StringVar(&suite, "suite", "swf", "what to measure: swf (replays), placement, openb, sweep")
 	return cmd
 }

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Sizes of the sweep benchmark: 200 runs on the first 20,000 jobs of an
+// SWF log (2 backfills × 10 values of τ × 10 seeds).
+const (
+	benchSweepJobs = 20000
+	benchSweepRuns = 200
+)
+
+// benchSweep times a 200-run sweep in a child process with 1 and 2
+// workers and prints runs/s and the speed-up. trace is the SWF log whose
+// first 20,000 jobs are replayed (default: the first *.swf.gz of dir).
+func benchSweep(out io.Writer, args []string, dir string) error {
+	trace := ""
+	if len(args) > 0 {
+		trace = args[0]
+	} else {
+		logs, _ := filepath.Glob(filepath.Join(dir, "*.swf.gz"))
+		sort.Strings(logs)
+		if len(logs) == 0 {
+			return badInput(fmt.Errorf("no SWF logs in %s; give one: schedsim bench --suite sweep LOG.swf.gz", dir))
+		}
+		trace = logs[0]
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return failed(err)
+	}
+	tmp, err := os.MkdirTemp("", "schedsim-bench-sweep-")
+	if err != nil {
+		return failed(err)
+	}
+	defer os.RemoveAll(tmp)
+	head := filepath.Join(tmp, "head.swf")
+	jobs, err := writeSWFHead(trace, head, benchSweepJobs)
+	if err != nil {
+		return badInput(err)
+	}
+	spec := filepath.Join(tmp, "experiment.yaml")
+	text := fmt.Sprintf(`seed: 1
+seeds: 10
+traces: [{name: head, path: %s}]
+policies: {backfill: [none, easy]}
+parameters:
+  ranges: [{name: bsld_tau_s, min: 10, max: 100, steps: 10}]
+`, head)
+	if err := os.WriteFile(spec, []byte(text), 0o644); err != nil {
+		return failed(err)
+	}
+	fmt.Fprintf(out, "%d runs (2 backfills × 10 τ × 10 seeds) on the first %d jobs of %s\n\n", benchSweepRuns, jobs, filepath.Base(trace))
+	fmt.Fprintln(out, "| workers | runs | wall s | runs/s | speed-up | CPU s | load before | peak MiB |")
+	fmt.Fprintln(out, "|---:|---:|---:|---:|---:|---:|---:|---:|")
+	var base float64
+	var summaries [][]byte
+	for _, workers := range []int{1, 2} {
+		sweepDir := filepath.Join(tmp, "sweep-"+strconv.Itoa(workers))
+		load := loadAverage()
+		wall, cpu, rss, err := timeChildCPU(self, "sweep", spec, "--out", sweepDir, "--workers", strconv.Itoa(workers), "--quiet")
+		if err != nil {
+			return failed(fmt.Errorf("sweep with %d workers: %w", workers, err))
+		}
+		rate := benchSweepRuns / wall
+		if workers == 1 {
+			base = rate
+		}
+		fmt.Fprintf(out, "| %d | %d | %.2f | %.2f | %.2f× | %.1f | %s | %.0f |\n", workers, benchSweepRuns, wall, rate, rate/base, cpu, load, rss)
+		s, err := os.ReadFile(filepath.Join(sweepDir, "summary.csv"))
+		if err != nil {
+			return failed(err)
+		}
+		summaries = append(summaries, s)
+		os.RemoveAll(sweepDir)
+	}
+	if !bytes.Equal(summaries[0], summaries[1]) {
+		return failed(fmt.Errorf("the summaries of 1 and 2 workers differ"))
+	}
+	fmt.Fprintln(out, "\nsummary.csv identical with 1 and 2 workers. CPU s is the sweep's user + system time; load is")
+	fmt.Fprintln(out, "the 1-minute load average when it started (above 2, other work shares the cores and the speed-up is not the sweep's).")
+	return nil
+}
+
+// timeChildCPU is timeChild with the child's CPU time (user + system).
+func timeChildCPU(path string, args ...string) (wall, cpu, rssMiB float64, err error) {
+	c := exec.Command(path, args...)
+	c.Stderr = os.Stderr
+	start := time.Now()
+	if err := c.Run(); err != nil {
+		return 0, 0, 0, err
+	}
+	wall = time.Since(start).Seconds()
+	cpu = (c.ProcessState.UserTime() + c.ProcessState.SystemTime()).Seconds()
+	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rssMiB = float64(ru.Maxrss) / 1024 // KiB on Linux
+	}
+	return wall, cpu, rssMiB, nil
+}
+
+// loadAverage is the 1-minute load average, or "?" off Linux.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}
+
+// writeSWFHead copies the header and the first n jobs of an SWF log
+// (plain or gzipped) to dst and returns the number of jobs copied.
+func writeSWFHead(src, dst string, n int) (int, error) {
+	f, err := os.Open(src)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", src, err)
+		}
+		defer gz.Close()
+		r = gz
+	}
+	w, err := os.Create(dst)
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriter(w)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	jobs := 0
+	for sc.Scan() && jobs < n {
+		line := sc.Text()
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, ";") {
+			jobs++
+		}
+		bw.WriteString(line)
+		bw.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		w.Close()
+		return 0, fmt.Errorf("%s: %w", src, err)
+	}
+	if err := bw.Flush(); err != nil {
+		w.Close()
+		return 0, err
+	}
+	return jobs, w.Close()
+}
