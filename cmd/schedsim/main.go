@@ -55,6 +55,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newConvertCommand())
 	root.AddCommand(newSweepCommand(), newMergeCommand())
 	root.AddCommand(newCompareCommand())
+	root.AddCommand(newTuneCommand())
 	root.AddCommand(newGenCommand(), newInspectCommand())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return badInput(err) })
 	return root

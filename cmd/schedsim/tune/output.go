@@ -144,7 +144,11 @@ func (r *Result) WriteText(w io.Writer, d Describe) error {
 	if c.Maximize {
 		goal = "maximise"
 	}
-	fmt.Fprintf(&b, "schedsim tune %s: %s %s, the mean over %d runs per profile\n", d.Spec, goal, c.Objective, d.Runs)
+	runs := "the mean over %d runs per profile"
+	if d.Runs == 1 {
+		runs = "%d run per profile"
+	}
+	fmt.Fprintf(&b, "schedsim tune %s: %s %s, "+runs+"\n", d.Spec, goal, c.Objective, d.Runs)
 	if len(c.Constraints) > 0 {
 		var cs []string
 		for _, ct := range c.Constraints {
