@@ -177,7 +177,7 @@ func (w *workload) openNative(c *replayConfig, opt traces.Options) error {
 	// A Parquet trace may carry its cluster and node events (convert,
 	// gen); --cluster and --platform replace both.
 	if e := r.Embedded(); e != nil && e.Cluster != nil && c.Cluster == "" && c.Platform == "" {
-		w.nodes, w.nodeEvents = e.Cluster, e.NodeEvents
+		w.nodes, w.defaults, w.nodeEvents = e.Cluster, e.Defaults, e.NodeEvents
 		w.cluster = fmt.Sprintf("embedded in %s (%s)", filepath.Base(c.Trace), e.ClusterSource)
 	}
 	return nil
