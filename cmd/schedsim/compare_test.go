@@ -15,7 +15,7 @@ const compareData = "compare/testdata"
 func TestCompareExitStatus(t *testing.T) {
 	base := filepath.Join(compareData, "base")
 	out, err := execute(t, "compare", base, filepath.Join(compareData, "regression"))
-	if exitCode(err) != exitFailed || !strings.Contains(out, "mean_bsld on easy__hpc-batch (+8.00%, tolerance 5%)") {
+	if exitCode(err) != exitFailed || !strings.Contains(out, "mean_bsld on hpc-batch (+8.00%, tolerance 5%)") {
 		t.Errorf("regression: status %d (%v)\n%s", exitCode(err), err, out)
 	}
 	out, err = execute(t, "compare", base, filepath.Join(compareData, "noise"))

@@ -51,6 +51,9 @@ type Section struct {
 type Result struct {
 	Base, Cand *Side
 	Sections   []Section
+	// Common is what every group's label shared and was cut from the
+	// rows ("" when nothing was).
+	Common string
 	// Groups counts matched groups; OnlyBase and OnlyCand list the labels
 	// of groups found on one side only.
 	Groups             int
@@ -87,6 +90,7 @@ func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
 			base.Path, cand.Path, strings.Join(res.OnlyBase, ", "), strings.Join(res.OnlyCand, ", "))
 	}
 	res.Groups = len(groups)
+	res.Common = shortenLabels(groups)
 	var missing []string
 	for _, m := range tols.Metrics {
 		inBase, inCand := indexOf(base.Columns, m.Name) >= 0, indexOf(cand.Columns, m.Name) >= 0
@@ -163,6 +167,47 @@ func matchGroups(base, cand *Side, res *Result) []group {
 		return out[i].id < out[j].id
 	})
 	return out
+}
+
+// shortenLabels drops from the group labels the "__"-separated parts
+// that every group has in the same place (the trace and queue of a sweep
+// over backfills, say), as benchstat shows only what varies, and returns
+// them joined.
+func shortenLabels(groups []group) string {
+	if len(groups) < 2 {
+		return ""
+	}
+	parts := make([][]string, len(groups))
+	for i, g := range groups {
+		parts[i] = strings.Split(g.label, "__")
+		if len(parts[i]) != len(parts[0]) {
+			return ""
+		}
+	}
+	var keep []int
+	var common []string
+	for j := range parts[0] {
+		same := true
+		for i := range parts {
+			same = same && parts[i][j] == parts[0][j]
+		}
+		if same {
+			common = append(common, parts[0][j])
+		} else {
+			keep = append(keep, j)
+		}
+	}
+	if len(common) == 0 || len(keep) == 0 {
+		return ""
+	}
+	for i := range groups {
+		var kept []string
+		for _, j := range keep {
+			kept = append(kept, parts[i][j])
+		}
+		groups[i].label = strings.Join(kept, "__")
+	}
+	return strings.Join(common, "__")
 }
 
 // groupRuns groups runs by identity (runs go in .base).

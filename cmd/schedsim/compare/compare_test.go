@@ -55,21 +55,21 @@ func row(t *testing.T, res *Result, metric, label string) Row {
 // (all three draws +0.01 has probability 8/27): inconclusive, not a failure.
 func TestSyntheticRegression(t *testing.T) {
 	res := mustCompare(t, "testdata/base", "testdata/regression", DefaultTolerances())
-	r := row(t, res, "mean_bsld", "easy__hpc-batch")
+	r := row(t, res, "mean_bsld", "hpc-batch")
 	if r.Verdict != Regressed || !r.Paired || r.BaseN != 3 {
 		t.Fatalf("mean_bsld hpc-batch: %+v", r)
 	}
 	if math.Abs(r.Rel-8) > 1e-9 || r.Lo < 1.5-1e-9 || r.Hi > 1.7+1e-9 || r.Lo > r.Hi {
 		t.Errorf("mean_bsld hpc-batch: rel %v, interval [%v, %v], want +8%% within [1.5, 1.7]", r.Rel, r.Lo, r.Hi)
 	}
-	j := row(t, res, "jain_bsld", "easy__sensitive")
+	j := row(t, res, "jain_bsld", "sensitive")
 	if j.Verdict != Inconclusive || !(j.Lo < 0 && j.Hi > 0) {
 		t.Errorf("jain_bsld sensitive: %+v, want inconclusive with an interval around 0", j)
 	}
 	if math.Abs(j.Delta-(-0.08/3)) > 1e-9 {
 		t.Errorf("jain_bsld sensitive: delta %v, want −0.0267", j.Delta)
 	}
-	if len(res.Regressions) != 1 || !strings.HasPrefix(res.Regressions[0], "mean_bsld on easy__hpc-batch (+8.00%") {
+	if len(res.Regressions) != 1 || !strings.HasPrefix(res.Regressions[0], "mean_bsld on hpc-batch (+8.00%") {
 		t.Errorf("regressions: %q", res.Regressions)
 	}
 	// Absent from the fixture's summaries: skipped, not an error.
@@ -85,7 +85,7 @@ func TestNoiseWithinTolerance(t *testing.T) {
 	if len(res.Regressions) != 0 {
 		t.Fatalf("regressions: %q", res.Regressions)
 	}
-	r := row(t, res, "mean_bsld", "easy__hpc-batch")
+	r := row(t, res, "mean_bsld", "hpc-batch")
 	if r.Verdict != Same || math.Abs(r.Rel-0.5) > 1e-9 {
 		t.Errorf("mean_bsld hpc-batch: %+v, want ~ at +0.5%%", r)
 	}
@@ -96,7 +96,7 @@ func TestNoiseWithinTolerance(t *testing.T) {
 		t.Fatal(err)
 	}
 	res = mustCompare(t, "testdata/base", "testdata/noise", tols)
-	if r := row(t, res, "mean_bsld", "easy__hpc-batch"); r.Verdict != Inconclusive || len(res.Regressions) != 0 {
+	if r := row(t, res, "mean_bsld", "hpc-batch"); r.Verdict != Inconclusive || len(res.Regressions) != 0 {
 		t.Errorf("tight tolerance: %+v, regressions %q", r, res.Regressions)
 	}
 }
@@ -145,7 +145,7 @@ func TestIntervalIndependentOfOtherRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	one := mustCompare(t, "testdata/base", "testdata/regression", tols)
-	a, b := row(t, all, "jain_bsld", "easy__sensitive"), row(t, one, "jain_bsld", "easy__sensitive")
+	a, b := row(t, all, "jain_bsld", "sensitive"), row(t, one, "jain_bsld", "sensitive")
 	if a.Lo != b.Lo || a.Hi != b.Hi {
 		t.Errorf("interval changed with the other rows: %v,%v vs %v,%v", a.Lo, a.Hi, b.Lo, b.Hi)
 	}
