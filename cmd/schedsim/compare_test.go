@@ -78,3 +78,13 @@ func TestCompareReplays(t *testing.T) {
 		t.Errorf("a run against itself: %v\n%s", err, out)
 	}
 }
+
+// The CI gate's tolerances file (deploy/ci-gate.yml reads it) loads, and
+// gates a sweep compared with itself: exit 0.
+func TestCompareCIGateTolerances(t *testing.T) {
+	base := filepath.Join(compareData, "base")
+	out, err := execute(t, "compare", base, base, "--tolerances", "../../deploy/ci-tolerances.yaml", "--metrics", "mean_wait_s,mean_bsld,jain_bsld")
+	if err != nil || !strings.Contains(out, "verdict: no regression") {
+		t.Errorf("%v\n%s", err, out)
+	}
+}
