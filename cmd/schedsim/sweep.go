@@ -41,7 +41,7 @@ others go on, and the exit status is 1 at the end.
 
 Sharding: --shard i/n runs the runs at positions i, i+n, … of the sorted keys (so does
 JOB_COMPLETION_INDEX=i with --shards n or SCHEDSIM_SHARDS=n, and a Slurm array's
-SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT, SLURM_ARRAY_TASK_MIN). Each shard writes its
+SLURM_ARRAY_TASK_ID, _COUNT, _MIN and _STEP). Each shard writes its
 runs into DIR/runs/ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the
 summary.`,
 		Args: cobra.ExactArgs(1),
@@ -104,9 +104,15 @@ func resolveShard(flag string, shards int, shardsSet bool, env func(string) (str
 			count = atoi(shardsEnv, n)
 		}
 	} else if v, ok := env("SLURM_ARRAY_TASK_ID"); ok {
+		// --array=MIN-MAX[:STEP] numbers tasks MIN, MIN+STEP, …
 		index = atoi("SLURM_ARRAY_TASK_ID", v)
 		if m, ok := env("SLURM_ARRAY_TASK_MIN"); ok {
 			index -= atoi("SLURM_ARRAY_TASK_MIN", m)
+		}
+		if st, ok := env("SLURM_ARRAY_TASK_STEP"); ok {
+			if step := atoi("SLURM_ARRAY_TASK_STEP", st); step > 1 {
+				index /= step
+			}
 		}
 		count = shards
 		if !shardsSet {

@@ -418,6 +418,8 @@ func TestResolveShard(t *testing.T) {
 		{"index past count", "", 2, env("JOB_COMPLETION_INDEX", "2"), 0, 0, "want 0 ≤ index < count"},
 		// --array=1-4: ids 1…4, min 1, count 4 → shards 0…3.
 		{"slurm", "", 0, env("SLURM_ARRAY_TASK_ID", "4", "SLURM_ARRAY_TASK_MIN", "1", "SLURM_ARRAY_TASK_COUNT", "4"), 3, 4, ""},
+		// --array=10-16:2: ids 10, 12, 14, 16 → shards 0…3.
+		{"slurm step", "", 0, env("SLURM_ARRAY_TASK_ID", "14", "SLURM_ARRAY_TASK_MIN", "10", "SLURM_ARRAY_TASK_STEP", "2", "SLURM_ARRAY_TASK_COUNT", "4"), 2, 4, ""},
 		{"slurm bad id", "", 0, env("SLURM_ARRAY_TASK_ID", "x", "SLURM_ARRAY_TASK_COUNT", "4"), 0, 0, "want a whole number"},
 		{"shards without index", "", 3, env(), 0, 0, "needs JOB_COMPLETION_INDEX"},
 	} {
