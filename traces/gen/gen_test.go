@@ -125,6 +125,7 @@ func TestGoogleShapes(t *testing.T) {
 	}
 	high := 0
 	users := map[string]int{}
+	shapes := map[[2]sim.Amount]bool{}
 	for _, j := range drain(t, g) {
 		if j.Tasks != 1 || len(j.Request) != 2 || j.Request[0].Resource != "cpu" || j.Request[1].Resource != "mem" {
 			t.Fatalf("job %s: %d tasks of %v, want one task of cpu and mem", j.ID, j.Tasks, j.Request)
@@ -133,6 +134,7 @@ func TestGoogleShapes(t *testing.T) {
 		if cpu < 6 || cpu > 250 || mem < 1 || mem > 500 {
 			t.Fatalf("job %s: cpu %s mem %s out of [0.006, 0.25] × [0.001, 0.5]", j.ID, cpu, mem)
 		}
+		shapes[[2]sim.Amount{cpu, mem}] = true
 		if j.Priority < 0 || j.Priority > 11 {
 			t.Fatalf("job %s: priority %d", j.ID, j.Priority)
 		}
@@ -140,6 +142,10 @@ func TestGoogleShapes(t *testing.T) {
 			high++
 		}
 		users[j.User]++
+	}
+	// 8 cpu requests × 5 memory rungs each.
+	if len(shapes) > 40 || len(shapes) < 30 {
+		t.Errorf("%d task shapes, want at most 8 × 5 = 40 (and nearly all of them in 50,000 tasks)", len(shapes))
 	}
 	// Service tasks (15%) and only they have priority 9–11.
 	if share := float64(high) / 50_000; math.Abs(share-0.15) > 5*math.Sqrt(0.15*0.85/50_000) {

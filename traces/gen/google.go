@@ -76,12 +76,30 @@ var googlePlatforms = []struct {
 // googleCPURequests are the normalized cpu requests of a task and their
 // weights: the trace's requests cluster on a few round fractions of a
 // machine (1/160, 1/80, 1/40, 1/32, 1/16, 1/8, 1/4), rounded here to
-// thousandths. Mean 0.0402.
+// thousandths. Mean 0.0402. memBase is the rung of googleMemLadder about
+// 0.7 times the request, where the task's memory is centred.
 var googleCPURequests = []struct {
 	cpu, weight float64
+	memBase     int
 }{
-	{0.006, 10}, {0.013, 25}, {0.019, 5}, {0.025, 20}, {0.031, 15}, {0.063, 15}, {0.125, 7}, {0.25, 3},
+	{0.006, 10, 2}, {0.013, 25, 4}, {0.019, 5, 5}, {0.025, 20, 6},
+	{0.031, 15, 7}, {0.063, 15, 9}, {0.125, 7, 11}, {0.25, 3, 13},
 }
+
+// googleMemLadder are the normalized memory requests, round fractions of
+// the largest machine as in the trace, so that tasks come in a few dozen
+// shapes (cpu, memory) rather than a continuum.
+var googleMemLadder = []float64{
+	0.001, 0.002, 0.004, 0.006, 0.009, 0.013, 0.019, 0.025, 0.031,
+	0.047, 0.063, 0.094, 0.125, 0.188, 0.25, 0.375, 0.5,
+}
+
+// googleMemSteps are the rungs a task's memory lies from its cpu's base
+// rung, with their weights: memory correlates with cpu, with a spread.
+var googleMemSteps = []struct {
+	step   int
+	weight float64
+}{{-2, 10}, {-1, 25}, {0, 35}, {1, 20}, {2, 10}}
 
 // googleMaxRuntime caps a runtime at 30 days, longer than the trace.
 const googleMaxRuntime = 30 * 86400
@@ -115,8 +133,9 @@ func (p GoogleParams) Validate() error {
 
 // NewGoogle makes a generator of the Google-like model on o.Nodes machines
 // (default 12,500). Each job is one task requesting {cpu, mem} in
-// normalized units; memory is the cpu request times a log-normal ratio
-// (median 0.7, σ 0.6), within [0.001, 0.5]. Batch tasks have priority 0–8
+// normalized units: cpu from googleCPURequests, memory a rung of
+// googleMemLadder near 0.7 × cpu (googleMemSteps), so at most 40 shapes.
+// Batch tasks have priority 0–8
 // (most 0–4), service tasks 9–11, as the trace's free, middle and
 // production tiers. Jobs have no walltime and no queue.
 func NewGoogle(p GoogleParams, o Options) (*Generator, error) {
@@ -137,6 +156,11 @@ func NewGoogle(p GoogleParams, o Options) (*Generator, error) {
 		weights[i] = c.weight
 	}
 	cpus := newCategorical(weights)
+	stepWeights := make([]float64, len(googleMemSteps))
+	for i, m := range googleMemSteps {
+		stepWeights[i] = m.weight
+	}
+	memSteps := newCategorical(stepWeights)
 	batchPrio := newCategorical([]float64{30, 10, 15, 10, 15, 5, 5, 5, 5}) // priorities 0–8
 	userNames := make([]string, p.Users)
 	for i := range userNames {
@@ -147,8 +171,8 @@ func NewGoogle(p GoogleParams, o Options) (*Generator, error) {
 	t := 0.0
 	next := func() *sim.Job {
 		t += exponential(arrival, meanGap)
-		cpu := googleCPURequests[cpus.draw(cpuR)].cpu
-		mem := min(max(cpu*lognormal(memR, math.Log(0.7), 0.6), 0.001), 0.5)
+		req := googleCPURequests[cpus.draw(cpuR)]
+		mem := googleMemLadder[req.memBase+googleMemSteps[memSteps.draw(memR)].step]
 		var runtime float64
 		var priority int
 		if runtm.Float64() < p.ServiceShare {
@@ -164,7 +188,7 @@ func NewGoogle(p GoogleParams, o Options) (*Generator, error) {
 			Walltime: sim.NoWalltime,
 			Tasks:    1,
 			Request: []sim.Quantity{
-				{Resource: "cpu", Amount: toAmount(cpu)},
+				{Resource: "cpu", Amount: toAmount(req.cpu)},
 				{Resource: "mem", Amount: toAmount(mem)},
 			},
 			Gang:     true,
