@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/schedsim/schedsim/metrics"
+)
+
+// googleBench is `schedsim bench --suite google`: a Google-2011-like trace
+// from `schedsim gen` (Parquet, the cluster in its metadata) replayed with
+// least-allocated placement and the automatic candidate limit, each step
+// a child process so that its wall time and peak memory are its own.
+type googleBench struct {
+	jobs, machines int
+}
+
+// addGoogleBenchFlags registers the suite's flags on the bench command.
+func addGoogleBenchFlags(fs *pflag.FlagSet) *googleBench {
+	b := &googleBench{}
+	fs.IntVar(&b.jobs, "tasks", 10_000_000, "--suite google: tasks (single-task jobs) to generate and replay")
+	fs.IntVar(&b.machines, "machines", 12_500, "--suite google: machines of the cluster")
+	return b
+}
+
+// run generates the trace once and replays it once per backfill
+// discipline ("" for replay's default), printing a Markdown table: wall
+// time, tasks/s and peak memory (the child's max RSS) of each step.
+func (b *googleBench) run(out io.Writer, backfills []string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return failed(err)
+	}
+	tmp, err := os.MkdirTemp("", "schedsim-bench-google-")
+	if err != nil {
+		return failed(err)
+	}
+	defer os.RemoveAll(tmp)
+	trace, cluster := filepath.Join(tmp, "google.parquet"), filepath.Join(tmp, "cluster.yaml")
+	fmt.Fprintln(out, "| step | tasks | machines | wall s | tasks/s | peak MiB |")
+	fmt.Fprintln(out, "|---|---:|---:|---:|---:|---:|")
+	wall, rss, err := timeChild(self, "gen", "--quiet", "--model", "google", "--seed", "1",
+		"--jobs", strconv.Itoa(b.jobs), "--nodes", strconv.Itoa(b.machines), "--out", trace, "--cluster-out", cluster)
+	if err != nil {
+		return failed(fmt.Errorf("gen: %w", err))
+	}
+	fmt.Fprintf(out, "| gen --model google (Parquet) | %d | %d | %.2f | %.0f | %.0f |\n", b.jobs, b.machines, wall, float64(b.jobs)/wall, rss)
+	for _, bf := range backfills {
+		runDir := filepath.Join(tmp, "run")
+		args := []string{"replay", "--quiet", "--trace", trace, "--cluster", cluster,
+			"--placement", "least-allocated", "--candidate-limit", "auto", "--format", "parquet", "--out", runDir}
+		name := "replay least-allocated, limit auto"
+		if bf != "" {
+			args = append(args, "--backfill", bf)
+			name += ", backfill " + bf
+		}
+		wall, rss, err := timeChild(self, args...)
+		if err != nil {
+			return failed(fmt.Errorf("%s: %w", name, err))
+		}
+		row, err := metrics.ReadSummaryCSV(filepath.Join(runDir, "summary.csv"))
+		if err != nil {
+			return failed(err)
+		}
+		jobs, _ := strconv.ParseFloat(row["jobs"], 64)
+		fmt.Fprintf(out, "| %s | %.0f | %d | %.2f | %.0f | %.0f |\n", name, jobs, b.machines, wall, jobs/wall, rss)
+		os.RemoveAll(runDir)
+	}
+	fmt.Fprintln(out, "\ngoals (issue 6): replay of 10,000,000 tasks on 12,500 machines under 60 s and 2 GiB")
+	return nil
+}
+
+// googleBackfills is the list of disciplines the suite replays with: the
+// --backfill list when given, else replay's default alone.
+func googleBackfills(list string, given bool) []string {
+	if !given {
+		return []string{""}
+	}
+	return strings.Split(list, ",")
+}
