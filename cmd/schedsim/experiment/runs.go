@@ -210,9 +210,9 @@ func orDefault(axis []string, def string) []string {
 	return axis
 }
 
-// maxKey is the longest key kept whole; longer keys keep a prefix and a
-// hash of the whole.
-const maxKey = 120
+// maxKey is the longest key kept whole (file names may have 255 bytes);
+// longer keys keep a prefix, a hash of the whole and the seed part.
+const maxKey = 200
 
 // runKey joins the run's values: trace__cluster__queue__backfill__
 // placement[__profile][__name=value…]__seed=N.
@@ -224,13 +224,13 @@ func runKey(r *Run) string {
 	for _, p := range r.Params {
 		parts = append(parts, p.Name+"="+p.Value.key())
 	}
-	parts = append(parts, "seed="+strconv.Itoa(r.Replica))
-	key := strings.Join(parts, "__")
+	tail := "__seed=" + strconv.Itoa(r.Replica)
+	key := strings.Join(parts, "__") + tail
 	if len(key) <= maxKey {
 		return key
 	}
 	sum := sha256.Sum256([]byte(key))
-	return key[:maxKey-13] + "~" + hex.EncodeToString(sum[:6])
+	return key[:maxKey-len(tail)-13] + "~" + hex.EncodeToString(sum[:6]) + tail
 }
 
 // RunSeed derives a run's seed from the base seed and the run's key alone

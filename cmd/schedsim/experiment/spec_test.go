@@ -214,12 +214,12 @@ func TestShard(t *testing.T) {
 
 // Long keys keep a readable prefix and a hash of the whole.
 func TestLongKey(t *testing.T) {
-	s := parse(t, `traces: [{path: t.swf, name: `+strings.Repeat("a", 150)+`}]`)
+	s := parse(t, `traces: [{path: t.swf, name: `+strings.Repeat("a", 250)+`}]`)
 	runs, err := s.Runs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k := runs[0].Key; len(k) != maxKey || !strings.HasPrefix(k, "aaaa") || !strings.Contains(k, "~") {
+	if k := runs[0].Key; len(k) != maxKey || !strings.HasPrefix(k, "aaaa") || !strings.Contains(k, "~") || !strings.HasSuffix(k, "__seed=1") {
 		t.Errorf("key %q (%d chars)", k, len(k))
 	}
 }
