@@ -39,6 +39,9 @@ type Row struct {
 	Rel          float64 // Delta as a % of |Base|; NaN when Base is 0
 	Lo, Hi       float64 // interval of Delta; NaN with fewer than 2 values a side
 	Verdict      Verdict
+	// Absolute shows Delta and the interval in the metric's unit (its
+	// tolerance is absolute, or the base mean is 0) rather than in %.
+	Absolute bool
 }
 
 // Section is one metric's rows.
@@ -292,6 +295,7 @@ func compareGroup(g group, m Metric, opt Options) Row {
 	if row.Base != 0 {
 		row.Rel = 100 * row.Delta / math.Abs(row.Base)
 	}
+	row.Absolute = row.Base == 0 || (!m.Tolerance.Relative && !m.Tolerance.Off)
 	hasCI := len(b) >= 2 && len(c) >= 2
 	if hasCI {
 		row.Lo, row.Hi = bootstrapDiff(b, c, paired, opt.Resamples, stream(opt.Seed, g.id, m.Name))

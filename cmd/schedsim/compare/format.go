@@ -32,12 +32,12 @@ func signed(v float64, s string) string {
 }
 
 // deltaText is the change, in % of the base mean, or in the metric's unit
-// when the base mean is 0.
+// when its tolerance is absolute or the base mean is 0.
 func deltaText(r Row) string {
 	switch {
 	case math.IsNaN(r.Delta):
 		return "n/a"
-	case !math.IsNaN(r.Rel):
+	case !r.Absolute:
 		return fmt.Sprintf("%+.2f%%", r.Rel)
 	}
 	return signed(r.Delta, num(r.Delta))
@@ -48,7 +48,7 @@ func intervalText(r Row) string {
 	if math.IsNaN(r.Lo) {
 		return "—"
 	}
-	if !math.IsNaN(r.Rel) {
+	if !r.Absolute {
 		scale := 100 / math.Abs(r.Base)
 		return fmt.Sprintf("[%+.2f%%, %+.2f%%]", r.Lo*scale, r.Hi*scale)
 	}
