@@ -295,9 +295,9 @@ func printConvertSummary(out io.Writer, w *workload, o convertOptions, written i
 	}
 	switch {
 	case w.nodes != nil && kept != "":
-		fmt.Fprintf(out, "; cluster (%s, %d nodes) %s", w.cluster, len(w.nodes), kept)
+		fmt.Fprintf(out, "; cluster of %d nodes (%s) %s", len(w.nodes), w.cluster, kept)
 	case w.nodes != nil:
-		fmt.Fprintf(out, "; cluster (%s) not kept: give --cluster-out FILE", w.cluster)
+		fmt.Fprintf(out, "; cluster of %d nodes (%s) not kept: give --cluster-out FILE", len(w.nodes), w.cluster)
 	}
 	if n := len(w.nodeEvents); n > 0 {
 		fmt.Fprintf(out, "; %d node events", n)
