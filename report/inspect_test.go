@@ -40,3 +40,28 @@ func TestSampleBeyondCap(t *testing.T) {
 		t.Errorf("mean %g, want %g", s.Mean(), float64(n-1)/2)
 	}
 }
+
+// TestInspectFiguresEdgeCases: zero runtimes, one value, negative and
+// zero requests, and a single job all draw.
+func TestInspectFiguresEdgeCases(t *testing.T) {
+	for _, jobs := range [][]*sim.Job{
+		{{Submit: 0, Runtime: 0, Tasks: 1, Request: []sim.Quantity{{Resource: "cpu", Amount: -1000}, {Resource: "tag", Amount: 0}}}},
+		{
+			{Submit: 0, Runtime: 0, Tasks: 3, Request: []sim.Quantity{{Resource: "gpu", Amount: 500}}},
+			{Submit: 5 * sim.Second, Runtime: 2 * sim.Second, Tasks: 1, Request: []sim.Quantity{{Resource: "gpu", Amount: 500}}},
+		},
+	} {
+		s := NewTraceStats()
+		for _, j := range jobs {
+			s.Add(j)
+		}
+		written, err := WriteInspect(t.TempDir(), s, TraceInfo{Name: "t", Format: "native"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// arrivals, by hour, runtime, sizes, one per resource, summary.txt
+		if want := 5 + len(s.Resources); len(written) != want {
+			t.Errorf("wrote %d files, want %d: %v", len(written), want, written)
+		}
+	}
+}

@@ -27,7 +27,7 @@ func InspectFigures(s *TraceStats) ([]Figure, error) {
 		return nil, nil
 	}
 	figs := []Figure{arrivalRate(s), arrivalsByHour(s)}
-	f, err := cdfFigure("runtime_cdf", "Runtime CDF", "runtime (s, log scale)", s.Runtime, true,
+	f, err := cdfFigure("runtime_cdf", "Runtime CDF", "runtime (s, log scale)", s.Runtime, 1,
 		"Share of jobs whose runtime is at most x (runtimes under 1 s are drawn at 1 s).")
 	if err != nil {
 		return nil, err
@@ -38,13 +38,13 @@ func InspectFigures(s *TraceStats) ([]Figure, error) {
 		if stem != r.Name { // two names could map to one file
 			stem += "_" + strconv.Itoa(i)
 		}
-		logX := r.PerTask.Min > 0
-		scale := "linear"
-		if logX {
-			scale = "log scale"
+		// A log axis from the smallest request when all are positive.
+		logFloor, scale := 0.0, "linear"
+		if r.PerTask.Min > 0 {
+			logFloor, scale = r.PerTask.Min, "log scale"
 		}
 		f, err := cdfFigure("request_"+stem+"_cdf", "Per-task request of "+r.Name,
-			fmt.Sprintf("%s per task (units of the resource, %s)", r.Name, scale), r.PerTask, logX,
+			fmt.Sprintf("%s per task (units of the resource, %s)", r.Name, scale), r.PerTask, logFloor,
 			fmt.Sprintf("Share of the %d jobs requesting %s whose tasks ask for at most x each.", r.Jobs, r.Name))
 		if err != nil {
 			return nil, err
@@ -74,7 +74,7 @@ func WriteInspect(out string, s *TraceStats, info TraceInfo) ([]string, error) {
 		return nil
 	}
 	for _, f := range figs {
-		data, err := f.render("png")
+		data, err := renderPNG(f)
 		if err != nil {
 			return nil, fmt.Errorf("figure %s: %w", f.Name, err)
 		}
@@ -175,20 +175,17 @@ func addBars(p *plot.Plot, vals plotter.Values, labels []string) {
 	p.Y.Min = 0
 }
 
-// cdfFigure draws the empirical CDF of a sample, on a log x axis when
-// logX (values under 1 drawn at 1 when the sample's minimum is ≥ 1, else
-// the axis starts at the minimum).
-func cdfFigure(name, title, xlabel string, sm *Sample, logX bool, caption string) (Figure, error) {
+// cdfFigure draws the empirical CDF of a sample, on a log x axis from
+// logFloor when logFloor > 0 (smaller values are drawn at logFloor), else
+// on a linear one.
+func cdfFigure(name, title, xlabel string, sm *Sample, logFloor float64, caption string) (Figure, error) {
 	f := Figure{Name: name, Title: title, Caption: caption}
 	p := newPlot(title, xlabel, "share of jobs")
 	xs := append([]float64(nil), sm.Values()...)
+	logX := logFloor > 0
 	if logX {
-		floor := 1.0
-		if sm.Min < 1 {
-			floor = sm.Min
-		}
 		for i := range xs {
-			xs[i] = math.Max(xs[i], floor)
+			xs[i] = math.Max(xs[i], logFloor)
 		}
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
@@ -231,4 +228,15 @@ func fileSafe(name string) string {
 		}
 	}
 	return string(b)
+}
+
+// renderPNG renders f as PNG; a panic inside gonum/plot (an axis it cannot
+// draw) becomes an error naming the figure.
+func renderPNG(f Figure) (data []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return f.render("png")
 }
