@@ -93,7 +93,9 @@ func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
 			base.Path, cand.Path, strings.Join(res.OnlyBase, ", "), strings.Join(res.OnlyCand, ", "))
 	}
 	res.Groups = len(groups)
-	res.Common = shortenLabels(groups)
+	if common := shortenLabels(groups); common != "" {
+		res.Common = common
+	}
 	var missing []string
 	for _, m := range tols.Metrics {
 		inBase, inCand := indexOf(base.Columns, m.Name) >= 0, indexOf(cand.Columns, m.Name) >= 0
@@ -141,7 +143,7 @@ func matchGroups(base, cand *Side, res *Result) []group {
 			c = *g
 		}
 		if b.label != c.label {
-			b.label += " vs " + c.label
+			b.label, res.Common = versus(b.label, c.label)
 		}
 		b.cand = c.base
 		return []group{b}
@@ -211,6 +213,24 @@ func shortenLabels(groups []group) string {
 		groups[i].label = strings.Join(kept, "__")
 	}
 	return strings.Join(common, "__")
+}
+
+// versus labels a base group compared with a differently named candidate
+// group: "easy vs none", with the parts both share returned apart.
+func versus(a, b string) (label, common string) {
+	pa, pb := strings.Split(a, "__"), strings.Split(b, "__")
+	if len(pa) != len(pb) {
+		return a + " vs " + b, ""
+	}
+	var da, db, same []string
+	for i := range pa {
+		if pa[i] == pb[i] {
+			same = append(same, pa[i])
+		} else {
+			da, db = append(da, pa[i]), append(db, pb[i])
+		}
+	}
+	return strings.Join(da, "__") + " vs " + strings.Join(db, "__"), strings.Join(same, "__")
 }
 
 // groupRuns groups runs by identity (runs go in .base).

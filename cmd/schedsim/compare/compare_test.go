@@ -170,7 +170,7 @@ func TestRunDirectories(t *testing.T) {
 	writeRun(t, filepath.Join(dir, "cand"), "0", "10.6")
 	res := mustCompare(t, filepath.Join(dir, "base"), filepath.Join(dir, "cand"), DefaultTolerances())
 	r := row(t, res, "mean_bsld", "kth__fcfs__easy")
-	if r.Verdict != Regressed || !math.IsNaN(r.Lo) || res.Base.Kind != "run" {
+	if res.Common != "" || r.Verdict != Regressed || !math.IsNaN(r.Lo) || res.Base.Kind != "run" {
 		t.Errorf("%+v (kind %s)", r, res.Base.Kind)
 	}
 	// A directory of run directories and a comma list: seeds 1 and 2 on

@@ -102,7 +102,7 @@ func (r *Result) commonText(code func(string) string) string {
 }
 
 func (r *Result) sideText(s *Side) string {
-	return fmt.Sprintf("%s (%s, %d runs)", s.Path, s.Kind, len(s.Runs))
+	return fmt.Sprintf("%s (%s, %s)", s.Path, s.Kind, plural(len(s.Runs), "run"))
 }
 
 // WriteText prints the comparison as aligned plain-text tables, one per
@@ -110,7 +110,7 @@ func (r *Result) sideText(s *Side) string {
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "base:      %s\ncandidate: %s\n", r.sideText(r.Base), r.sideText(r.Cand))
-	fmt.Fprintf(&b, "%d groups matched%s; %s\n", r.Groups, r.commonText(func(s string) string { return s }), r.method())
+	fmt.Fprintf(&b, "%s matched%s; %s\n", plural(r.Groups, "group"), r.commonText(func(s string) string { return s }), r.method())
 	for _, s := range r.Sections {
 		fmt.Fprintf(&b, "\n%s\n", metricTitle(s.Metric))
 		writeAligned(&b, tableHeader, tableRows(s))
@@ -218,8 +218,9 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	} else {
 		b.WriteString("### schedsim compare: no regression\n\n")
 	}
-	fmt.Fprintf(&b, "Base %s (%s, %d runs) · candidate %s (%s, %d runs) · %d groups matched%s.  \n",
-		code(r.Base.Path), r.Base.Kind, len(r.Base.Runs), code(r.Cand.Path), r.Cand.Kind, len(r.Cand.Runs), r.Groups, r.commonText(code))
+	fmt.Fprintf(&b, "Base %s (%s, %s) · candidate %s (%s, %s) · %s matched%s.  \n",
+		code(r.Base.Path), r.Base.Kind, plural(len(r.Base.Runs), "run"), code(r.Cand.Path), r.Cand.Kind, plural(len(r.Cand.Runs), "run"),
+		plural(r.Groups, "group"), r.commonText(code))
 	fmt.Fprintf(&b, "Interval: %s.\n\n", r.method())
 	b.WriteString("| metric | better | tolerance | regressed | inconclusive | improved | ~ |\n|---|---|---:|---:|---:|---:|---:|\n")
 	for _, s := range r.Sections {
