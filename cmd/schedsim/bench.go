@@ -19,6 +19,7 @@ import (
 // and writing the output files, and its peak memory is its own max RSS.
 func newBenchCommand() *cobra.Command {
 	var dir, models, backfills, format, suite string
+	var google *googleBench
 	cmd := &cobra.Command{
 		Use:   "bench [TRACE…]",
 		Short: "Time end-to-end replays of SWF logs (wall time, jobs/s, events/s, peak memory), placement and openb",
@@ -29,7 +30,10 @@ per run, and print a Markdown table.
 --suite placement prints placements/s on a 10,000-node heterogeneous cluster at 70% occupancy
 (the fit filter, the job-constraint filters and 3 scorers), with a full scan and with the
 candidate limit. --suite openb times one FGD run of the openb experiment and all six
-policies × 10 seeds (child processes, with peak memory). --suite sweep times a 200-run
+policies × 10 seeds (child processes, with peak memory). --suite google generates a
+Google-2011-like trace (--tasks, --machines; default 10 million on 12,500) and replays it with
+least-allocated placement and the candidate limit auto, printing wall time, tasks/s and peak
+memory of each step. --suite sweep times a 200-run
 sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.swf.gz in
 --dir) with 1 and 2 workers, and prints runs/s and the speed-up.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -39,10 +43,12 @@ sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.
 				return benchPlacement(cmd.OutOrStdout())
 			case "openb":
 				return benchOpenb(cmd.OutOrStdout())
+			case "google":
+				return google.run(cmd.OutOrStdout(), googleBackfills(backfills, cmd.Flags().Changed("backfill")))
 			case "sweep":
 				return benchSweep(cmd.OutOrStdout(), args, dir)
 			default:
-				return badInput(fmt.Errorf("--suite %q: want swf, placement, openb or sweep", suite))
+				return badInput(fmt.Errorf("--suite %q: want swf, placement, openb, sweep or google", suite))
 			}
 			traces := args
 			if len(traces) == 0 {
@@ -106,6 +112,7 @@ sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.
 	cmd.Flags().StringVar(&models, "models", "pool", "comma-separated SWF cluster models (pool,nodes)")
 	cmd.Flags().StringVar(&backfills, "backfill", "none,easy,conservative", "comma-separated backfill disciplines")
 	cmd.Flags().StringVar(&format, "format", "parquet", "output table format")
-	cmd.Flags().StringVar(&suite, "suite", "swf", "what to measure: swf (replays), placement, openb, sweep")
+	cmd.Flags().StringVar(&suite, "suite", "swf", "what to measure: swf (replays), placement, openb, sweep, google")
+	google = addGoogleBenchFlags(cmd.Flags())
 	return cmd
 }
