@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -246,8 +247,9 @@ func (r *Result) writeBest(b *strings.Builder) {
 // SummaryColumns are every evaluated profile (named, then searched) as a
 // sweep summary (metrics.WriteSweepSummary), so `schedsim report` can draw
 // them: run (the label), run_dir (empty: tune keeps no run directories),
-// param_profile, param_w_<factor>, then iteration, feasible, objective,
-// penalized and the mean of each metric in order.
+// param_profile, param_w_<factor> for each tuned factor, w_<factor> for
+// the others, then iteration, feasible, objective, penalized and the mean
+// of each metric in order.
 func (r *Result) SummaryColumns(order []string) []metrics.SweepColumn {
 	pts := append(append([]*Point(nil), r.Named...), r.Searched...)
 	col := func(name string, kind metrics.ColumnKind, value func(p *Point) string) metrics.SweepColumn {
@@ -273,8 +275,18 @@ func (r *Result) SummaryColumns(order []string) []metrics.SweepColumn {
 			return TunedName
 		}),
 	}
-	for f, n := range lattice.FactorNames() {
-		cols = append(cols, col("param_w_"+n, metrics.KindFloat, func(p *Point) string { return float(p.Profile.Weights[f]) }))
+	// The tuned weights are the parameters (report labels points by
+	// them); the others, fixed during the search, follow as plain columns.
+	weight := func(prefix string, f lattice.Factor) metrics.SweepColumn {
+		return col(prefix+f.String(), metrics.KindFloat, func(p *Point) string { return float(p.Profile.Weights[f]) })
+	}
+	for _, f := range r.Config.Factors {
+		cols = append(cols, weight("param_w_", f))
+	}
+	for f := range lattice.NumFactors {
+		if !slices.Contains(r.Config.Factors, f) {
+			cols = append(cols, weight("w_", f))
+		}
 	}
 	cols = append(cols,
 		col("iteration", metrics.KindInt, func(p *Point) string { return strconv.Itoa(p.Iteration) }),
