@@ -105,7 +105,7 @@ func indexOf(xs []string, x string) int {
 
 // numericColumns returns, in header order, the columns whose every
 // non-empty cell is a number, except those in skip, and the rows' values.
-func numericColumns(file string, header []string, rows [][]string, skip func(string) bool) ([]string, []map[string]float64) {
+func numericColumns(header []string, rows [][]string, skip func(string) bool) ([]string, []map[string]float64) {
 	values := make([]map[string]float64, len(rows))
 	for i := range values {
 		values[i] = map[string]float64{}
@@ -150,7 +150,7 @@ func loadSweep(dir, file string, header []string, rows [][]string) (*Side, error
 			params = append(params, i)
 		}
 	}
-	cols, values := numericColumns(file, header, rows, func(name string) bool {
+	cols, values := numericColumns(header, rows, func(name string) bool {
 		return name == "run" || name == "run_dir" || name == "seed" || strings.HasPrefix(name, "param_")
 	})
 	s := &Side{Path: dir, Kind: "sweep", Columns: cols}
@@ -228,7 +228,7 @@ func loadList(path string, dirs []string) (*Side, error) {
 			errs = append(errs, fmt.Errorf("%s: a run directory's summary has one row, this has %d (and no run column)", file, len(rows)))
 			continue
 		}
-		cols, values := numericColumns(file, header, rows, func(string) bool { return false })
+		cols, values := numericColumns(header, rows, func(string) bool { return false })
 		var labels []string
 		for c, name := range header {
 			if indexOf(cols, name) < 0 {
