@@ -133,6 +133,8 @@ def summaries(run_dirs):
 def read_sweep(sweep_dir):
     """The sweep's summary.csv, one row per run, with the parameter and metric columns."""
     path = os.path.join(sweep_dir, "summary.csv")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{sweep_dir} is not a sweep directory: no summary.csv")
     if not is_sweep(sweep_dir):
         raise ValueError(f"{sweep_dir} is not a sweep directory: {path} has no leading `run` column")
     return pd.read_csv(path)
@@ -228,3 +230,24 @@ def compact(v):
     if a >= 1 or a == 0:
         return f"{v:.2f}"
     return f"{v:.3g}"
+
+
+def readable(run_dir, tables=("jobs", "timeseries", "nodes", "tenants")):
+    """None when every table can be read here, else the reason (e.g. Parquet only and no pyarrow)."""
+    for name in tables:
+        exts = [e for e in TABLE_EXTS if os.path.exists(os.path.join(run_dir, f"{name}.{e}"))]
+        if not exts:
+            return f"no {name} table"
+        if "csv" not in exts and _binary_reader() is None:
+            return f"{name} is only in {name}.{exts[0]} and neither pyarrow nor polars is installed (replay with --format csv)"
+    return None
+
+
+def _binary_reader():
+    for module in ("pyarrow", "polars"):
+        try:
+            __import__(module)
+            return module
+        except ImportError:
+            pass
+    return None

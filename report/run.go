@@ -81,9 +81,9 @@ func (r *Run) readSummary() error {
 	if err != nil {
 		if os.IsNotExist(err) {
 			if st, serr := os.Stat(r.Dir); serr != nil || !st.IsDir() {
-				return fmt.Errorf("%s is not a run directory: not a directory", r.Dir)
+				return fmt.Errorf("%s is not a run or sweep directory: not a directory", r.Dir)
 			}
-			return fmt.Errorf("%s is not a run directory: no summary.csv", r.Dir)
+			return fmt.Errorf("%s is not a run or sweep directory: no summary.csv", r.Dir)
 		}
 		return err
 	}
