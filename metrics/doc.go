@@ -24,6 +24,14 @@
 // started job, kept so the median and p95 wait are exact rather than
 // sketched.
 //
+// Energy is integrated per piece: the draw is constant between steps, and
+// the price and carbon series (Options.Price, Options.Carbon) split a
+// piece where they step; nodes' power states (power.go) give the nodes
+// table's time asleep and switches. Fragmentation (frag.go) keeps, per
+// node, how many typical tasks cannot use its free amounts, re-measuring
+// only the nodes an event touched; its memory is the distinct task shapes
+// seen (at most 65,536) plus a few numbers per node and resource.
+//
 // Every file is written to a hidden temp file in the run directory and
 // renamed into place by Close, summary.csv last: a run that fails or is
 // aborted leaves no file under a final name, and the presence of

@@ -13,4 +13,11 @@
 //
 // The engine streams its trace: it holds the next job to submit, the queue
 // and the running jobs, never the whole trace.
+//
+// Power (power.go, powerdown.go): the cluster's draw is an exact sum over
+// classes of identical nodes by power state. With Config.PowerDown, idle
+// nodes switch off and sleep; a start on a sleeping node wakes it and the
+// run begins when its last node is on (Batsim's semantics), which the
+// Checker verifies. StepSeries (powerseries.go) is the price and carbon
+// series metrics integrate energy against.
 package sim
