@@ -50,6 +50,13 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 	}
 	line("utilization", orNA(100*num("utilization"), "%.1f %%"))
 	line("energy", fmt.Sprintf("%.4g J (%.1f kWh)", num("energy_j"), num("energy_kwh")))
+	if cfg.Price != "" || cfg.Carbon != "" {
+		line("energy cost / carbon", orNA(num("energy_cost"), "%.4g")+" / "+orNA(num("carbon_kg"), "%.4g kg CO₂"))
+	}
+	if cfg.PowerDownS >= 0 {
+		line("power-down", fmt.Sprintf("%.0f switch-offs, %.0f switch-ons, %s node time asleep",
+			num("switch_offs"), num("switch_ons"), duration(num("node_asleep_s"))))
+	}
 	line("simulated in", fmt.Sprintf("%.3f s (%.0f events/s)", num("wall_s"), num("events_per_s")))
 	tw.Flush()
 	files := ""
