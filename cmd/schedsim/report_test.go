@@ -95,3 +95,50 @@ func TestReportNotARun(t *testing.T) {
 		t.Fatalf("no directory: got %v, want exit 2", err)
 	}
 }
+
+// TestReportSweep renders the hand-made sweep of testdata/sweeps with a
+// run directory and checks the sweep figures, the page's sweep table, and
+// that heatmap options the sweep cannot satisfy are bad input.
+func TestReportSweep(t *testing.T) {
+	tmp := t.TempDir()
+	sweep := filepath.Join("..", "..", "testdata", "sweeps", "weights")
+	run := filepath.Join(tmp, "run")
+	trace := filepath.Join("..", "..", "testdata", "report", "kth-head.swf")
+	if _, err := execute(t, "replay", "--quiet", "--trace", trace, "--format", "csv", "--out", run); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(tmp, "rep")
+	if _, err := execute(t, "report", run, sweep, "--out", out, "--quiet", "--heatmap-metric", "mean_bsld"); err != nil {
+		t.Fatal(err)
+	}
+	for _, fig := range []string{"wait_cdf", "tenant_bsld", "energy", "sweep_heatmap_mean_bsld", "sweep_pareto"} {
+		if _, err := os.Stat(filepath.Join(out, fig+".svg")); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "sweep_heatmap_mean_wait_s.svg")); err == nil {
+		t.Error("--heatmap-metric mean_bsld should replace the default heatmaps")
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 18 parameter combinations (2 backfills × 3 × 3), each of 2 seeds.
+	html := string(page)
+	rows := strings.Count(html, "<tr><td>kth-head__") + strings.Count(html, `<tr class="front"><td>kth-head__`)
+	if rows != 18 || !strings.Contains(html, "Sweep weights") {
+		t.Errorf("the sweep table has %d rows, want 18", rows)
+	}
+	for _, bad := range [][]string{
+		{"--heatmap-weights", "w_fair_share,w_size"},
+		{"--heatmap-metric", "mean_wiat_s"},
+	} {
+		args := append([]string{"report", sweep, "--out", filepath.Join(tmp, "bad")}, bad...)
+		if _, err := execute(t, args...); exitCode(err) != exitBadInput {
+			t.Errorf("%v: got %v, want exit 2", bad, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "bad")); err == nil {
+		t.Error("a refused report should write nothing")
+	}
+}
