@@ -17,20 +17,20 @@ import (
 // m1003 from 1200 to 1250 s; 2019: m12 from 1000 to 1500 s).
 func TestGoogleReplay(t *testing.T) {
 	cases := []struct {
-		dir, format  string
-		jobs, nodes  int
-		downtime     map[string]string
-		sniffedAsArg bool
+		dir, format string
+		jobs, nodes int
+		downtime    map[string]string
+		forceFormat bool // give --trace-format instead of sniffing
 	}{
-		{"../../testdata/google/2011", "google2011", 9, 4, map[string]string{"m1003": "50", "m1004": "900"}, true},
-		{"../../testdata/google/2019", "google2019", 6, 3, map[string]string{"m12": "500"}, false},
+		{"../../testdata/google/2011", "google2011", 9, 4, map[string]string{"m1003": "50", "m1004": "900"}, false},
+		{"../../testdata/google/2019", "google2019", 6, 3, map[string]string{"m12": "500"}, true},
 	}
 	for _, c := range cases {
 		for _, placement := range []string{"first-fit", "least-allocated"} {
 			t.Run(c.format+"/"+placement, func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "run")
 				args := []string{"replay", "--quiet", "--check", "--trace", c.dir, "--placement", placement, "--format", "csv", "--out", out}
-				if !c.sniffedAsArg {
+				if c.forceFormat {
 					args = append(args, "--trace-format", c.format)
 				}
 				if _, err := execute(t, args...); err != nil {
