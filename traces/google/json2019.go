@@ -33,7 +33,7 @@ func decodeObject(line []byte) (jsonObject, *fieldError) {
 
 func isNull(raw json.RawMessage) bool { return raw == nil || bytes.Equal(raw, []byte("null")) }
 
-// unquote returns a JSON string's text, or a number's literal text.
+// scalarText returns a JSON string's text, or a number's literal text.
 func scalarText(raw json.RawMessage) (string, bool) {
 	if len(raw) > 0 && raw[0] == '"' {
 		var s string
