@@ -64,18 +64,29 @@ func Figures(runs []*Run) ([]Figure, error) {
 		get                     func(*Run) []float64
 		scale                   float64
 		agg                     aggregate
+		optional                bool // drawn only when some run has a non-zero value
 	}{
 		{"utilization", "Utilization over time", "utilization of the power resource (%)",
 			"Allocated share of the resource that drives power (summary's utilization); bucket means on long runs.",
-			func(r *Run) []float64 { return r.Util }, 100, aggMean},
+			func(r *Run) []float64 { return r.Util }, 100, aggMean, false},
 		{"queue", "Queue length over time", "queued jobs (jobs)",
 			"Released jobs waiting in the queue; bucket maxima on long runs, so peaks show.",
-			func(r *Run) []float64 { return r.Queued }, 1, aggMax},
+			func(r *Run) []float64 { return r.Queued }, 1, aggMax, false},
 		{"power", "Power over time", "power (kW)",
 			"Cluster power draw from the node power model; bucket means on long runs.",
-			func(r *Run) []float64 { return r.Power }, 1e-3, aggMean},
+			func(r *Run) []float64 { return r.Power }, 1e-3, aggMean, false},
+		{"fragmentation", "Fragmentation over time", "fragmented share of the free power resource (%)",
+			"Share of the free capacity of the resource that drives power that a typical task of the trace cannot use " +
+				"(README, fragmentation); drawn as 0 while nothing is free; bucket means on long runs.",
+			func(r *Run) []float64 { return zeroNaN(r.Frag) }, 100, aggMean, true},
+		{"nodes_asleep", "Nodes asleep over time", "nodes asleep or switching (nodes)",
+			"Nodes powered down (--power-down), switching on or off included; bucket means on long runs.",
+			func(r *Run) []float64 { return r.Asleep }, 1, aggMean, true},
 	}
 	for _, s := range series {
+		if s.optional && !anyRun(runs, func(r *Run) bool { return anyNonZero(s.get(r)) }) {
+			continue
+		}
 		f, err := timeSeries(runs, s.name, s.title, s.y, s.get, s.scale, s.agg)
 		f.Caption = s.caption
 		if err := add(f, err); err != nil {
@@ -262,4 +273,27 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y}}
 	c.FillPolygon(s.fill, pts)
 	c.StrokeLines(draw.LineStyle{Color: s.line, Width: vg.Points(1)}, append(pts, pts[0]))
+}
+
+// zeroNaN copies xs with NaN (a null) as 0.
+func zeroNaN(xs []float64) []float64 {
+	if xs == nil {
+		return nil
+	}
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		if !math.IsNaN(x) {
+			out[i] = x
+		}
+	}
+	return out
+}
+
+func anyRun(runs []*Run, f func(*Run) bool) bool {
+	for _, r := range runs {
+		if f(r) {
+			return true
+		}
+	}
+	return false
 }

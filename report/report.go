@@ -20,7 +20,8 @@ type Inputs struct {
 // Options tune the sweep figures.
 type Options struct {
 	// HeatmapMetrics are the sweep summary columns drawn as weight
-	// heatmaps, one figure each; DefaultHeatmapMetrics when empty.
+	// heatmaps, one figure each; when empty, those of
+	// DefaultHeatmapMetrics the summary has.
 	HeatmapMetrics []string
 	// HeatmapWeights are the two weights (w_age or param_w_age) on the
 	// heatmaps' axes; when empty, the two swept weights with the most

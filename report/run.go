@@ -30,6 +30,11 @@ type Run struct {
 	Power    []float64 // W
 	Util     []float64 // fraction of the power resource's capacity
 	UtilName string    // the utilization column shown
+	// Frag is the power resource's fragmentation (share of its free
+	// capacity a typical task cannot use; NaN when nothing is free) and
+	// Asleep the nodes powered down; nil when the run has no such column.
+	Frag   []float64
+	Asleep []float64 // nodes
 
 	// Tenants are the rows of tenants.*, in the file's order (by name);
 	// nil for a run written before the table existed.
@@ -46,12 +51,16 @@ func Load(dir string) (*Run, error) {
 	if _, err := os.Stat(filepath.Join(dir, "run.yaml")); err != nil {
 		return nil, fmt.Errorf("%s is not a run directory: no run.yaml", dir)
 	}
-	placement, err := readPlacement(filepath.Join(dir, "run.yaml"))
+	placement, profile, err := readRunConfig(filepath.Join(dir, "run.yaml"))
 	if err != nil {
 		return nil, err
 	}
 	s := r.SummaryVals
-	r.Label = strings.Join([]string{s["trace"], s["queue"], s["backfill"], placement}, " · ")
+	queue := s["queue"]
+	if profile != "" {
+		queue += "/" + profile
+	}
+	r.Label = strings.Join([]string{s["trace"], queue, s["backfill"], placement}, " · ")
 
 	jobs, err := readTable(dir, "jobs", tableSpec{num: []string{"wait_s", "bsld"}})
 	if err != nil {
@@ -60,14 +69,26 @@ func Load(dir string) (*Run, error) {
 	r.Wait = finite(jobs.num["wait_s"])
 	r.BSLD = finite(jobs.num["bsld"])
 
-	ts, err := readTable(dir, "timeseries", tableSpec{num: []string{"time_s", "queued_jobs", "power_w"}, prefix: "utilization_"})
+	ts, err := readTable(dir, "timeseries", tableSpec{
+		num:      []string{"time_s", "queued_jobs", "power_w"},
+		optional: []string{"nodes_asleep"},
+		prefixes: []string{"utilization_", "frag_"},
+	})
 	if err != nil {
 		return nil, err
 	}
 	r.Time, r.Queued, r.Power = ts.num["time_s"], ts.num["queued_jobs"], ts.num["power_w"]
-	r.UtilName = r.utilColumn(ts.prefixed)
+	r.Asleep = ts.num["nodes_asleep"]
+	var utilNames []string
+	for _, n := range ts.prefixed {
+		if strings.HasPrefix(n, "utilization_") {
+			utilNames = append(utilNames, n)
+		}
+	}
+	r.UtilName = r.utilColumn(utilNames)
 	if r.UtilName != "" {
 		r.Util = ts.num[r.UtilName]
+		r.Frag = ts.num["frag_"+strings.TrimPrefix(r.UtilName, "utilization_")]
 	}
 	if r.Tenants, err = readTenants(dir); err != nil {
 		return nil, err
@@ -119,22 +140,47 @@ func (r *Run) utilColumn(names []string) string {
 	return ""
 }
 
-// readPlacement returns the placement strategy from run.yaml's resolved
-// config; an empty strategy is replay's default, first-fit.
-func readPlacement(path string) (string, error) {
+// readRunConfig returns the placement strategy and the Lattice weight
+// profile from run.yaml's resolved config. An empty strategy is replay's
+// default, first-fit; a profile file (a sweep's weights) is named by its
+// file name, shortened.
+func readRunConfig(path string) (placement, profile string, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	var doc struct {
 		Config struct {
+			Queue     string    `yaml:"queue"`
+			Profile   string    `yaml:"profile"`
 			Placement yaml.Node `yaml:"placement"`
 		} `yaml:"config"`
 	}
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
+		return "", "", fmt.Errorf("%s: %w", path, err)
 	}
-	p := doc.Config.Placement
+	if doc.Config.Queue == "lattice" {
+		profile = profileName(doc.Config.Profile)
+	}
+	placement, err = placementName(path, doc.Config.Placement)
+	return placement, profile, err
+}
+
+// profileName is a profile as a label shows it: a built-in name as is, a
+// file by its base name without extension, at most 24 characters.
+func profileName(p string) string {
+	if strings.ContainsAny(p, `/\`) || strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") {
+		p = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(p), ".yaml"), ".yml")
+	}
+	if r := []rune(p); len(r) > 24 {
+		p = string(r[:23]) + "…"
+	}
+	return p
+}
+
+// placementName reads the placement strategy of run.yaml's config: a
+// name, or a block with a strategy.
+func placementName(path string, p yaml.Node) (string, error) {
 	name := ""
 	switch p.Kind {
 	case yaml.ScalarNode:

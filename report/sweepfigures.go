@@ -27,15 +27,8 @@ func sweepFigures(s *Sweep, prefix string, opts Options) (*sweepView, error) {
 	if err != nil {
 		return nil, err
 	}
-	metricCols := opts.HeatmapMetrics
-	if len(metricCols) == 0 {
-		metricCols = DefaultHeatmapMetrics
-	}
 	if ok {
-		for _, m := range metricCols {
-			if err := s.requireColumn(m); err != nil {
-				return nil, err
-			}
+		for _, m := range heatmapMetrics(s, opts) {
 			f, err := heatmapFigure(s, prefix+"heatmap_"+figureSafe(m), xw, yw, m)
 			if err != nil {
 				return nil, fmt.Errorf("figure %s: %w", f.Name, err)
@@ -45,6 +38,12 @@ func sweepFigures(s *Sweep, prefix string, opts Options) (*sweepView, error) {
 	} else {
 		v.Notes = append(v.Notes, fmt.Sprintf("No weight heatmap: the sweep varies %d numeric weight(s) (param_w_<factor>), a heatmap needs two.",
 			len(s.sweptWeights())))
+	}
+	for _, c := range []string{paretoWait, paretoFairness} {
+		if !s.hasColumn(c) {
+			v.Notes = append(v.Notes, fmt.Sprintf("No Pareto front: the sweep summary has no %s (an experiment's metrics: list can leave it out).", c))
+			return v, nil
+		}
 	}
 	if v.Points, err = s.paretoPoints(); err != nil {
 		return nil, err
@@ -72,14 +71,26 @@ func figureSafe(s string) string {
 	}, s)
 }
 
-// CheckOptions reports, before anything is drawn, an option or a sweep
-// summary the sweep figures cannot use: heatmap weights the sweep does not
-// vary, a heatmap metric or a Pareto objective the summary lacks.
-func CheckOptions(in *Inputs, opts Options) error {
-	metricCols := opts.HeatmapMetrics
-	if len(metricCols) == 0 {
-		metricCols = DefaultHeatmapMetrics
+// heatmapMetrics are the metrics to draw as heatmaps: the ones asked for,
+// else those of DefaultHeatmapMetrics the sweep summary has (an
+// experiment's metrics: list may leave some out).
+func heatmapMetrics(s *Sweep, opts Options) []string {
+	if len(opts.HeatmapMetrics) > 0 {
+		return opts.HeatmapMetrics
 	}
+	var out []string
+	for _, m := range DefaultHeatmapMetrics {
+		if s.hasColumn(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// CheckOptions reports, before anything is drawn, an option the sweep
+// figures cannot use: heatmap weights a sweep does not vary, a heatmap
+// metric asked for that its summary lacks.
+func CheckOptions(in *Inputs, opts Options) error {
 	for _, s := range in.Sweeps {
 		if len(s.Rows) == 0 {
 			continue
@@ -88,12 +99,10 @@ func CheckOptions(in *Inputs, opts Options) error {
 		if err != nil {
 			return err
 		}
-		var need []string
-		if ok {
-			need = append(need, metricCols...)
+		if !ok {
+			continue
 		}
-		need = append(need, paretoWait, paretoFairness)
-		for _, c := range need {
+		for _, c := range opts.HeatmapMetrics {
 			if err := s.requireColumn(c); err != nil {
 				return err
 			}

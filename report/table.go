@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,12 +32,12 @@ type columns map[string][]float64
 
 // tableSpec says which columns to read: num and text name the numeric and
 // text columns a caller needs (a missing one is an error naming file and
-// column); prefix also takes every numeric column whose name starts with
-// it (the per-resource utilization columns, whose names depend on the
-// cluster).
+// column); optional numeric columns are read when present (newer
+// outputs); prefixes also take every numeric column whose name starts with
+// one (the per-resource columns, whose names depend on the cluster).
 type tableSpec struct {
-	num, text []string
-	prefix    string
+	num, text, optional []string
+	prefixes            []string
 }
 
 // table is what readTable returns: numeric columns, text columns, and the
@@ -48,25 +49,19 @@ type table struct {
 }
 
 func (s tableSpec) wantsNum(name string) bool {
-	if s.prefix != "" && len(name) > len(s.prefix) && strings.HasPrefix(name, s.prefix) {
-		return true
-	}
-	for _, w := range s.num {
-		if w == name {
+	return s.prefixed(name) || slices.Contains(s.num, name) || slices.Contains(s.optional, name)
+}
+
+func (s tableSpec) prefixed(name string) bool {
+	for _, p := range s.prefixes {
+		if len(name) > len(p) && strings.HasPrefix(name, p) {
 			return true
 		}
 	}
 	return false
 }
 
-func (s tableSpec) wantsText(name string) bool {
-	for _, w := range s.text {
-		if w == name {
-			return true
-		}
-	}
-	return false
-}
+func (s tableSpec) wantsText(name string) bool { return slices.Contains(s.text, name) }
 
 // findTable returns the path of dir/name.<ext> for the first format
 // present, or an error naming the directory and the missing table.
@@ -120,7 +115,7 @@ func (t *table) register(names []string, spec tableSpec) {
 		}
 		if spec.wantsNum(n) {
 			t.num[n] = nil
-			if spec.prefix != "" && strings.HasPrefix(n, spec.prefix) {
+			if spec.prefixed(n) {
 				t.prefixed = append(t.prefixed, n)
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -55,8 +56,8 @@ func newReportCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&out, "out", "", "report directory (created if missing)")
 	cmd.Flags().BoolVar(&quiet, "quiet", false, "print nothing but errors")
-	cmd.Flags().StringSliceVar(&opts.HeatmapMetrics, "heatmap-metric", report.DefaultHeatmapMetrics,
-		"sweep summary columns drawn as weight heatmaps, one figure each")
+	cmd.Flags().StringSliceVar(&opts.HeatmapMetrics, "heatmap-metric", nil,
+		"sweep summary columns drawn as weight heatmaps, one figure each (default: "+strings.Join(report.DefaultHeatmapMetrics, ",")+", those the sweep has)")
 	cmd.Flags().StringSliceVar(&opts.HeatmapWeights, "heatmap-weights", nil,
 		"the two swept weights on the heatmaps' axes, e.g. w_age,w_size (default: the two with the most values)")
 	return cmd
