@@ -1,11 +1,16 @@
-// Package report turns run directories written by `schedsim replay` into
-// comparative figures and one self-contained HTML page (SPEC §7 `report`).
+// Package report turns run directories written by `schedsim replay` and
+// sweep directories written by `schedsim sweep` into comparative figures
+// and one self-contained HTML page (SPEC §7 `report`).
 //
 // It reads each run's tables back (Parquet through pqarrow, Arrow IPC, or
-// CSV, whichever the run was written in), draws the figures with
-// gonum/plot as PNG and SVG, and writes index.html with every PNG embedded
-// as a data URI and the summary table of every run, so the page works from
-// a file:// URL with no network.
+// CSV, whichever the run was written in) and draws, one line, box or bar
+// per run: the wait CDF, bounded-slowdown boxes, per-tenant fairness bars,
+// utilization, queue, power, fragmentation and nodes asleep over time and
+// the cumulative energy. Of a sweep it reads only summary.csv and draws
+// weight heatmaps and the Pareto front of wait, fairness and energy over
+// its parameter combinations. Figures are PNG and SVG (gonum/plot);
+// index.html embeds every PNG as a data URI with the summary tables, so
+// the page works from a file:// URL with no network.
 //
 // Everything is deterministic: the same run directories give the same
 // bytes, so reports can be diffed and cached. Run i always gets colour i of

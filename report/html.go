@@ -52,8 +52,10 @@ type pageSweepRow struct {
 }
 
 // sweepTableMetrics are the summary columns of the sweep table, when the
-// sweep has them: the Pareto objectives and the usual companions.
-var sweepTableMetrics = []string{"mean_wait_s", "p95_wait_s", "mean_bsld", "jain_bsld", "jain_usage_share", "utilization", "energy_kwh"}
+// sweep has values in them (cost and carbon are null without their
+// series): the Pareto objectives and the usual companions.
+var sweepTableMetrics = []string{"mean_wait_s", "p95_wait_s", "mean_bsld", "jain_bsld", "jain_usage_share", "utilization",
+	"frag_cpu", "energy_kwh", "energy_cost", "carbon_kg"}
 
 // indexTmpl is the whole page: inline CSS, no scripts, no external
 // resources, so it renders the same from file://, a CI artifact or mail.
@@ -156,7 +158,7 @@ func sweepSection(v *sweepView, pngs map[string][]byte) pageSweep {
 	ps := pageSweep{Name: s.Name, Dir: s.Dir, Runs: len(s.Rows), Notes: v.Notes, Figures: pageFigures(v.Figures, pngs)}
 	var cols []string
 	for _, m := range sweepTableMetrics {
-		if s.hasColumn(m) {
+		if s.hasValues(m) {
 			cols = append(cols, m)
 		}
 	}

@@ -145,6 +145,20 @@ func (s *Sweep) requireColumn(col string) error {
 // hasColumn reports whether the summary has col.
 func (s *Sweep) hasColumn(col string) bool { return s.requireColumn(col) == nil }
 
+// hasValues reports whether col is in the summary with a number in some
+// row.
+func (s *Sweep) hasValues(col string) bool {
+	if !s.hasColumn(col) {
+		return false
+	}
+	for _, row := range s.Rows {
+		if !math.IsNaN(metric(row, col)) {
+			return true
+		}
+	}
+	return false
+}
+
 // shortParam drops the param_ prefix: param_w_age → w_age.
 func shortParam(col string) string { return strings.TrimPrefix(col, "param_") }
 

@@ -23,7 +23,8 @@ func newReportCommand() *cobra.Command {
 		Short: "Comparative figures (PNG and SVG) and a self-contained index.html for run and sweep directories",
 		Long: "report reads run directories written by replay and draws, one line, box or bar per run: the wait-time CDF,\n" +
 			"bounded-slowdown box plots, per-tenant fairness bars (mean bounded slowdown and usage ÷ share),\n" +
-			"utilization, queue length and power over time and the cumulative energy. For a sweep directory (written\n" +
+			"utilization, queue length, power, fragmentation and nodes asleep over time (the last two when a run has\n" +
+			"them) and the cumulative energy. For a sweep directory (written\n" +
 			"by sweep: its summary.csv has a run column) it draws weight heatmaps and the Pareto front of mean wait,\n" +
 			"fairness and energy. PNG and SVG, plus index.html with every figure inline and the summary tables\n" +
 			"(it works from a file:// URL).",
