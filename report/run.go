@@ -142,8 +142,7 @@ func (r *Run) utilColumn(names []string) string {
 
 // readRunConfig returns the placement strategy and the Lattice weight
 // profile from run.yaml's resolved config. An empty strategy is replay's
-// default, first-fit; a profile file (a sweep's weights) is named by its
-// file name, shortened.
+// default, first-fit.
 func readRunConfig(path string) (placement, profile string, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -167,13 +166,11 @@ func readRunConfig(path string) (placement, profile string, err error) {
 }
 
 // profileName is a profile as a label shows it: a built-in name as is, a
-// file by its base name without extension, at most 24 characters.
+// profile file (a sweep's weights, named by the run's key) as "custom",
+// since run labels are made unique by their directory anyway.
 func profileName(p string) string {
 	if strings.ContainsAny(p, `/\`) || strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") {
-		p = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(p), ".yaml"), ".yml")
-	}
-	if r := []rune(p); len(r) > 24 {
-		p = string(r[:23]) + "…"
+		return "custom"
 	}
 	return p
 }
