@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Executes every notebook of notebooks/ with Debian's jupyter-nbconvert
 # against two small CSV runs of testdata/report/kth-head.swf (no backfill as
-# the base, EASY as the candidate) and the hand-made sweep of testdata/sweeps,
+# the base, EASY as the candidate) and the small sweep of testdata/sweeps,
 # after checking that every stored notebook has no outputs; with
 # SCHEDSIM_FAIL=1, ci_regression.ipynb's last cell must fail (EASY lowers
 # jain_bsld past its tolerance) and nothing else may. Installs jupyter-nbconvert, python3-pandas,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The report in a browser: replay testdata/report/kth-head.swf twice (no
 # backfill as CSV, EASY as Parquet), render `schedsim report` of both runs and
-# the hand-made sweep of testdata/sweeps, open index.html in headless Chromium
+# the small sweep of testdata/sweeps, open index.html in headless Chromium
 # and fail if an image does not load or the page logs an error (check.mjs,
 # DevTools protocol over a pipe, no npm package). A full-page screenshot goes
 # to $SCHEDSIM_CI_ARTIFACTS/report.png when that is set. Then the check must

@@ -98,7 +98,7 @@ func TestReportNotARun(t *testing.T) {
 	}
 }
 
-// TestReportSweep renders the hand-made sweep of testdata/sweeps with a
+// TestReportSweep renders the small sweep of testdata/sweeps with a
 // run directory and checks the sweep figures, the page's sweep table, and
 // that heatmap options the sweep cannot satisfy are bad input.
 func TestReportSweep(t *testing.T) {
