@@ -1,10 +1,19 @@
 // Package native reads and writes schedsim's own trace format, schema
-// "schedsim-native v1", in two encodings: JSON Lines (.jsonl, .ndjson) and
-// CSV (.csv), each optionally gzip-compressed (.jsonl.gz, .csv.gz). A Parquet
-// encoding of the same schema will follow.
+// "schedsim-native v1", in three encodings: JSON Lines (.jsonl, .ndjson)
+// and CSV (.csv), each optionally gzip-compressed (.jsonl.gz, .csv.gz), and
+// Parquet (.parquet), the fastest to read (see "Parquet").
 //
 // One record is one job (a sim.Job). Readers stream: they hold one record at
-// a time, never the whole file, so memory does not grow with the trace.
+// a time (Parquet: one chunk of rows), never the whole file, so memory does
+// not grow with the trace. Writers stream too: JSON Lines one job at a
+// time (AppendJSONL); CSV and Parquet need their columns before the first
+// row (Columns, gathered in a first pass), then take one job at a time
+// (CSVWriter, ParquetWriter).
+//
+// This package imports Arrow's Parquet library, the one exception to
+// "Arrow stays inside metrics and report" (ARCHITECTURE): a Parquet trace
+// must be decoded by something, the reader turns its columns into plain
+// sim.Jobs at once, and no Arrow type appears in the package's API.
 //
 // # Schema "schedsim-native v1"
 //
@@ -154,6 +163,73 @@
 //
 // The CSV writer adds a trait column only when some job has that field, so
 // a trace without traits has none.
+//
+// # Parquet
+//
+// One row per job, one column per field, typed; a file written by another
+// tool reads as long as it has these columns and types (any nullability;
+// list elements named element or item). Times are whole microseconds, the
+// engine's unit, so they are exact without a decimal type:
+//
+//	column           Parquet type (Arrow)                         null means      text field
+//	id               BYTE_ARRAY UTF8 (string)                     (an error)      id
+//	submit_us        INT64 (int64), µs                            (an error)      submit_s
+//	runtime_us       INT64 (int64), µs                            (an error)      runtime_s
+//	walltime_us      INT64 (int64), µs                            unknown         walltime_s
+//	tasks            INT64 (int64)                                1               tasks
+//	req_<resource>   INT64 DECIMAL(18,3) (decimal128(18,3)),      not requested   request.<resource>
+//	                 units; scales 0–3 and INT32/FIXED_LEN_BYTE_ARRAY decimals are read too
+//	user, group,     BYTE_ARRAY UTF8 (string), dictionary-encoded ""              the same
+//	queue, partition
+//	priority         INT64 (int64)                                0               priority
+//	gang             BOOLEAN (bool)                               true            gang
+//	immunities,      LIST<UTF8> (list<string>)                    absent          the same
+//	aversion_groups
+//	selector, labels MAP<UTF8, UTF8> (map<string, string>),       absent          the same
+//	                 entries in order; a null value is absent
+//	tolerations      LIST<STRUCT<key, value, effect: UTF8>>       absent          tolerations
+//	constraints      LIST<STRUCT<kind, attribute, value: UTF8,    absent          constraints
+//	                 groups: INT64, soft: BOOLEAN>>
+//	architecture,    BYTE_ARRAY UTF8 (string)                     absent          the same
+//	member_group, project
+//	depends_on       LIST<STRUCT<job, condition: UTF8,            absent          depends_on
+//	                 think_us: INT64 µs>>
+//
+// Only id, submit_us and runtime_us must be present. Inside the structs a
+// member may be left out or null: "" for strings, 0, false; condition is
+// success or any (null: success). The writer puts the req_ columns after
+// tasks, in the order the resources first appear (so, as in CSV, a job's
+// requirements come back in column order), and adds a trait or depends_on
+// column only when some job has that field; empty lists and maps are
+// written null.
+//
+// The file's key-value metadata must hold schedsim.schema =
+// "schedsim-native v1" (the schema and its version); a file without it,
+// or with another version, is refused at open with the key and both
+// versions named. It may also hold, written by a converter that read
+// them from the original trace (Embedded):
+//
+//	key                        value
+//	schedsim.cluster           the trace's cluster, as a cluster file (sim/clusterconfig)
+//	schedsim.cluster_source    where that cluster came from ("SWF header, pool model: …")
+//	schedsim.node_events       its node events, as the CSV --node-events reads
+//	schedsim.source            the trace it was converted from: name, format, sha256
+//
+// The writer writes row groups of 64 Ki jobs, Snappy-compressed, and the
+// same jobs give the same bytes. The reader decodes a chunk of at most
+// 8192 rows at a time: the flat columns with the Parquet library's column
+// readers (about twice as fast as going through Arrow records), the
+// nested ones through pqarrow. Jobs with equal requirements share one
+// Request slice. In errors the line is the row, counted from 1 across
+// the whole file, and the field is the column (with the place inside a
+// structured value):
+//
+//	trace.parquet:70001: field submit_us: must be ≥ 0
+//	trace.parquet:12: field constraints[0].kind: unknown constraint "x" (known: …)
+//
+// An unknown or mistyped column stops the reader at open; a corrupt file
+// (the library fails or panics on it) stops it where it is found, in both
+// modes.
 //
 // # Errors: strict and lenient
 //

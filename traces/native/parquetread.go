@@ -1,14 +1,14 @@
 package native
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"strings"
 
 	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet"
 	"github.com/apache/arrow/go/v17/parquet/file"
@@ -24,18 +24,19 @@ const batchRows = 8192
 
 // parquetDecoder turns the rows of a Parquet trace into records. The
 // column layout is checked once, when the file is opened. Rows are read
-// row group by row group, in chunks of at most batchRows: the flat
-// columns with the library's column readers (pqflat.go), the nested ones
-// (traits, depends_on) through pqarrow; each row is then checked as the
-// text readers check a record (pqrow.go).
+// row group by row group with the library's column readers: the flat
+// columns in chunks of at most batchRows (pqflat.go), the nested ones
+// (traits, depends_on) a row group at a time (pqnested.go); each row is
+// then checked as the text readers check a record (pqrow.go).
 type parquetDecoder struct {
 	name   string
 	pf     *file.Reader
 	cols   []pqColumn
 	flat   []*flatCol
-	nested []nestedCol
+	nested []*nestedField
 	batch  pqBatch
 	rg     int // next row group
+	rgRow  int // row of the row group where the chunk starts
 	left   int // rows of the current row group not yet read
 	n      int // rows in the chunk
 	row    int // next row of the chunk
@@ -44,13 +45,6 @@ type parquetDecoder struct {
 	interner
 	reqKey    []byte                    // scratch: a row's requirements
 	reqShapes map[string][]sim.Quantity // requirement vectors seen, shared
-}
-
-// nestedCol is a list or map column, read through pqarrow.
-type nestedCol struct {
-	f   field
-	rd  *pqarrow.ColumnReader
-	cur arrow.Array
 }
 
 // pqColumn is one top-level column of the file.
@@ -106,43 +100,59 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 	if err := d.checkSchema(schema); err != nil {
 		return nil, err
 	}
-	if err := d.columnReaders(fr, schema); err != nil {
+	if err := d.columnReaders(schema); err != nil {
 		return nil, err
 	}
 	return &Reader{name: name, opt: opt, decode: d.next, meta: meta, closers: []io.Closer{d}}, nil
 }
 
-// recoverCorrupt turns a panic of the Parquet library into an error.
+// recoverCorrupt turns a panic of the Parquet or Arrow library, which a
+// corrupt file can cause, into an error. A panic anywhere else is a bug
+// of this package and goes on (the fuzz target would find it).
 func recoverCorrupt(name string, err *error) {
-	if p := recover(); p != nil {
-		*err = fmt.Errorf("%s: corrupt Parquet file: %v", name, p)
+	p := recover()
+	if p == nil {
+		return
+	}
+	if !panickedInLibrary() {
+		panic(p)
+	}
+	*err = fmt.Errorf("%s: corrupt Parquet file: %v", name, p)
+}
+
+// panickedInLibrary reports whether the function that panicked, the
+// first frame below the runtime's, is in the Arrow module.
+func panickedInLibrary() bool {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	for {
+		f, more := frames.Next()
+		if !strings.HasPrefix(f.Function, "runtime.") {
+			return strings.HasPrefix(f.Function, "github.com/apache/arrow/")
+		}
+		if !more {
+			return false
+		}
 	}
 }
 
-// columnReaders maps each column to its reader: a flat column to its
-// Parquet leaf, a nested one to a pqarrow reader of the whole field.
-func (d *parquetDecoder) columnReaders(fr *pqarrow.FileReader, s *arrow.Schema) error {
+// columnReaders maps each column to its Parquet leaves.
+func (d *parquetDecoder) columnReaders(s *arrow.Schema) error {
 	leaves := d.pf.MetaData().Schema
 	for i, c := range d.cols {
 		if _, nested := s.Field(i).Type.(arrow.NestedType); nested {
-			rd, err := fr.GetColumn(context.Background(), i)
+			n, err := newNestedField(c.name, c.f, leaves)
 			if err != nil {
-				return fmt.Errorf("%s: column %s: %w", d.name, c.name, err)
+				return d.schemaError(c.name, "%v", err)
 			}
-			d.nested = append(d.nested, nestedCol{f: c.f, rd: rd})
+			d.nested = append(d.nested, n)
 			continue
 		}
 		fc := &flatCol{pqColumn: c, leaf: -1}
 		for l := range leaves.NumColumns() {
 			if col := leaves.Column(l); len(col.ColumnPath()) == 1 && col.ColumnPath()[0] == c.name {
 				fc.leaf, fc.maxDef = l, col.MaxDefinitionLevel()
-				switch col.PhysicalType() {
-				case parquet.Types.Int64, parquet.Types.ByteArray, parquet.Types.Boolean:
-				case parquet.Types.Int32, parquet.Types.FixedLenByteArray:
-					if c.f != fRequest {
-						return d.schemaError(c.name, "physical type %s is not supported", col.PhysicalType())
-					}
-				default:
+				if !physicalOK(c.f, col.PhysicalType()) {
 					return d.schemaError(c.name, "physical type %s is not supported", col.PhysicalType())
 				}
 			}
@@ -155,14 +165,24 @@ func (d *parquetDecoder) columnReaders(fr *pqarrow.FileReader, s *arrow.Schema) 
 	return nil
 }
 
-// Close releases the nested columns' arrays.
-func (d *parquetDecoder) Close() error {
-	for i := range d.nested {
-		if d.nested[i].cur != nil {
-			d.nested[i].cur.Release()
-			d.nested[i].cur = nil
-		}
+// physicalOK reports whether flatCol reads a flat column of field f
+// stored as t.
+func physicalOK(f field, t parquet.Type) bool {
+	switch {
+	case f == fRequest:
+		return t == parquet.Types.Int64 || t == parquet.Types.Int32 || t == parquet.Types.FixedLenByteArray
+	case f == fGang:
+		return t == parquet.Types.Boolean
+	case f.kind() == kNumber:
+		return t == parquet.Types.Int64
 	}
+	return t == parquet.Types.ByteArray
+}
+
+// Close drops the row group's data.
+func (d *parquetDecoder) Close() error {
+	d.flat, d.nested, d.batch = nil, nil, pqBatch{}
+	d.done = true
 	return nil
 }
 
@@ -261,6 +281,7 @@ func (d *parquetDecoder) next(rec *record) (line int, err error) {
 // next one; io.EOF after the last.
 func (d *parquetDecoder) nextChunk() error {
 	d.base += d.n
+	d.rgRow += d.n
 	d.row, d.n = 0, 0
 	for d.left == 0 {
 		if d.done || d.rg >= d.pf.NumRowGroups() {
@@ -270,10 +291,15 @@ func (d *parquetDecoder) nextChunk() error {
 		}
 		rg := d.pf.RowGroup(d.rg)
 		d.rg++
-		d.left = int(rg.NumRows())
+		d.left, d.rgRow = int(rg.NumRows()), 0
 		for _, c := range d.flat {
 			if err := c.start(rg); err != nil {
 				return d.readError(c.name, err)
+			}
+		}
+		for _, n := range d.nested {
+			if err := n.load(rg, d.left); err != nil {
+				return d.readError(n.name, err)
 			}
 		}
 	}
@@ -281,25 +307,6 @@ func (d *parquetDecoder) nextChunk() error {
 	for _, c := range d.flat {
 		if err := c.read(k); err != nil {
 			return d.readError(c.name, err)
-		}
-	}
-	for i := range d.nested {
-		c := &d.nested[i]
-		if c.cur != nil {
-			c.cur.Release()
-		}
-		chunked, err := c.rd.NextBatch(int64(k))
-		if err != nil {
-			return d.readError(c.f.String(), err)
-		}
-		if chunked.Len() != k {
-			chunked.Release()
-			return d.readError(c.f.String(), fmt.Errorf("%d rows where the other columns have %d", chunked.Len(), k))
-		}
-		c.cur, err = array.Concatenate(chunked.Chunks(), memory.DefaultAllocator)
-		chunked.Release()
-		if err != nil {
-			return d.readError(c.f.String(), err)
 		}
 	}
 	d.left -= k

@@ -3,10 +3,6 @@ package native
 import (
 	"encoding/binary"
 	"fmt"
-	"strings"
-
-	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -18,11 +14,10 @@ type pqBatch struct {
 	text                                             [4]*flatCol // user, group, queue, partition
 	traitText                                        [3]*flatCol // architecture, member_group, project
 	req                                              []pqReq
-	strs                                             [2]pqStrings // immunities, aversion_groups
-	labels                                           [2]pqLabels  // selector, labels
-	tol                                              pqStructs    // key, value, effect
-	con                                              pqStructs    // kind, attribute, value, groups, soft
-	dep                                              pqStructs    // job, condition, think_us
+	// The nested columns, indexed by the row of the row group.
+	strs          [2]*nestedField // immunities, aversion_groups
+	labels        [2]*nestedField // selector, labels
+	tol, con, dep *nestedField    // tolerations, constraints, depends_on
 }
 
 // pqReq is a req_ column: its values are decimals of scale 3 − log10(mul).
@@ -31,33 +26,11 @@ type pqReq struct {
 	mul int64 // 10^(3 − scale)
 }
 
-// pqStrings is a list of strings.
-type pqStrings struct {
-	list *array.List
-	vals *array.String
-}
-
-// pqLabels is a map of string → string.
-type pqLabels struct {
-	m           *array.Map
-	keys, items *array.String
-}
-
-// pqStructs is a list of structs; members are found by name, nil when
-// the file leaves one out.
-type pqStructs struct {
-	list *array.List
-	s    *array.Struct
-	strs [3]*array.String
-	num  *array.Int64
-	flag *array.Boolean
-}
-
 var textFields = [4]field{fUser, fGroup, fQueue, fPartition}
 var traitTextFields = [3]field{fArchitecture, fMemberGroup, fProject}
 
 // bind points the batch at the chunk's columns.
-func (b *pqBatch) bind(flat []*flatCol, nested []nestedCol) {
+func (b *pqBatch) bind(flat []*flatCol, nested []*nestedField) {
 	*b = pqBatch{req: b.req[:0]}
 	for _, c := range flat {
 		switch c.f {
@@ -90,82 +63,19 @@ func (b *pqBatch) bind(flat []*flatCol, nested []nestedCol) {
 	for _, n := range nested {
 		switch n.f {
 		case fImmunities, fAversionGroups:
-			l := n.cur.(*array.List)
-			b.strs[n.f-fImmunities] = pqStrings{l, l.ListValues().(*array.String)}
-		case fSelector, fLabels:
-			m := n.cur.(*array.Map)
-			k := 0
-			if n.f == fLabels {
-				k = 1
-			}
-			b.labels[k] = pqLabels{m, m.Keys().(*array.String), m.Items().(*array.String)}
+			b.strs[n.f-fImmunities] = n
+		case fSelector:
+			b.labels[0] = n
+		case fLabels:
+			b.labels[1] = n
 		case fTolerations:
-			b.tol = bindStructs(n.cur.(*array.List), tolerationKeys, -1, -1)
+			b.tol = n
 		case fConstraints:
-			b.con = bindStructs(n.cur.(*array.List), constraintKeys, 3, 4)
+			b.con = n
 		case fDependsOn:
-			b.dep = bindStructs(n.cur.(*array.List), []string{"job", "condition", memThinkUS}, 2, -1)
+			b.dep = n
 		}
 	}
-}
-
-// bindStructs finds the members of a list of structs by name: keys in
-// schema order, num and flag the positions of the integer and boolean
-// members (−1 for none); the others are strings.
-func bindStructs(l *array.List, keys []string, num, flag int) pqStructs {
-	p := pqStructs{list: l, s: l.ListValues().(*array.Struct)}
-	st := p.s.DataType().(*arrow.StructType)
-	k := 0
-	for m, key := range keys {
-		idx, ok := st.FieldIdx(key)
-		switch {
-		case m == num:
-			if ok {
-				p.num = p.s.Field(idx).(*array.Int64)
-			}
-		case m == flag:
-			if ok {
-				p.flag = p.s.Field(idx).(*array.Boolean)
-			}
-		default:
-			if ok {
-				p.strs[k] = p.s.Field(idx).(*array.String)
-			}
-			k++
-		}
-	}
-	return p
-}
-
-// str returns a's value at i; "" and false when a is nil or it is null.
-func strAt(a *array.String, i int) (string, bool) {
-	if a == nil || a.IsNull(i) {
-		return "", false
-	}
-	return a.Value(i), true
-}
-
-func intAt(a *array.Int64, i int) (int64, bool) {
-	if a == nil || a.IsNull(i) {
-		return 0, false
-	}
-	return a.Value(i), true
-}
-
-// clone returns s as a string of its own (Arrow's strings point into the
-// batch's buffers), shared with earlier rows when it repeats.
-func (in *interner) clone(s string) string {
-	if v, ok := in.m[s]; ok {
-		return v
-	}
-	s = strings.Clone(s)
-	if len(in.m) < maxIntern && len(s) <= 64 {
-		if in.m == nil {
-			in.m = map[string]string{}
-		}
-		in.m[s] = s
-	}
-	return s
 }
 
 var errWalltimeUS = fmt.Errorf("must be ≥ 0, or null for unknown")

@@ -4,8 +4,8 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// traits reads the trait columns of row i. Errors are *traitError, with
-// the same paths and reasons as in the text encodings.
+// traits reads the trait columns of row i of the chunk. Errors are
+// *traitError, with the same paths and reasons as in the text encodings.
 func (d *parquetDecoder) traits(rec *record, i int) error {
 	b := &d.batch
 	for k, c := range b.traitText {
@@ -22,135 +22,157 @@ func (d *parquetDecoder) traits(rec *record, i int) error {
 			}
 		}
 	}
-	for k, l := range b.strs {
-		f := fImmunities + field(k)
-		if l.list == nil || l.list.IsNull(i) {
-			continue
-		}
-		start, end := l.list.ValueOffsets(i)
-		if start == end {
-			continue
-		}
-		list := make([]string, 0, end-start)
-		for e := start; e < end; e++ {
-			s, ok := strAt(l.vals, int(e))
-			switch {
-			case !ok:
-				return &traitError{path: itemPath(f, int(e-start)), err: errWantString}
-			case s == "":
-				return &traitError{path: itemPath(f, int(e-start)), err: errEmpty}
-			}
-			list = append(list, d.clone(s))
-		}
-		if f == fImmunities {
-			rec.traits().Immunities = list
-		} else {
-			rec.traits().AversionGroups = list
+	r := d.rgRow + i // nested columns are indexed by the row group's row
+	for k, n := range b.strs {
+		if err := d.strings(rec, fImmunities+field(k), n, r); err != nil {
+			return err
 		}
 	}
-	for k, m := range b.labels {
+	for k, n := range b.labels {
 		f := fSelector
 		if k == 1 {
 			f = fLabels
 		}
-		if m.m == nil || m.m.IsNull(i) {
-			continue
-		}
-		start, end := m.m.ValueOffsets(i)
-		var labels []sim.Label
-		for e := int(start); e < int(end); e++ {
-			key, _ := strAt(m.keys, e)
-			val, ok := strAt(m.items, e)
-			if !ok {
-				continue // a null value is absent, as in JSON
-			}
-			if err := addLabel(&labels, d.clone(key), d.clone(val)); err != nil {
-				return &traitError{path: f.String() + "." + key, err: err}
-			}
-		}
-		if len(labels) > 0 {
-			if f == fSelector {
-				rec.traits().Selector = labels
-			} else {
-				rec.traits().Labels = labels
-			}
+		if err := d.labels(rec, f, n, r); err != nil {
+			return err
 		}
 	}
-	if err := d.tolerations(rec, i); err != nil {
+	if err := d.tolerations(rec, r); err != nil {
 		return err
 	}
-	return d.constraints(rec, i)
+	return d.constraints(rec, r)
 }
 
-// items returns the range of row i's list of structs, and whether it has
-// any; a null struct is an error at its index.
-func (p *pqStructs) items(f field, i int) (int, int, error) {
-	if p.list == nil || p.list.IsNull(i) {
+// strings reads immunities or aversion_groups: non-empty strings.
+func (d *parquetDecoder) strings(rec *record, f field, n *nestedField, r int) error {
+	if n == nil {
+		return nil
+	}
+	a, b := n.items(r)
+	if a == b {
+		return nil
+	}
+	l := n.leaves[0]
+	list := make([]string, 0, b-a)
+	for j := a; j < b; j++ {
+		s, ok := l.text(j)
+		switch {
+		case !ok:
+			return &traitError{path: itemPath(f, j-a), err: errWantString}
+		case len(s) == 0:
+			return &traitError{path: itemPath(f, j-a), err: errEmpty}
+		}
+		list = append(list, d.str(s))
+	}
+	if f == fImmunities {
+		rec.traits().Immunities = list
+	} else {
+		rec.traits().AversionGroups = list
+	}
+	return nil
+}
+
+// labels reads selector or labels, a map kept in order; a null value is
+// absent, as in JSON.
+func (d *parquetDecoder) labels(rec *record, f field, n *nestedField, r int) error {
+	if n == nil {
+		return nil
+	}
+	a, b := n.items(r)
+	keys, values := n.member("key"), n.member("value")
+	var labels []sim.Label
+	for j := a; j < b; j++ {
+		key, _ := keys.text(j)
+		val, ok := values.text(j)
+		if !ok {
+			continue
+		}
+		k := d.str(key)
+		if err := addLabel(&labels, k, d.str(val)); err != nil {
+			return &traitError{path: f.String() + "." + k, err: err}
+		}
+	}
+	if len(labels) > 0 {
+		if f == fSelector {
+			rec.traits().Selector = labels
+		} else {
+			rec.traits().Labels = labels
+		}
+	}
+	return nil
+}
+
+// structs returns the levels of row r's list of structs, or an error for
+// a null struct among them.
+func structs(f field, n *nestedField, r int) (int, int, error) {
+	if n == nil {
 		return 0, 0, nil
 	}
-	start, end := p.list.ValueOffsets(i)
-	for e := start; e < end; e++ {
-		if p.s.IsNull(int(e)) {
+	a, b := n.items(r)
+	for j := a; j < b; j++ {
+		if n.leaves[0].elemNull(j) {
 			err := errWantItem
 			if f == fDependsOn {
 				err = errWantDep
 			}
-			return 0, 0, &traitError{path: itemPath(f, int(e-start)), err: err}
+			return 0, 0, &traitError{path: itemPath(f, j-a), err: err}
 		}
 	}
-	return int(start), int(end), nil
+	return a, b, nil
 }
 
-func (d *parquetDecoder) tolerations(rec *record, i int) error {
-	p := &d.batch.tol
-	start, end, err := p.items(fTolerations, i)
-	if err != nil || start == end {
+func (d *parquetDecoder) tolerations(rec *record, r int) error {
+	n := d.batch.tol
+	a, b, err := structs(fTolerations, n, r)
+	if err != nil || a == b {
 		return err
 	}
-	tols := make([]sim.Toleration, 0, end-start)
-	for e := start; e < end; e++ {
-		path := itemPath(fTolerations, e-start)
-		key, ok := strAt(p.strs[0], e)
+	keys, values, effects := n.member("key"), n.member("value"), n.member("effect")
+	tols := make([]sim.Toleration, 0, b-a)
+	for j := a; j < b; j++ {
+		path := itemPath(fTolerations, j-a)
+		key, ok := keys.text(j)
 		switch {
 		case !ok:
 			return &traitError{path: path + ".key", err: errMissing}
-		case key == "":
+		case len(key) == 0:
 			return &traitError{path: path + ".key", err: errEmpty}
 		}
-		value, _ := strAt(p.strs[1], e)
-		effect, _ := strAt(p.strs[2], e)
-		if err := checkEffect(effect); err != nil {
+		value, _ := values.text(j)
+		effect, _ := effects.text(j)
+		e := d.str(effect)
+		if err := checkEffect(e); err != nil {
 			return &traitError{path: path + ".effect", err: err}
 		}
-		tols = append(tols, sim.Toleration{Key: d.clone(key), Value: d.clone(value), Effect: d.clone(effect)})
+		tols = append(tols, sim.Toleration{Key: d.str(key), Value: d.str(value), Effect: e})
 	}
 	rec.traits().Tolerations = tols
 	return nil
 }
 
-func (d *parquetDecoder) constraints(rec *record, i int) error {
-	p := &d.batch.con
-	start, end, err := p.items(fConstraints, i)
-	if err != nil || start == end {
+func (d *parquetDecoder) constraints(rec *record, r int) error {
+	n := d.batch.con
+	a, b, err := structs(fConstraints, n, r)
+	if err != nil || a == b {
 		return err
 	}
-	cons := make([]sim.Constraint, 0, end-start)
-	for e := start; e < end; e++ {
-		path := itemPath(fConstraints, e-start)
-		kind, ok := strAt(p.strs[0], e)
+	kinds, attrs, values := n.member("kind"), n.member("attribute"), n.member("value")
+	groups, soft := n.member("groups"), n.member("soft")
+	cons := make([]sim.Constraint, 0, b-a)
+	for j := a; j < b; j++ {
+		path := itemPath(fConstraints, j-a)
+		kind, ok := kinds.text(j)
 		if !ok {
 			return &traitError{path: path + ".kind", err: errMissing}
 		}
-		attr, _ := strAt(p.strs[1], e)
-		value, _ := strAt(p.strs[2], e)
-		groups, _ := intAt(p.num, e)
-		if groups > 1<<31 || groups < -1<<31 {
+		attr, _ := attrs.text(j)
+		value, _ := values.text(j)
+		g, _ := groups.int(j)
+		if g > 1<<31 || g < -1<<31 {
 			return &traitError{path: path + ".groups", err: errInteger}
 		}
-		c := sim.Constraint{Kind: d.clone(kind), Attribute: d.clone(attr), Value: d.clone(value), Groups: int(groups)}
-		if p.flag != nil && !p.flag.IsNull(e) {
-			c.Soft = p.flag.Value(e)
-		}
+		c := sim.Constraint{Kind: d.str(kind), Attribute: d.str(attr), Value: d.str(value), Groups: int(g)}
+		c.Soft, _ = soft.flag(j)
 		if sub, err := checkConstraint(c); err != nil {
 			return &traitError{path: path + sub, err: err}
 		}
@@ -162,30 +184,31 @@ func (d *parquetDecoder) constraints(rec *record, i int) error {
 
 // deps reads depends_on: {job, condition, think_us} structs.
 func (d *parquetDecoder) deps(j *sim.Job, i int) error {
-	p := &d.batch.dep
-	start, end, err := p.items(fDependsOn, i)
-	if err != nil || start == end {
+	n := d.batch.dep
+	a, b, err := structs(fDependsOn, n, d.rgRow+i)
+	if err != nil || a == b {
 		return err
 	}
-	deps := make([]sim.Dependency, 0, end-start)
-	for e := start; e < end; e++ {
-		path := itemPath(fDependsOn, e-start)
-		id, ok := strAt(p.strs[0], e)
+	jobs, conds, thinks := n.member("job"), n.member("condition"), n.member(memThinkUS)
+	deps := make([]sim.Dependency, 0, b-a)
+	for e := a; e < b; e++ {
+		path := itemPath(fDependsOn, e-a)
+		id, ok := jobs.text(e)
 		switch {
 		case !ok:
 			return &traitError{path: path + ".job", err: errMissing}
-		case id == "":
+		case len(id) == 0:
 			return &traitError{path: path + ".job", err: errEmpty}
 		}
-		dep := sim.Dependency{ID: d.clone(id)}
-		switch cond, _ := strAt(p.strs[1], e); cond {
+		dep := sim.Dependency{ID: d.str(id)}
+		switch cond, _ := conds.text(e); string(cond) {
 		case "", "success":
 		case "any":
 			dep.AfterAny = true
 		default:
 			return &traitError{path: path + ".condition", err: errCondition}
 		}
-		think, _ := intAt(p.num, e)
+		think, _ := thinks.int(e)
 		switch {
 		case think < 0:
 			return &traitError{path: path + "." + memThinkUS, err: errNegTime}
