@@ -216,11 +216,11 @@
 //	schedsim.source            the trace it was converted from: name, format, sha256
 //
 // The writer writes row groups of 64 Ki jobs, Snappy-compressed, and the
-// same jobs give the same bytes. The reader decodes a chunk of at most
-// 8192 rows at a time: the flat columns with the Parquet library's column
-// readers (about twice as fast as going through Arrow records), the
-// nested ones through pqarrow. Jobs with equal requirements share one
-// Request slice. In errors the line is the row, counted from 1 across
+// same jobs give the same bytes. The reader decodes with the Parquet
+// library's column readers (about twice as fast as going through Arrow
+// records): the flat columns a chunk of at most 8192 rows at a time, the
+// nested ones a row group at a time. Jobs with equal requirements share
+// one Request slice. In errors the line is the row, counted from 1 across
 // the whole file, and the field is the column (with the place inside a
 // structured value):
 //

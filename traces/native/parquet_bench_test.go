@@ -84,7 +84,7 @@ func BenchmarkParquetTraits(b *testing.B) { benchParquet(b, benchTraitJobs(200_0
 
 // The two ways the library decodes the columns, without making jobs: as
 // Arrow records (pqarrow) and with its column readers, which the Reader
-// uses for the flat columns because they are faster.
+// uses because they are faster.
 
 func BenchmarkParquetDecodeArrow(b *testing.B) {
 	data := parquetBytes(b, uniqueJobs(200_000), nil)
