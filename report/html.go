@@ -74,6 +74,7 @@ tr.front td { font-weight: bold; background: #f4f4f4; }
 figure { margin: 2em 0; }
 figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
+.scroll { overflow-x: auto; }
 </style>
 </head>
 <body>
@@ -93,10 +94,10 @@ figcaption { color: #555; font-size: 0.9em; }
 <p><small>{{.Dir}}</small>: {{.Runs}} runs.</p>
 {{range .Notes}}<p>{{.}}</p>
 {{end}}{{range .Figures}}{{template "figure" .}}{{end}}{{if .Rows}}<h3>Parameter combinations (means over seeds)</h3>
-<table>
+<div class="scroll"><table>
 <tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr{{if .Front}} class="front"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>
+{{end}}</table></div>
 <p>Bold, <code>front</code> = yes: on the Pareto front (mean wait, Jain's index of bounded slowdown, energy).</p>
 {{end}}{{end}}</body>
 </html>

@@ -159,11 +159,7 @@ func paretoFigure(s *Sweep, name string, pts []*paretoPoint) (f Figure, ok bool,
 	rings.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(6.5), Shape: draw.RingGlyph{}}
 	p.Add(rings)
 	p.Legend.Add("Pareto front (non-dominated)", rings)
-	left, right, err := frontLabels(pts)
-	if err != nil {
-		return f, false, err
-	}
-	p.Add(left, right)
+	p.Add(newFrontLabels(pts))
 	padRange(p)
 	f.Plot = p
 
@@ -198,62 +194,4 @@ func padRange(p *plot.Plot) {
 	if top <= 1 {
 		p.Y.Max = math.Min(p.Y.Max, 1+0.03*dy)
 	}
-}
-
-// frontLabels names the front's points by their parameters: one label per
-// distinct position (points that coincide share it, "+n same"), on the
-// right of the point, or on its left in the right half of the plot so
-// long labels stay inside.
-func frontLabels(pts []*paretoPoint) (left, right *plotter.Labels, err error) {
-	type spot struct{ x, y float64 }
-	var order []spot
-	first := map[spot]*paretoPoint{}
-	count := map[spot]int{}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, pt := range pts {
-		lo, hi = math.Min(lo, pt.Wait), math.Max(hi, pt.Wait)
-		if !pt.Front {
-			continue
-		}
-		k := spot{pt.Wait, pt.Fairness}
-		if count[k] == 0 {
-			first[k] = pt
-			order = append(order, k)
-		}
-		count[k]++
-	}
-	var l, r plotter.XYLabels
-	for _, k := range order {
-		text := first[k].Label
-		if text == "" {
-			text = first[k].Runs[0]
-		}
-		if n := count[k]; n > 1 {
-			text += fmt.Sprintf(" (+%d same)", n-1)
-		}
-		side := &r
-		if hi > lo && k.x > (lo+hi)/2 {
-			side = &l
-		}
-		side.XYs = append(side.XYs, plotter.XY{X: k.x, Y: k.y})
-		side.Labels = append(side.Labels, text)
-	}
-	mk := func(xy plotter.XYLabels, align draw.XAlignment, dx vg.Length) (*plotter.Labels, error) {
-		lb, err := plotter.NewLabels(xy)
-		if err != nil {
-			return nil, err
-		}
-		for i := range lb.TextStyle {
-			lb.TextStyle[i].Font.Size = vg.Points(8)
-			lb.TextStyle[i].XAlign = align
-			lb.TextStyle[i].YAlign = draw.YCenter
-		}
-		lb.Offset = vg.Point{X: dx}
-		return lb, nil
-	}
-	if left, err = mk(l, draw.XRight, -vg.Points(9)); err != nil {
-		return nil, nil, err
-	}
-	right, err = mk(r, draw.XLeft, vg.Points(9))
-	return left, right, err
 }
