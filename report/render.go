@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 	"math"
 	"slices"
@@ -24,8 +25,15 @@ const (
 	colorBarBottom = 0.45 * vg.Inch
 )
 
-// render draws the figure as PNG or SVG bytes.
-func (f Figure) render(ext string) ([]byte, error) {
+// render draws the figure as PNG or SVG bytes. A panic inside gonum/plot
+// (an axis it cannot draw, say) becomes an error, which Write names with
+// the figure, rather than a crash with a partial report.
+func (f Figure) render(ext string) (data []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("drawing: %v", r)
+		}
+	}()
 	c, err := draw.NewFormattedCanvas(figW, figH, ext)
 	if err != nil {
 		return nil, err
