@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"strconv"
 	"syscall"
 	"testing"
@@ -150,4 +151,38 @@ func BenchmarkParquetDecodeColumns(b *testing.B) {
 		}
 		return n
 	})
+}
+
+// BenchmarkParquetFile reads the Parquet trace named by
+// $SCHEDSIM_BENCH_PARQUET (skipped without it), from the page cache:
+//
+//	schedsim convert ../shared/traces/swf/CEA-Curie-2011-2.1-cln.swf.gz --to /tmp/curie.parquet
+//	SCHEDSIM_BENCH_PARQUET=/tmp/curie.parquet go test -run X -bench ParquetFile ./traces/native
+func BenchmarkParquetFile(b *testing.B) {
+	path := os.Getenv("SCHEDSIM_BENCH_PARQUET")
+	if path == "" {
+		b.Skip("set SCHEDSIM_BENCH_PARQUET to a Parquet trace")
+	}
+	count := func() int {
+		r, err := Open(path, traces.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer r.Close()
+		n := 0
+		for {
+			if _, err := r.Next(); err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				return n
+			}
+			n++
+		}
+	}
+	rows := count()
+	if fi, err := os.Stat(path); err == nil {
+		b.SetBytes(fi.Size())
+	}
+	benchRows(b, rows, count)
 }

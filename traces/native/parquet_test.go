@@ -65,6 +65,13 @@ func TestParquetRoundTrip(t *testing.T) {
 			if r.Embedded() == nil || r.Embedded().Cluster != nil {
 				t.Errorf("embedded: %+v, want empty", r.Embedded())
 			}
+			hasTraits := false
+			for _, j := range jobs {
+				hasTraits = hasTraits || j.Traits != nil
+			}
+			if r.Traitless() == hasTraits {
+				t.Errorf("Traitless() = %t for a trace with traits %t", r.Traitless(), hasTraits)
+			}
 		})
 	}
 }

@@ -45,6 +45,9 @@ type parquetDecoder struct {
 	interner
 	reqKey    []byte                    // scratch: a row's requirements
 	reqShapes map[string][]sim.Quantity // requirement vectors seen, shared
+	// The last row's requirements, which the next rows often repeat.
+	lastReqKey []byte
+	lastReq    []sim.Quantity
 }
 
 // pqColumn is one top-level column of the file.
@@ -103,7 +106,11 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 	if err := d.columnReaders(schema); err != nil {
 		return nil, err
 	}
-	return &Reader{name: name, opt: opt, decode: d.next, meta: meta, closers: []io.Closer{d}}, nil
+	traitless := true
+	for _, c := range d.cols {
+		traitless = traitless && (c.f < firstTrait || c.f == fDependsOn)
+	}
+	return &Reader{name: name, opt: opt, decode: d.next, meta: meta, traitless: traitless, closers: []io.Closer{d}}, nil
 }
 
 // recoverCorrupt turns a panic of the Parquet or Arrow library, which a

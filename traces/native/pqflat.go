@@ -22,6 +22,10 @@ type flatCol struct {
 	bytes []parquet.ByteArray
 	bools []bool
 	valid []bool
+	// last is the string of the last value text returned, which the
+	// next rows of a repetitive column (user, queue) reuse without a
+	// map lookup.
+	last string
 	// scratch
 	def  []int16
 	i32  []int32
@@ -155,6 +159,19 @@ func (c *flatCol) int(i int) (int64, bool) {
 		return 0, false
 	}
 	return c.ints[i], true
+}
+
+// str returns row i's value as a string, interned, or "" when null.
+func (c *flatCol) str(i int, in *interner) string {
+	b, ok := c.text(i)
+	if !ok || len(b) == 0 {
+		return ""
+	}
+	if string(b) == c.last {
+		return c.last
+	}
+	c.last = in.str(b)
+	return c.last
 }
 
 func (c *flatCol) text(i int) ([]byte, bool) {

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -130,8 +131,7 @@ func (d *parquetDecoder) decodeRow(rec *record, i int) (string, string, error) {
 		j.Gang = b.gang.bools[i]
 	}
 	for k, c := range b.text {
-		if s, ok := c.text(i); ok && len(s) > 0 {
-			v := d.str(s)
+		if v := c.str(i, &d.interner); v != "" {
 			switch textFields[k] {
 			case fUser:
 				j.User = v
@@ -179,8 +179,13 @@ func (d *parquetDecoder) requests(j *sim.Job, i int) (string, error) {
 	if n == 0 {
 		return "", nil
 	}
+	if bytes.Equal(key, d.lastReqKey) { // most rows repeat the previous one's
+		j.Request = d.lastReq
+		return "", nil
+	}
+	d.lastReqKey = append(d.lastReqKey[:0], key...)
 	if q, ok := d.reqShapes[string(key)]; ok {
-		j.Request = q
+		j.Request, d.lastReq = q, q
 		return "", nil
 	}
 	q := make([]sim.Quantity, 0, n)
@@ -195,6 +200,6 @@ func (d *parquetDecoder) requests(j *sim.Job, i int) (string, error) {
 		}
 		d.reqShapes[string(key)] = q
 	}
-	j.Request = q
+	j.Request, d.lastReq = q, q
 	return "", nil
 }

@@ -9,9 +9,8 @@ import (
 func (d *parquetDecoder) traits(rec *record, i int) error {
 	b := &d.batch
 	for k, c := range b.traitText {
-		if text, ok := c.text(i); ok && len(text) > 0 {
+		if s := c.str(i, &d.interner); s != "" {
 			t := rec.traits()
-			s := d.str(text)
 			switch traitTextFields[k] {
 			case fArchitecture:
 				t.Architecture = s

@@ -21,6 +21,9 @@ type Reader struct {
 	decode  func(*record) (line int, err error) // next record; io.EOF at the end
 	closers []io.Closer
 	meta    *Embedded // what a Parquet trace carries besides jobs; nil otherwise
+	// traitless: no job can have traits (a Parquet trace without trait
+	// columns).
+	traitless bool
 
 	last    sim.Time // submit time of the previous job
 	started bool     // a job has been returned
@@ -84,6 +87,11 @@ func (r *Reader) Close() error {
 // Embedded returns what a Parquet trace carries besides its jobs (its
 // cluster, node events, source); nil for JSON Lines and CSV.
 func (r *Reader) Embedded() *Embedded { return r.meta }
+
+// Traitless reports whether no job of the trace can have placement
+// traits, known before the first job: true for a Parquet trace without
+// trait columns, false when it cannot be told (JSON Lines, CSV).
+func (r *Reader) Traitless() bool { return r.traitless }
 
 // Skips returns the records a lenient reader dropped so far.
 func (r *Reader) Skips() traces.Skips { return r.skips }
