@@ -40,10 +40,9 @@ failed runs) does only what is missing. A failed run is reported and counted; th
 others go on, and the exit status is 1 at the end.
 
 Sharding: --shard i/n runs the runs at positions i, i+n, … of the sorted keys (so does
-JOB_COMPLETION_INDEX=i with --shards n or SCHEDSIM_SHARDS=n, and a Slurm array's
-SLURM_ARRAY_TASK_ID, _COUNT, _MIN and _STEP). Each shard writes its
-runs into DIR/runs/ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the
-summary.`,
+JOB_COMPLETION_INDEX=i with --shards n or SCHEDSIM_SHARDS=n, and a Slurm array task's
+SLURM_ARRAY_TASK_ID, _COUNT, _MIN and _STEP). Each shard writes its runs into DIR/runs/
+and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
