@@ -46,6 +46,10 @@ type workload struct {
 	sha256  string // of the trace file's bytes
 	cluster string // where the nodes came from
 
+	// traitless: no job of the trace can have placement traits (a
+	// Parquet trace without trait columns), so the plain first fit does.
+	traitless bool
+
 	// nodeEvents are node changes the trace itself records (Alibaba
 	// machine_meta statuses), replayed with those of --node-events.
 	nodeEvents []sim.NodeEvent
@@ -174,6 +178,7 @@ func (w *workload) openNative(c *replayConfig, opt traces.Options) error {
 		return err
 	}
 	w.source, w.skips, w.close = r, r.Skips, func() { r.Close() }
+	w.traitless = r.Traitless()
 	// A Parquet trace may carry its cluster and node events (convert,
 	// gen); --cluster and --platform replace both.
 	if e := r.Embedded(); e != nil && e.Cluster != nil && c.Cluster == "" && c.Platform == "" {

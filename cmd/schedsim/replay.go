@@ -352,7 +352,8 @@ func (c *checkpointed) Next() (*sim.Job, error) {
 // plain first fit, which is faster and enough when nothing else is asked
 // for: the first-fit strategy with no scorers and no candidate limit, on a
 // cluster without taints, parents, shortcomings or wards, with a trace
-// format that carries no placement constraints (SWF, Batsim).
+// format that carries no placement constraints (SWF, Batsim, a Parquet
+// trace without trait columns).
 func buildPipeline(cfg *replayConfig, w *workload, c *sim.Cluster) (*placement.Pipeline, error) {
 	spec := cfg.Placement.Spec
 	spec.Seed = cfg.Seed
@@ -364,7 +365,7 @@ func buildPipeline(cfg *replayConfig, w *workload, c *sim.Cluster) (*placement.P
 		tainted = tainted || len(n.Taints) > 0
 	}
 	plain := cfg.Placement.String() == "first-fit" && len(spec.Scorers) == 0 && spec.Limit == 0 && !cfg.Explain && cfg.Script.Path == ""
-	if plain && !tainted && !c.Special() && w.format != "native" && !isGoogleFormat(w.format) {
+	if plain && !tainted && !c.Special() && (w.format != "native" || w.traitless) && !isGoogleFormat(w.format) {
 		return nil, nil
 	}
 	p, err := placement.Build(c, spec)
