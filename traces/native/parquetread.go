@@ -87,6 +87,9 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
 	}
+	if err := checkChunks(src, pf); err != nil {
+		return nil, fmt.Errorf("%s: corrupt Parquet file: %w", name, err)
+	}
 	meta, err := readEmbedded(name, pf.MetaData().KeyValueMetadata())
 	if err != nil {
 		return nil, err
@@ -111,6 +114,47 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 		traitless = traitless && (c.f < firstTrait || c.f == fDependsOn)
 	}
 	return &Reader{name: name, opt: opt, decode: d.next, meta: meta, traitless: traitless, closers: []io.Closer{d}}, nil
+}
+
+// checkChunks checks that every column chunk lies inside the file: the
+// library checks it only for files of old writers, and a chunk said to
+// be longer than the file makes it read (and allocate) the claimed length
+// of zeros, page after empty page (found by FuzzParquet).
+func checkChunks(src parquet.ReaderAtSeeker, pf *file.Reader) error {
+	size, err := src.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	md := pf.MetaData()
+	for g := range pf.NumRowGroups() {
+		rg := md.RowGroup(g)
+		if rg.NumRows() < 0 {
+			return fmt.Errorf("row group %d has %d rows", g, rg.NumRows())
+		}
+		for c := range rg.NumColumns() {
+			col, err := rg.ColumnChunk(c)
+			if err != nil {
+				return err
+			}
+			start, length := col.DataPageOffset(), col.TotalCompressedSize()
+			if col.HasDictionaryPage() && col.DictionaryPageOffset() > 0 && col.DictionaryPageOffset() < start {
+				start = col.DictionaryPageOffset()
+			}
+			if start < 0 || length < 0 || start > size || length > size-start {
+				return fmt.Errorf("row group %d, column %d: chunk at %d of %d bytes, in a file of %d bytes", g, c, start, length, size)
+			}
+			// A flat column has one value (or null) a row, a nested one
+			// at least one level a row.
+			flat := md.Schema.Column(c).MaxRepetitionLevel() == 0
+			if n := col.NumValues(); n < rg.NumRows() || (flat && n != rg.NumRows()) {
+				return fmt.Errorf("row group %d, column %d: %d values for %d rows", g, c, n, rg.NumRows())
+			}
+		}
+	}
+	return nil
 }
 
 // recoverCorrupt turns a panic of the Parquet or Arrow library, which a
