@@ -116,10 +116,10 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 	return &Reader{name: name, opt: opt, decode: d.next, meta: meta, traitless: traitless, closers: []io.Closer{d}}, nil
 }
 
-// checkChunks checks that every column chunk lies inside the file: the
-// library checks it only for files of old writers, and a chunk said to
-// be longer than the file makes it read (and allocate) the claimed length
-// of zeros, page after empty page (found by FuzzParquet).
+// checkChunks checks that every column chunk lies inside the file and
+// holds as many values as its row group has rows: the library checks the
+// first only for files of old writers (it allocates whatever length a
+// chunk claims), and the second not at all.
 func checkChunks(src parquet.ReaderAtSeeker, pf *file.Reader) error {
 	size, err := src.Seek(0, io.SeekEnd)
 	if err != nil {
