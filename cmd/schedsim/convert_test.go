@@ -37,6 +37,8 @@ var convertCases = []convertCase{
 	{name: "native-jsonl", trace: "../../testdata/native/jobs.jsonl", read: []string{"--cluster", "../../testdata/clusters/hetero.yaml"}},
 	{name: "alibaba2018", trace: "../../testdata/alibaba", events: true},
 	{name: "azure", trace: "../../testdata/azure/vmtable.csv", read: []string{"--cluster", "../../testdata/azure/cluster.yaml"}},
+	{name: "google2011", trace: "../../testdata/google/2011", run: []string{"--placement", "least-allocated"}, events: true},
+	{name: "google2019", trace: "../../testdata/google/2019", events: true},
 }
 
 // TestConvertReplay: for every trace format, converting to Parquet, JSON
