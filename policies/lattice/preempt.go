@@ -30,7 +30,9 @@ func Class(j *sim.Job) int { return min(max(j.Priority, 0), MaxPriorityClass) }
 // lostIfStopped is the work (task-seconds) j would lose if stopped now:
 // the engine keeps whole checkpoint intervals of its run (sim's stop).
 func lostIfStopped(j *sim.JobRun, now sim.Time) sim.Time {
-	ran := now - j.Start
+	// A job waiting for its nodes to wake (power-down) starts in the
+	// future: it has run nothing yet.
+	ran := max(now-j.Start, 0)
 	saved := sim.Time(0)
 	if c := j.Job.CheckpointInterval; c > 0 {
 		saved = min(ran/c*c, j.Remaining())
