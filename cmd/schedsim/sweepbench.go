@@ -66,32 +66,46 @@ parameters:
 	fmt.Fprintf(out, "%d runs (2 backfills × 10 τ × 10 seeds) on the first %d jobs of %s\n\n", benchSweepRuns, jobs, filepath.Base(trace))
 	fmt.Fprintln(out, "| workers | runs | wall s | runs/s | speed-up | CPU s | load before | peak MiB |")
 	fmt.Fprintln(out, "|---:|---:|---:|---:|---:|---:|---:|---:|")
-	var base float64
+	// Each worker count runs twice, alternating, and keeps its faster run:
+	// on a shared machine, a burst of other work hits one run, not both.
+	type result struct {
+		wall, cpu, rss float64
+		load           string
+	}
+	best := map[int]result{}
 	var summaries [][]byte
+	for round := range 2 {
+		for _, workers := range []int{1, 2} {
+			sweepDir := filepath.Join(tmp, "sweep-"+strconv.Itoa(workers))
+			load := loadAverage()
+			wall, cpu, rss, err := timeChildCPU(self, "sweep", spec, "--out", sweepDir, "--workers", strconv.Itoa(workers), "--quiet")
+			if err != nil {
+				return failed(fmt.Errorf("sweep with %d workers: %w", workers, err))
+			}
+			if b, ok := best[workers]; !ok || wall < b.wall {
+				best[workers] = result{wall, cpu, rss, load}
+			}
+			if round == 0 {
+				s, err := os.ReadFile(filepath.Join(sweepDir, "summary.csv"))
+				if err != nil {
+					return failed(err)
+				}
+				summaries = append(summaries, s)
+			}
+			os.RemoveAll(sweepDir)
+		}
+	}
 	for _, workers := range []int{1, 2} {
-		sweepDir := filepath.Join(tmp, "sweep-"+strconv.Itoa(workers))
-		load := loadAverage()
-		wall, cpu, rss, err := timeChildCPU(self, "sweep", spec, "--out", sweepDir, "--workers", strconv.Itoa(workers), "--quiet")
-		if err != nil {
-			return failed(fmt.Errorf("sweep with %d workers: %w", workers, err))
-		}
-		rate := benchSweepRuns / wall
-		if workers == 1 {
-			base = rate
-		}
-		fmt.Fprintf(out, "| %d | %d | %.2f | %.2f | %.2f× | %.1f | %s | %.0f |\n", workers, benchSweepRuns, wall, rate, rate/base, cpu, load, rss)
-		s, err := os.ReadFile(filepath.Join(sweepDir, "summary.csv"))
-		if err != nil {
-			return failed(err)
-		}
-		summaries = append(summaries, s)
-		os.RemoveAll(sweepDir)
+		r := best[workers]
+		rate := benchSweepRuns / r.wall
+		fmt.Fprintf(out, "| %d | %d | %.2f | %.2f | %.2f× | %.1f | %s | %.0f |\n", workers, benchSweepRuns, r.wall, rate,
+			best[1].wall/r.wall, r.cpu, r.load, r.rss)
 	}
 	if !bytes.Equal(summaries[0], summaries[1]) {
 		return failed(fmt.Errorf("the summaries of 1 and 2 workers differ"))
 	}
-	fmt.Fprintln(out, "\nsummary.csv identical with 1 and 2 workers. CPU s is the sweep's user + system time; load is")
-	fmt.Fprintln(out, "the 1-minute load average when it started (above 2, other work shares the cores and the speed-up is not the sweep's).")
+	fmt.Fprintln(out, "\nBest of 2 runs each. summary.csv identical with 1 and 2 workers. CPU s is the sweep's user + system")
+	fmt.Fprintln(out, "time; load is the 1-minute load average when it started (above 2, other work shares the cores).")
 	return nil
 }
 
