@@ -100,7 +100,7 @@ func (s *conservative) Schedule(c *sim.Context) error {
 	}
 	// A running job past its estimate (walltime kill disabled) breaks the
 	// projection: it holds its nodes beyond what the profile assumed.
-	if len(s.running) > 0 && endKey(s.running[0]) <= now {
+	if first := s.running.first(); first != nil && endKey(first) <= now {
 		s.rebuild = true
 	}
 	if s.rebuild || s.prof == nil {

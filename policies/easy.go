@@ -174,11 +174,11 @@ func (s *easy) reserve(c *sim.Context, head *sim.JobRun) sim.Time {
 		return true
 	})
 	shadow := sim.Forever
-	for i := 0; i < len(s.ends) && total < need; {
-		t := s.ends[i].ExpectedEnd(now)
+	for e := s.ends.cursor(); e.valid() && total < need; {
+		t := e.job().ExpectedEnd(now)
 		// Release every job ending at t before checking.
-		for ; i < len(s.ends) && s.ends[i].ExpectedEnd(now) == t; i++ {
-			r := s.ends[i]
+		for ; e.valid() && e.job().ExpectedEnd(now) == t; e.next() {
+			r := e.job()
 			for _, n := range r.Nodes {
 				v, ok := s.scratch.get(n)
 				if !ok {

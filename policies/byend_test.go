@@ -1,0 +1,59 @@
+package policies
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// TestByEnd checks the chunked list against a plainly sorted slice through
+// random inserts and removes, enough of them to split and empty chunks.
+func TestByEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var b byEnd
+	var want []*sim.JobRun
+	live := map[*sim.JobRun]bool{}
+	for step := range 20000 {
+		if len(want) > 0 && rng.IntN(3) == 0 {
+			j := want[rng.IntN(len(want))]
+			b.remove(j)
+			want = slices.DeleteFunc(want, func(x *sim.JobRun) bool { return x == j })
+			delete(live, j)
+		} else {
+			// Few distinct ends, so ties on the end are broken by Seq.
+			j := &sim.JobRun{Job: &sim.Job{Runtime: sim.Time(rng.IntN(50)), Walltime: sim.NoWalltime}, Seq: int64(step), Start: sim.Time(rng.IntN(50))}
+			b.insert(j)
+			want = append(want, j)
+			live[j] = true
+		}
+		// Removing a job not held changes nothing.
+		b.remove(&sim.JobRun{Job: &sim.Job{Walltime: sim.NoWalltime}, Seq: -1})
+		if step%997 != 0 && step != 19999 {
+			continue
+		}
+		slices.SortFunc(want, func(x, y *sim.JobRun) int {
+			switch {
+			case endsBefore(x, y):
+				return -1
+			case endsBefore(y, x):
+				return 1
+			}
+			return 0
+		})
+		var got []*sim.JobRun
+		for e := b.cursor(); e.valid(); e.next() {
+			got = append(got, e.job())
+		}
+		if b.len() != len(want) || !slices.Equal(got, want) {
+			t.Fatalf("step %d: %d jobs in order %v, want %d", step, b.len(), len(got), len(want))
+		}
+		if len(want) > 0 && b.first() != want[0] {
+			t.Fatalf("step %d: first is not the earliest end", step)
+		}
+	}
+	if len(b.chunks) < 2 {
+		t.Fatalf("only %d chunks: the test did not split any", len(b.chunks))
+	}
+}
