@@ -31,19 +31,53 @@ type tenantAcc struct {
 	bsldN   int64
 	// rate is what the tenant's running tasks hold now of the main
 	// resource, in milli-units: an integer, so starts and stops cancel
-	// exactly. usage is ∫ rate dt in unit·seconds.
-	rate  int64
-	usage float64
+	// exactly. usage is ∫ rate dt in unit·seconds, up to usedTo: it is
+	// brought up to date when the rate changes and at the end, so an
+	// event costs nothing for the tenants it does not touch.
+	rate   int64
+	usage  float64
+	usedTo sim.Time
 	// def is the deficit of the tenant's share of what is held now (rate
 	// over all tenants' rate); it is constant between job events, so
-	// defInt = ∫ def dt over the busy time (s) is exact: mean_deficit.
+	// defInt = ∫ def dt over the busy time (s) is exact: mean_deficit. It
+	// is integrated up to the ledger's busy time defTo, again lazily.
 	def    float64
 	defInt float64
+	defTo  float64
+	// active is the tenant's index in tenantLedger.active while it holds
+	// resources, −1 otherwise.
+	active int
+}
+
+// use integrates the tenant's usage up to now.
+func (a *tenantAcc) use(now sim.Time) {
+	if a.rate != 0 {
+		// milli-units × microseconds / 1e9 = unit·seconds
+		a.usage += float64(a.rate) * float64(now-a.usedTo) / 1e9
+	}
+	a.usedTo = now
+}
+
+// setDef integrates the deficit up to busy (the ledger's busy seconds) and
+// then changes it.
+func (a *tenantAcc) setDef(busy, def float64) {
+	if def != a.def {
+		a.integrateDef(busy)
+		a.def = def
+	}
+}
+
+// integrateDef integrates the deficit up to busy.
+func (a *tenantAcc) integrateDef(busy float64) {
+	a.defInt += a.def * (busy - a.defTo)
+	a.defTo = busy
 }
 
 // tenantLedger keeps the per-tenant accumulators of the tenants table and
 // of the Jain columns of the summary. It is streaming: O(tenants) memory
-// besides the waits, and O(tenants) work per distinct job-event time.
+// besides the waits, and O(tenants holding resources) work per distinct
+// job-event time: an idle tenant's share is 0, so its deficit stays what
+// it is until it runs again.
 //
 // Tenants are named as the Lattice queue names them (sim.Tenants.Of,
 // reused so the metrics' tenants are the scheduler's, bucket rule
@@ -56,9 +90,9 @@ type tenantLedger struct {
 	shares map[string]float64
 	idx    map[string]int
 	ts     []*tenantAcc
-	last   sim.Time // usage and defInt are integrated up to last
+	active []*tenantAcc // tenants with rate > 0, in no particular order
+	last   sim.Time     // time up to which busy is integrated
 	begun  bool
-	total  float64 // Σ usage
 	held   int64   // Σ rate
 	busy   float64 // time with held > 0, s
 	dirty  bool    // a job event since the last deficit sample
@@ -96,9 +130,10 @@ func (l *tenantLedger) tenant(name string) *tenantAcc {
 	if i, ok := l.idx[name]; ok {
 		return l.ts[i]
 	}
-	a := &tenantAcc{name: name, def: 1}
+	a := &tenantAcc{name: name, usedTo: l.last, defTo: l.busy, active: -1}
 	l.idx[name] = len(l.ts)
 	l.ts = append(l.ts, a)
+	a.def = l.idleDef(a)
 	l.dirty = true
 	return a
 }
@@ -114,33 +149,52 @@ func (l *tenantLedger) target(name string) float64 {
 	return 1 / float64(len(l.ts))
 }
 
-// advance integrates usage (exact: rates change only at events) and the
-// held deficit samples up to now. Call it before any rate changes.
+// idleDef is the deficit of a tenant that holds nothing: 1, or 0 when
+// its target share is 0. It does not depend on how many tenants there are.
+func (l *tenantLedger) idleDef(a *tenantAcc) float64 {
+	return sim.FairShareDeficit(l.target(a.name), 0)
+}
+
+// advance moves the busy time up to now (the tenants' own integrals
+// follow lazily). Call it before any rate changes.
 func (l *tenantLedger) advance(now sim.Time) {
 	if !l.begun {
 		l.begun, l.last = true, now
+		for _, a := range l.ts { // tenants with shares, made before
+			a.usedTo = now
+		}
 		return
 	}
 	if now <= l.last {
 		return
 	}
-	dt := now - l.last
-	ds := dt.Seconds()
 	if l.held > 0 {
-		l.busy += ds
-	}
-	for _, a := range l.ts {
-		if l.held > 0 {
-			a.defInt += a.def * ds
-		}
-		if a.rate != 0 {
-			// milli-units × microseconds / 1e9 = unit·seconds
-			u := float64(a.rate) * float64(dt) / 1e9
-			a.usage += u
-			l.total += u
-		}
+		l.busy += (now - l.last).Seconds()
 	}
 	l.last = now
+}
+
+// setRate changes a's rate by delta at the ledger's current time, keeping
+// the active list.
+func (l *tenantLedger) setRate(a *tenantAcc, delta int64) {
+	if delta == 0 {
+		return
+	}
+	a.use(l.last)
+	a.rate += delta
+	l.held += delta
+	l.dirty = true
+	switch {
+	case a.rate != 0 && a.active < 0:
+		a.active = len(l.active)
+		l.active = append(l.active, a)
+	case a.rate == 0 && a.active >= 0:
+		last := l.active[len(l.active)-1]
+		l.active[a.active], last.active = last, a.active
+		l.active = l.active[:len(l.active)-1]
+		a.active = -1
+		a.setDef(l.busy, l.idleDef(a))
+	}
 }
 
 // sample recomputes every tenant's deficit of held share once all events
@@ -154,8 +208,8 @@ func (l *tenantLedger) sample() {
 		return
 	}
 	l.dirty = false
-	for _, a := range l.ts {
-		a.def = sim.FairShareDeficit(l.target(a.name), share(float64(a.rate), float64(l.held)))
+	for _, a := range l.active {
+		a.setDef(l.busy, sim.FairShareDeficit(l.target(a.name), share(float64(a.rate), float64(l.held))))
 	}
 }
 
@@ -194,19 +248,13 @@ func (l *tenantLedger) started(now sim.Time, j *sim.JobRun) {
 	if j.Restarts == 0 {
 		a.waits = append(a.waits, (j.Start - j.Job.Submit).Seconds())
 	}
-	r := l.rateOf(j)
-	a.rate += r
-	l.held += r
-	l.dirty = true
+	l.setRate(a, l.rateOf(j))
 }
 
 // stopped releases a run's resources (an end or a requeue).
 func (l *tenantLedger) stopped(now sim.Time, j *sim.JobRun) {
 	l.advance(now)
-	r := l.rateOf(j)
-	l.of(j).rate -= r
-	l.held -= r
-	l.dirty = true
+	l.setRate(l.of(j), -l.rateOf(j))
 }
 
 func (l *tenantLedger) ended(now sim.Time, j *sim.JobRun, bsld float64) {
@@ -227,6 +275,14 @@ type tenantRow struct {
 // rows returns the final rows sorted by tenant name.
 func (l *tenantLedger) rows() []tenantRow {
 	nan := math.NaN()
+	// Bring every tenant's integrals up to the end (idempotent), then sum
+	// the usage in tenant order.
+	var total float64
+	for _, a := range l.ts {
+		a.use(l.last)
+		a.integrateDef(l.busy)
+		total += a.usage
+	}
 	rows := make([]tenantRow, 0, len(l.ts))
 	for _, a := range l.ts {
 		r := tenantRow{name: a.name, jobs: a.jobs, meanWait: nan, meanBsld: nan, usage: a.usage, meanDef: nan}
@@ -242,7 +298,7 @@ func (l *tenantLedger) rows() []tenantRow {
 		if a.bsldN > 0 {
 			r.meanBsld = a.bsldSum / float64(a.bsldN)
 		}
-		r.usageShare = share(a.usage, l.total)
+		r.usageShare = share(a.usage, total)
 		r.target = l.target(a.name)
 		r.deficit = sim.FairShareDeficit(r.target, r.usageShare)
 		if l.busy > 0 {
