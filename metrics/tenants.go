@@ -29,24 +29,15 @@ type tenantAcc struct {
 	waits   []float64 // first-start waits, s
 	bsldSum float64   // over ended jobs
 	bsldN   int64
-	// rate is what the tenant's running tasks hold now of the main
-	// resource, in milli-units: an integer, so starts and stops cancel
-	// exactly. usage is ∫ rate dt in unit·seconds, up to usedTo: it is
-	// brought up to date when the rate changes and at the end, so an
-	// event costs nothing for the tenants it does not touch.
-	rate   int64
+	// usage is ∫ rate dt in unit·seconds, up to usedTo: it is brought
+	// up to date when the rate changes and at the end, so an event costs
+	// nothing for the tenants it does not touch.
 	usage  float64
 	usedTo sim.Time
-	// def is the deficit of the tenant's share of what is held now (rate
-	// over all tenants' rate); it is constant between job events, so
-	// defInt = ∫ def dt over the busy time (s) is exact: mean_deficit. It
-	// is integrated up to the ledger's busy time defTo, again lazily.
-	def    float64
-	defInt float64
-	defTo  float64
-	// active is the tenant's index in tenantLedger.active while it holds
-	// resources, −1 otherwise.
-	active int
+	// The rate held now, and the deficit of the tenant's share of what is
+	// held (rate over all tenants' rate) integrated over the busy time:
+	// mean_deficit.
+	deficitAcc
 }
 
 // use integrates the tenant's usage up to now.
@@ -58,26 +49,11 @@ func (a *tenantAcc) use(now sim.Time) {
 	a.usedTo = now
 }
 
-// setDef integrates the deficit up to busy (the ledger's busy seconds) and
-// then changes it.
-func (a *tenantAcc) setDef(busy, def float64) {
-	if def != a.def {
-		a.integrateDef(busy)
-		a.def = def
-	}
-}
-
-// integrateDef integrates the deficit up to busy.
-func (a *tenantAcc) integrateDef(busy float64) {
-	a.defInt += a.def * (busy - a.defTo)
-	a.defTo = busy
-}
-
 // tenantLedger keeps the per-tenant accumulators of the tenants table and
 // of the Jain columns of the summary. It is streaming: O(tenants) memory
-// besides the waits, and O(tenants holding resources) work per distinct
-// job-event time: an idle tenant's share is 0, so its deficit stays what
-// it is until it runs again.
+// besides the waits; an event costs O(log tenants) plus the tenants whose
+// deficit it turns on or off (deficit.go), and a new tenant under equal
+// shares O(tenants).
 //
 // Tenants are named as the Lattice queue names them (sim.Tenants.Of,
 // reused so the metrics' tenants are the scheduler's, bucket rule
@@ -90,12 +66,11 @@ type tenantLedger struct {
 	shares map[string]float64
 	idx    map[string]int
 	ts     []*tenantAcc
-	active []*tenantAcc // tenants with rate > 0, in no particular order
-	last   sim.Time     // time up to which busy is integrated
+	last   sim.Time // time up to which def is integrated
 	begun  bool
-	held   int64   // Σ rate
-	busy   float64 // time with held > 0, s
-	dirty  bool    // a job event since the last deficit sample
+	held   int64 // Σ rate
+	def    deficits
+	dirty  bool // a job event since the last deficit sample
 }
 
 func newTenantLedger(c *sim.Cluster, opt *Options) *tenantLedger {
@@ -130,10 +105,13 @@ func (l *tenantLedger) tenant(name string) *tenantAcc {
 	if i, ok := l.idx[name]; ok {
 		return l.ts[i]
 	}
-	a := &tenantAcc{name: name, usedTo: l.last, defTo: l.busy, active: -1}
+	a := &tenantAcc{name: name, usedTo: l.last}
 	l.idx[name] = len(l.ts)
 	l.ts = append(l.ts, a)
-	a.def = l.idleDef(a)
+	l.def.add(&a.deficitAcc, l.target(name))
+	if l.shares == nil { // every equal share changed
+		l.def.setShare(l.target(name))
+	}
 	l.dirty = true
 	return a
 }
@@ -149,12 +127,6 @@ func (l *tenantLedger) target(name string) float64 {
 	return 1 / float64(len(l.ts))
 }
 
-// idleDef is the deficit of a tenant that holds nothing: 1, or 0 when
-// its target share is 0. It does not depend on how many tenants there are.
-func (l *tenantLedger) idleDef(a *tenantAcc) float64 {
-	return sim.FairShareDeficit(l.target(a.name), 0)
-}
-
 // advance moves the busy time up to now (the tenants' own integrals
 // follow lazily). Call it before any rate changes.
 func (l *tenantLedger) advance(now sim.Time) {
@@ -168,38 +140,24 @@ func (l *tenantLedger) advance(now sim.Time) {
 	if now <= l.last {
 		return
 	}
-	if l.held > 0 {
-		l.busy += (now - l.last).Seconds()
-	}
+	l.def.advance((now - l.last).Seconds(), l.held)
 	l.last = now
 }
 
-// setRate changes a's rate by delta at the ledger's current time, keeping
-// the active list.
+// setRate changes a's rate by delta at the ledger's current time.
 func (l *tenantLedger) setRate(a *tenantAcc, delta int64) {
 	if delta == 0 {
 		return
 	}
 	a.use(l.last)
-	a.rate += delta
 	l.held += delta
+	l.def.setRate(&a.deficitAcc, a.rate+delta, l.target(a.name))
 	l.dirty = true
-	switch {
-	case a.rate != 0 && a.active < 0:
-		a.active = len(l.active)
-		l.active = append(l.active, a)
-	case a.rate == 0 && a.active >= 0:
-		last := l.active[len(l.active)-1]
-		l.active[a.active], last.active = last, a.active
-		l.active = l.active[:len(l.active)-1]
-		a.active = -1
-		a.setDef(l.busy, l.idleDef(a))
-	}
 }
 
-// sample recomputes every tenant's deficit of held share once all events
-// of a time are applied; the recorder calls it at each step that had a
-// job event. Held share, not cumulative usage: over a long trace every
+// sample settles the tenants' deficits of held share once all events of
+// a time are applied (deficit.go); the recorder calls it at each step that
+// had a job event. Held share, not cumulative usage: over a long trace every
 // job eventually runs and cumulative shares hardly depend on the
 // schedule, while who holds the machine at each moment is exactly what a
 // fair-share policy decides.
@@ -208,9 +166,7 @@ func (l *tenantLedger) sample() {
 		return
 	}
 	l.dirty = false
-	for _, a := range l.active {
-		a.setDef(l.busy, sim.FairShareDeficit(l.target(a.name), share(float64(a.rate), float64(l.held))))
-	}
+	l.def.sample(l.held)
 }
 
 // share is usage over total, 0 before anything ran.
@@ -280,7 +236,7 @@ func (l *tenantLedger) rows() []tenantRow {
 	var total float64
 	for _, a := range l.ts {
 		a.use(l.last)
-		a.integrateDef(l.busy)
+		l.def.integrate(&a.deficitAcc)
 		total += a.usage
 	}
 	rows := make([]tenantRow, 0, len(l.ts))
@@ -301,8 +257,8 @@ func (l *tenantLedger) rows() []tenantRow {
 		r.usageShare = share(a.usage, total)
 		r.target = l.target(a.name)
 		r.deficit = sim.FairShareDeficit(r.target, r.usageShare)
-		if l.busy > 0 {
-			r.meanDef = a.defInt / l.busy
+		if l.def.busy > 0 {
+			r.meanDef = a.integral / l.def.busy
 		}
 		rows = append(rows, r)
 	}
