@@ -16,8 +16,21 @@ import (
 // machines); the scans of EASY's shadow stop after the first few ends, so
 // they walk the chunks in order.
 type byEnd struct {
-	chunks [][]*sim.JobRun // each sorted and not empty, in order
+	chunks [][]endEntry // each sorted and not empty, in order
 	n      int
+}
+
+// endEntry is a running job with its sort key, computed once.
+type endEntry struct {
+	end sim.Time
+	seq int64
+	job *sim.JobRun
+}
+
+func entryOf(j *sim.JobRun) endEntry { return endEntry{endKey(j), j.Seq, j} }
+
+func (e endEntry) before(f endEntry) bool {
+	return e.end < f.end || (e.end == f.end && e.seq < f.seq)
 }
 
 // endChunk is the chunk size: a split makes two chunks of endChunk.
@@ -26,10 +39,7 @@ const endChunk = 256
 func endKey(j *sim.JobRun) sim.Time { return j.Start + j.EstimatedRuntime() }
 
 // endsBefore is the order: projected end, then arrival.
-func endsBefore(a, b *sim.JobRun) bool {
-	ka, kb := endKey(a), endKey(b)
-	return ka < kb || (ka == kb && a.Seq < b.Seq)
-}
+func endsBefore(a, b *sim.JobRun) bool { return entryOf(a).before(entryOf(b)) }
 
 // len is the number of jobs held.
 func (b *byEnd) len() int { return b.n }
@@ -39,38 +49,39 @@ func (b *byEnd) first() *sim.JobRun {
 	if b.n == 0 {
 		return nil
 	}
-	return b.chunks[0][0]
+	return b.chunks[0][0].job
 }
 
 // locate returns the chunk where j belongs (the first whose last job does
 // not end before j, else the last) and j's position in it.
-func (b *byEnd) locate(j *sim.JobRun) (c, i int) {
+func (b *byEnd) locate(e endEntry) (c, i int) {
 	c = sort.Search(len(b.chunks), func(k int) bool {
 		ch := b.chunks[k]
-		return !endsBefore(ch[len(ch)-1], j)
+		return !ch[len(ch)-1].before(e)
 	})
 	if c == len(b.chunks) {
 		c--
 	}
 	ch := b.chunks[c]
-	i = sort.Search(len(ch), func(k int) bool { return !endsBefore(ch[k], j) })
+	i = sort.Search(len(ch), func(k int) bool { return !ch[k].before(e) })
 	return c, i
 }
 
 func (b *byEnd) insert(j *sim.JobRun) {
 	b.n++
+	e := entryOf(j)
 	if len(b.chunks) == 0 {
-		b.chunks = append(b.chunks, append(make([]*sim.JobRun, 0, 2*endChunk), j))
+		b.chunks = append(b.chunks, append(make([]endEntry, 0, 2*endChunk), e))
 		return
 	}
-	c, i := b.locate(j)
-	ch := append(b.chunks[c], nil)
+	c, i := b.locate(e)
+	ch := append(b.chunks[c], endEntry{})
 	copy(ch[i+1:], ch[i:])
-	ch[i] = j
+	ch[i] = e
 	b.chunks[c] = ch
 	if len(ch) > 2*endChunk {
 		// Split in two halves; the second gets a fresh array.
-		second := append(make([]*sim.JobRun, 0, 2*endChunk), ch[endChunk:]...)
+		second := append(make([]endEntry, 0, 2*endChunk), ch[endChunk:]...)
 		clear(ch[endChunk:])
 		b.chunks = append(b.chunks, nil)
 		copy(b.chunks[c+2:], b.chunks[c+1:])
@@ -83,14 +94,18 @@ func (b *byEnd) remove(j *sim.JobRun) {
 	if b.n == 0 {
 		return
 	}
-	c, i := b.locate(j)
-	ch := b.chunks[c]
-	if i >= len(ch) || ch[i] != j {
-		return
+	c, i := b.locate(entryOf(j))
+	if ch := b.chunks[c]; i >= len(ch) || ch[i].job != j {
+		// Not where its key says: a job stopped by a node event has had
+		// its saved work (so its estimate) changed since it was put in.
+		if c, i = b.find(j); c < 0 {
+			return
+		}
 	}
+	ch := b.chunks[c]
 	b.n--
 	copy(ch[i:], ch[i+1:])
-	ch[len(ch)-1] = nil
+	ch[len(ch)-1] = endEntry{}
 	ch = ch[:len(ch)-1]
 	if len(ch) > 0 {
 		b.chunks[c] = ch
@@ -99,6 +114,18 @@ func (b *byEnd) remove(j *sim.JobRun) {
 	copy(b.chunks[c:], b.chunks[c+1:])
 	b.chunks[len(b.chunks)-1] = nil
 	b.chunks = b.chunks[:len(b.chunks)-1]
+}
+
+// find looks for j everywhere; c < 0 when it is not held.
+func (b *byEnd) find(j *sim.JobRun) (c, i int) {
+	for c, ch := range b.chunks {
+		for i, e := range ch {
+			if e.job == j {
+				return c, i
+			}
+		}
+	}
+	return -1, -1
 }
 
 // endCursor walks a byEnd in order; it must not outlive a change to it.
@@ -111,7 +138,7 @@ type endCursor struct {
 func (b *byEnd) cursor() endCursor { return endCursor{b: b} }
 
 func (e *endCursor) valid() bool      { return e.c < len(e.b.chunks) }
-func (e *endCursor) job() *sim.JobRun { return e.b.chunks[e.c][e.i] }
+func (e *endCursor) job() *sim.JobRun { return e.b.chunks[e.c][e.i].job }
 func (e *endCursor) next() {
 	if e.i++; e.i == len(e.b.chunks[e.c]) {
 		e.c, e.i = e.c+1, 0

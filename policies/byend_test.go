@@ -53,6 +53,19 @@ func TestByEnd(t *testing.T) {
 			t.Fatalf("step %d: first is not the earliest end", step)
 		}
 	}
+	// A job whose estimate changed while held (a checkpointed job stopped
+	// by a node event) is still found and removed.
+	j := want[len(want)/2]
+	j.Saved = 3
+	b.remove(j)
+	for e := b.cursor(); e.valid(); e.next() {
+		if e.job() == j {
+			t.Fatal("a job whose estimate changed was not removed")
+		}
+	}
+	if b.len() != len(want)-1 {
+		t.Fatalf("%d jobs after removing one of %d", b.len(), len(want))
+	}
 	if len(b.chunks) < 2 {
 		t.Fatalf("only %d chunks: the test did not split any", len(b.chunks))
 	}
