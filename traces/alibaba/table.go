@@ -1,8 +1,6 @@
 package alibaba
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -28,15 +26,10 @@ func openTable(path string, width int) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(f, 1<<16)
-	var src io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			f.Close()
-			return nil, &traces.ParseError{File: path, Err: fmt.Errorf("bad gzip: %w", err)}
-		}
-		src = gz
+	src, err := traces.Decompressed(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
 	t := newTable(src, path, width)
 	t.closer = f

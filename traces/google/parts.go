@@ -3,7 +3,6 @@ package google
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -136,7 +135,6 @@ type lineReader struct {
 	path string
 	line int
 	f    *os.File
-	z    *gzip.Reader
 	sc   *bufio.Scanner
 }
 
@@ -146,14 +144,10 @@ func openLines(path string) (*lineReader, error) {
 		return nil, err
 	}
 	l := &lineReader{path: path, f: f}
-	br := bufio.NewReaderSize(f, 64<<10)
-	var in io.Reader = br
-	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		if l.z, err = gzip.NewReader(br); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		in = l.z
+	in, err := traces.Decompressed(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
 	l.sc = bufio.NewScanner(in)
 	l.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -182,8 +176,5 @@ func (l *lineReader) next() ([]byte, error) {
 }
 
 func (l *lineReader) close() {
-	if l.z != nil {
-		l.z.Close()
-	}
 	l.f.Close()
 }

@@ -3,7 +3,6 @@ package swf
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -114,17 +113,10 @@ func (r *Reader) open() error {
 		return err
 	}
 	r.f = f
-	var src io.Reader
-	br := bufio.NewReaderSize(f, 1<<16)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			f.Close()
-			return &traces.ParseError{File: r.path, Err: fmt.Errorf("bad gzip: %w", err)}
-		}
-		src = gz
-	} else {
-		src = br
+	src, err := traces.Decompressed(f, r.path)
+	if err != nil {
+		f.Close()
+		return err
 	}
 	r.sc = bufio.NewScanner(src)
 	r.sc.Buffer(make([]byte, 1<<16), 1<<20)
