@@ -59,6 +59,7 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 			if err != nil {
 				return badInput(err)
 			}
+			gcForManyRuns(workers)
 			interrupt, stop := interruptOnSignal()
 			defer stop()
 			sw := &sweeper{dir: out, workers: workers, interrupt: interrupt, stderr: cmd.ErrOrStderr(),

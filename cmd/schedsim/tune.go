@@ -66,6 +66,7 @@ Exit status: 0 when a profile meets the constraints, 1 when none does or a repla
 			if out == "" {
 				out = filepath.Join("runs", "tune-"+t.name)
 			}
+			gcForManyRuns(workers)
 			return t.run(workers, out, cmd.OutOrStdout())
 		},
 	}
