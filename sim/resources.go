@@ -21,13 +21,20 @@ func Units(n int64) Amount { return Amount(n) * Milli }
 // Float returns a in units.
 func (a Amount) Float() float64 { return float64(a) / float64(Milli) }
 
-// String prints a in units, exact ("2", "0.5").
+// String prints a in units, exact ("2", "0.5", "-0.125"), without trailing
+// zeros: integer arithmetic, so even amounts beyond float64's exact range
+// print (and parse back) as they are.
 func (a Amount) String() string {
-	if a%Milli == 0 {
-		return strconv.FormatInt(int64(a/Milli), 10)
+	sign := ""
+	u := uint64(a)
+	if a < 0 {
+		sign, u = "-", uint64(-a)
 	}
-	s := strconv.FormatFloat(a.Float(), 'f', 3, 64)
-	return strings.TrimRight(s, "0")
+	s := sign + strconv.FormatUint(u/uint64(Milli), 10)
+	if f := u % uint64(Milli); f != 0 {
+		s += strings.TrimRight(fmt.Sprintf(".%03d", f), "0")
+	}
+	return s
 }
 
 // ParseAmount reads a decimal number of units ("4", "0.25") into an Amount.

@@ -226,16 +226,7 @@ func amountText(a sim.Amount) string {
 	if a == sim.Ward {
 		return "-inf"
 	}
-	sign := ""
-	u := uint64(a)
-	if a < 0 {
-		sign, u = "-", uint64(-a)
-	}
-	s := sign + strconv.FormatUint(u/uint64(sim.Milli), 10)
-	if f := u % uint64(sim.Milli); f != 0 {
-		s += strings.TrimRight(fmt.Sprintf(".%03d", f), "0")
-	}
-	return s
+	return a.String()
 }
 
 // str is a string scalar; the encoder quotes it when it would read as

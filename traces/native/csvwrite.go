@@ -66,7 +66,7 @@ func (w *CSVWriter) Write(j *sim.Job) error {
 	row[4] = strconv.Itoa(j.Tasks)
 	for _, q := range j.Request {
 		i, _ := w.cols.resource(q.Resource)
-		row[5+i] = formatAmount(q.Amount)
+		row[5+i] = q.Amount.String()
 	}
 	rest := row[5+len(w.cols.Resources):]
 	rest[0], rest[1], rest[2], rest[3] = j.User, j.Group, j.Queue, j.Partition

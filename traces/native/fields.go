@@ -2,9 +2,7 @@ package native
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -130,20 +128,6 @@ const maxTime = 1_000_000_000_000 * sim.Second
 // maxAmount bounds requirements: within it, decimal text with three
 // decimals converts to an Amount and back exactly.
 const maxAmount = 1_000_000_000_000 * sim.Milli
-
-// formatAmount prints a in units, exact, without trailing zeros.
-func formatAmount(a sim.Amount) string {
-	sign := ""
-	u := uint64(a)
-	if a < 0 {
-		sign, u = "-", uint64(-a)
-	}
-	s := sign + strconv.FormatUint(u/uint64(sim.Milli), 10)
-	if f := u % uint64(sim.Milli); f != 0 {
-		s += strings.TrimRight(fmt.Sprintf(".%03d", f), "0")
-	}
-	return s
-}
 
 // Reasons a record is bad. They carry no values so that a lenient reader's
 // Skips.ByReason stays a short table; the ParseError names file, line and

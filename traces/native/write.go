@@ -72,7 +72,7 @@ func AppendJSONL(dst []byte, j *sim.Job) ([]byte, error) {
 			}
 			dst = appendJSONString(dst, q.Resource)
 			dst = append(dst, ':')
-			dst = append(dst, formatAmount(q.Amount)...)
+			dst = append(dst, q.Amount.String()...)
 		}
 		dst = append(dst, '}')
 	}
