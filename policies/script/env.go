@@ -118,26 +118,18 @@ func amount(a sim.Amount) starlark.Value {
 
 // userConfig is LXD's member config: the node attributes whose keys start
 // with "user.", keys kept whole, in key order.
-func userConfig(attrs map[string]string) *starlark.Dict {
-	keys := make([]string, 0, len(attrs))
-	for k := range attrs {
-		if strings.HasPrefix(k, "user.") {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	d := starlark.NewDict(len(keys))
-	for _, k := range keys {
-		_ = d.SetKey(starlark.String(k), starlark.String(attrs[k]))
-	}
-	return d
-}
+func userConfig(attrs map[string]string) *starlark.Dict { return attrDict(attrs, "user.") }
 
 // attributes is every node attribute, in key order.
-func attributes(attrs map[string]string) *starlark.Dict {
+func attributes(attrs map[string]string) *starlark.Dict { return attrDict(attrs, "") }
+
+// attrDict is the attributes whose keys start with prefix, in key order.
+func attrDict(attrs map[string]string, prefix string) *starlark.Dict {
 	keys := make([]string, 0, len(attrs))
 	for k := range attrs {
-		keys = append(keys, k)
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	d := starlark.NewDict(len(keys))
