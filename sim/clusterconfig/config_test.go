@@ -291,7 +291,7 @@ node_groups:
 	{"attribute list", "nodes:\n  - name: a\n    attributes: {rack: [1]}\n",
 		"t.yaml:3: nodes[0].attributes.rack: must be a string, not a list"},
 	{"attribute date", "nodes:\n  - name: a\n    attributes: {since: 2024-01-01}\n",
-		"t.yaml:3: nodes[0].attributes.since: must be a string, not !!timestamp (quote it)"},
+		"t.yaml:3: nodes[0].attributes.since: must be a string, not a date (quote it)"},
 	{"key twice", "nodes:\n  - name: a\n    resources:\n      cpu: 1\n      cpu: 2\n",
 		"t.yaml:5: nodes[0].resources.cpu: given twice"},
 	{"merge key", "base: &b {cpu: 1}\nnodes:\n  - name: a\n    resources: {<<: *b}\n",

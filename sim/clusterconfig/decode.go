@@ -102,8 +102,14 @@ func kindName(n *yaml.Node) string {
 		return "a number"
 	case "!!str":
 		return "a string"
+	case "!!timestamp":
+		return "a date"
+	case "!!binary":
+		return "binary data"
 	}
-	return n.ShortTag()
+	// A custom tag may hold any character once unescaped (`!%0A`), so quote it:
+	// a message stays on one line.
+	return "a value tagged " + strconv.Quote(n.ShortTag())
 }
 
 // isNull reports an empty value (`key:` or `key: null`).
