@@ -28,7 +28,6 @@ import (
 // refuses them with conservative backfilling.
 type conservative struct {
 	prof    *profile
-	res     map[*sim.JobRun]*reservation
 	running byEnd
 	events  []fitEvent
 	rebuild bool
@@ -88,7 +87,13 @@ type reservation struct {
 }
 
 func newConservative() *conservative {
-	return &conservative{res: map[*sim.JobRun]*reservation{}, rebuild: true}
+	return &conservative{rebuild: true}
+}
+
+// reservationOf returns j's reservation, if it has one.
+func reservationOf(j *sim.JobRun) *reservation {
+	r, _ := j.PolicyState.(*reservation)
+	return r
 }
 
 func (s *conservative) Schedule(c *sim.Context) error {
@@ -115,13 +120,13 @@ func (s *conservative) Schedule(c *sim.Context) error {
 	q := c.Queue()
 	if compress {
 		for _, j := range q {
-			if r, ok := s.res[j]; ok {
+			if r := reservationOf(j); r != nil {
 				s.compress(c, j, r)
 			}
 		}
 	}
 	for _, j := range q {
-		if _, ok := s.res[j]; ok || j.Status != sim.Queued {
+		if reservationOf(j) != nil || j.Status != sim.Queued {
 			continue
 		}
 		if j.Job.Traits != nil {
@@ -134,11 +139,11 @@ func (s *conservative) Schedule(c *sim.Context) error {
 		}
 		r := &reservation{dur: j.EstimatedRuntime()}
 		s.reserve(c, j, r, now, sim.Forever)
-		s.res[j] = r
+		j.PolicyState = r
 	}
 	next := sim.Forever
 	for _, j := range q {
-		r := s.res[j]
+		r := reservationOf(j)
 		if r == nil {
 			continue
 		}
@@ -146,7 +151,7 @@ func (s *conservative) Schedule(c *sim.Context) error {
 			next = min(next, r.start)
 			continue
 		}
-		delete(s.res, j)
+		j.PolicyState = nil
 		if err := c.Start(j, r.nodes); err != nil {
 			return err
 		}
@@ -179,7 +184,7 @@ func (s *conservative) compress(c *sim.Context, j *sim.JobRun, r *reservation) {
 		unit := j.Needs()[0].Amt
 		from = max(s.memo.from(res, 0, need, d, r.start, from), s.exact.from(res, unit, need, d, r.start, from))
 	}
-	own := slot{r.start, r.start + d, sim.Amount(j.Job.Tasks)}
+	own := slot{from: r.start, to: r.start + d, amt: sim.Amount(j.Job.Tasks)}
 	if _, ok := s.prof.firstWindowTotals(d, j.Needs(), j.Job.Tasks, from, before, own); !ok {
 		if countable {
 			s.memo.failed(res, 0, need, d, r.start, from, before)
@@ -223,13 +228,13 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 	// no window ending by its start (and before its bound) exists for this
 	// job either: the two views differ only in slots at or after that start.
 	from := s.memo.from(res, 0, need, d, r.start, c.Now())
-	t, found := s.prof.firstWindowCount(l, d, res, need, from, before, slot{r.start, r.start + d, need})
+	t, found := s.prof.firstWindowCount(l, d, res, need, from, before, slot{from: r.start, to: r.start + d, amt: need})
 	if !found {
 		s.memo.failed(res, 0, need, d, r.start, from, before)
 		return true
 	}
 	// Move the slot from [old, old+d) to [t, t+d), t < old, updating only
-	// where the two differ: the same breakpoints, fewer segments touched.
+	// where the two differ.
 	old := r.start
 	r.start = t
 	base := c.FreeVector()
@@ -294,7 +299,7 @@ func (s *conservative) build(c *sim.Context) {
 		s.prof.addNodes(j.Nodes, base, end, sim.Forever, j.Needs(), 1)
 	}
 	for _, j := range c.Queue() {
-		if r, ok := s.res[j]; ok && j.Status == sim.Queued {
+		if r := reservationOf(j); r != nil && j.Status == sim.Queued {
 			s.place(r, j, base, 1)
 		}
 	}

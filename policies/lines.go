@@ -61,7 +61,7 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 			gr.dst = p.newLine([]sim.Time{p.now}, slices.Clone(gr.base))
 		}
 		gr.dst.refs = gr.size
-		p.rangeAdd(gr.dst, from, to, req, sign*sim.Amount(gr.count), len(p.lines) > 1)
+		p.rangeAdd(gr.dst, from, to, req, sign*sim.Amount(gr.count), true)
 	}
 	for i, n := range p.touched {
 		p.lines[n] = p.groups[p.grpOf[i]].dst
@@ -104,9 +104,10 @@ func (p *profile) groupFor(n int32, base []sim.Amount) int {
 
 // rangeAdd adds k·req to l over [from, to), from ≥ now. With merge it
 // drops the breakpoints the add made redundant (giving back a slot usually
-// does), so node timelines stay as short as their step functions. The
-// totals and a one-node timeline keep them: searches that count a job's own
-// slot as free need its bounds as breakpoints.
+// does), so node timelines stay as short as their step functions: moved
+// reservations would otherwise leave their old bounds behind, and a search
+// would walk fifty times as many segments (HPC2N in the pool model). The
+// totals keep them: earliest takes their breakpoints as every node's.
 func (p *profile) rangeAdd(l *timeline, from, to sim.Time, req []sim.Need, k sim.Amount, merge bool) {
 	i := p.breakAt(l, from)
 	j := len(l.times)
@@ -117,10 +118,14 @@ func (p *profile) rangeAdd(l *timeline, from, to sim.Time, req []sim.Need, k sim
 	if !merge {
 		return
 	}
-	if j < len(l.times) && p.sameAsPrev(l, j) {
-		p.unbreak(l, j)
-	}
-	if i > 0 && p.sameAsPrev(l, i) {
+	p.unbreakIfSame(l, j)
+	p.unbreakIfSame(l, i)
+}
+
+// unbreakIfSame removes breakpoint i if segment i has the amounts of
+// segment i−1.
+func (p *profile) unbreakIfSame(l *timeline, i int) {
+	if i > 0 && i < len(l.times) && p.sameAsPrev(l, i) {
 		p.unbreak(l, i)
 	}
 }

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/schedsim/schedsim/sim"
@@ -151,8 +152,8 @@ func (p *profile) fold(l *timeline, lazy bool) {
 // breakAt makes sure the timeline has a breakpoint at t (t ≥ now) and
 // returns its index.
 func (p *profile) breakAt(l *timeline, t sim.Time) int {
-	i := sort.Search(len(l.times), func(i int) bool { return l.times[i] >= t })
-	if i < len(l.times) && l.times[i] == t {
+	i, found := slices.BinarySearch(l.times, t)
+	if found {
 		return i
 	}
 	l.blocks.inserted(i)

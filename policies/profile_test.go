@@ -191,7 +191,7 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 				continue
 			}
 			need := sim.Amount(1 + rng.IntN(capacity))
-			gt, gok = p.firstWindowCount(l, d, 0, need, now, before, slot{bk.from, bk.to, -bk.amt})
+			gt, gok = p.firstWindowCount(l, d, 0, need, now, before, slot{from: bk.from, to: bk.to, amt: -bk.amt})
 			wt, _, wok = b.earliest(now, d, before, need, 1, own)
 			if gok != wok || gok && gt != wt {
 				t.Fatalf("step %d: own-slot search (need %d, d %d, before %d): profile %v %d, direct %v %d",

@@ -288,14 +288,33 @@ type slot struct {
 
 // firstWindowCount is firstWindow for one resource, with own counted as
 // free, for starts in [from, before): plain comparisons on the amounts.
+//
+// A compression search has before ≤ own.from and the job's own length d,
+// so its windows end before own.to, and the segments holding own's bounds
+// need not start there: where the amount does not change at own.from (a
+// neighbour's change cancels the slot's, and node timelines drop such
+// breakpoints) the segment before it has the same amount f, so a window
+// reaching into the slot either has f ≥ need without it or fails before
+// it. Counting own only from the first breakpoint at or after own.from, and
+// to the segment holding own.to, gives the same answer.
 func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Amount, from, before sim.Time, own slot) (sim.Time, bool) {
 	m, R := len(l.times), p.R
 	times, free := l.times, l.free
-	index := func(t sim.Time) int { return sort.Search(m, func(i int) bool { return times[i] >= t }) }
+	if from >= before {
+		return 0, false
+	}
+	index := func(t sim.Time) int { i, _ := slices.BinarySearch(times, t); return i }
 	// Segments [ownLo, ownHi) lie in the own slot: they have own.amt more.
 	ownLo, ownHi := m, m
 	if own.amt != 0 {
 		ownLo, ownHi = index(own.from), index(own.to)
+	}
+	i := 0
+	if from > times[0] {
+		i = index(from+1) - 1 // the segment holding from
+	}
+	if m < 8*blockSize {
+		return scanCount(times, free[res:], R, need, d, from, before, i, ownLo, ownHi, own.amt)
 	}
 	room := func(i int) bool {
 		f := free[i*R+res]
@@ -304,15 +323,14 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 		}
 		return f >= need
 	}
+	// A long timeline: step over whole blocks of segments that all have
+	// room, or all lack it.
 	b := &l.blocks
-	useBlocks := m >= 2*blockSize
-	if useBlocks {
-		b.ensure(l, R, res)
-	}
+	b.ensure(l, R, res)
 	// next returns the first segment in [i, end) whose room is want, or end.
 	next := func(i, end int, want bool) int {
 		for i < end {
-			if useBlocks && i%blockSize == 0 && i+blockSize <= end && i/blockSize < len(b.mins) &&
+			if i%blockSize == 0 && i+blockSize <= end && i/blockSize < len(b.mins) &&
 				b.skippable(i/blockSize, want, need, ownLo, ownHi, own.amt) {
 				i += blockSize
 				continue
@@ -323,11 +341,6 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 			i++
 		}
 		return end
-	}
-	i := 0
-	if from > times[0] {
-		// Start in the segment holding from.
-		i = sort.Search(m, func(i int) bool { return times[i] > from }) - 1
 	}
 	stop := index(before) // a window must start in a segment before it
 	for {
@@ -346,6 +359,37 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 		}
 		i = j + 1
 	}
+}
+
+// scanCount is firstWindowCount's plain scan for short timelines, starting
+// at segment i: amounts[k*R] is segment k's free amount, and segments
+// [ownLo, ownHi) have own more. A segment without room rules out every
+// start up to it, so no segment is looked at twice.
+func scanCount(times []sim.Time, amounts []sim.Amount, R int, need sim.Amount, d, from, before sim.Time, i, ownLo, ownHi int, own sim.Amount) (sim.Time, bool) {
+	m := len(times)
+	room := func(k int) bool {
+		f := amounts[k*R]
+		if k >= ownLo && k < ownHi {
+			f += own
+		}
+		return f >= need
+	}
+	for i < m && times[i] < before {
+		if !room(i) {
+			i++
+			continue
+		}
+		start := max(times[i], from)
+		j := i + 1
+		for j < m && times[j] < start+d && room(j) {
+			j++
+		}
+		if j == m || times[j] >= start+d {
+			return start, true
+		}
+		i = j + 1
+	}
+	return 0, false
 }
 
 // lineEvents computes how many tasks fit node l throughout the window

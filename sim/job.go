@@ -88,6 +88,11 @@ type JobRun struct {
 	// with a copy of its Job whose Submit is the release time, its
 	// effective submit (deps.go).
 	TraceSubmit Time
+	// PolicyState is the queue policy's own per-job state (conservative
+	// backfilling keeps the job's reservation there): a field instead of a
+	// map keyed by job, which every pass over a long queue would look up.
+	// The engine never reads it.
+	PolicyState any
 
 	req       []Need  // compiled Request
 	immune    []int32 // compiled Traits.Immunities, sorted

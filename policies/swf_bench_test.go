@@ -1,0 +1,59 @@
+package policies
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces/swf"
+)
+
+// BenchmarkSWFConservative replays the SWF logs of ../shared/traces/swf in
+// the pool model with conservative backfilling, engine and policy only (no
+// output files): the part of `schedsim bench` that dominates its total.
+// SCHEDSIM_SWF picks logs by a name substring.
+func BenchmarkSWFConservative(b *testing.B) {
+	logs, _ := filepath.Glob("../../shared/traces/swf/*.swf.gz")
+	if len(logs) == 0 {
+		b.Skip("no SWF logs in ../../shared/traces/swf")
+	}
+	for _, path := range logs {
+		name := strings.TrimSuffix(filepath.Base(path), ".swf.gz")
+		if pick := os.Getenv("SCHEDSIM_SWF"); pick != "" && !strings.Contains(name, pick) {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			var jobs []*sim.Job
+			var nodes []sim.NodeSpec
+			r, err := swf.Open(path, swf.Options{Model: swf.Pool})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				j, err := r.Next()
+				if err != nil {
+					break
+				}
+				jobs = append(jobs, j)
+			}
+			if nodes, err = r.Header().Cluster(swf.ClusterOptions{Model: swf.Pool}); err != nil {
+				b.Fatal(err)
+			}
+			r.Close()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				c, err := sim.NewCluster(nodes)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, _ := NewBatch(Conservative)
+				e := sim.NewEngine(c, &sim.SliceSource{Jobs: jobs}, s, sim.Config{KillAtWalltime: true})
+				if err := e.Run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
