@@ -303,6 +303,9 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 	if from >= before {
 		return 0, false
 	}
+	if m < 8*blockSize {
+		return scanCount(times, free[res:], R, need, d, from, before, own)
+	}
 	index := func(t sim.Time) int { i, _ := slices.BinarySearch(times, t); return i }
 	// Segments [ownLo, ownHi) lie in the own slot: they have own.amt more.
 	ownLo, ownHi := m, m
@@ -312,9 +315,6 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 	i := 0
 	if from > times[0] {
 		i = index(from+1) - 1 // the segment holding from
-	}
-	if m < 8*blockSize {
-		return scanCount(times, free[res:], R, need, d, from, before, i, ownLo, ownHi, own.amt)
 	}
 	room := func(i int) bool {
 		f := free[i*R+res]
@@ -327,52 +327,53 @@ func (p *profile) firstWindowCount(l *timeline, d sim.Time, res int, need sim.Am
 	// room, or all lack it.
 	b := &l.blocks
 	b.ensure(l, R, res)
-	// next returns the first segment in [i, end) whose room is want, or end.
-	next := func(i, end int, want bool) int {
-		for i < end {
-			if i%blockSize == 0 && i+blockSize <= end && i/blockSize < len(b.mins) &&
-				b.skippable(i/blockSize, want, need, ownLo, ownHi, own.amt) {
-				i += blockSize
-				continue
-			}
-			if room(i) == want {
-				return i
-			}
-			i++
+	indexed := func(k int) bool { return k%blockSize == 0 && k/blockSize < len(b.mins) }
+	for i < m && times[i] < before {
+		if indexed(i) && b.skippable(i/blockSize, true, need, ownLo, ownHi, own.amt) {
+			i += blockSize
+			continue
 		}
-		return end
-	}
-	stop := index(before) // a window must start in a segment before it
-	for {
-		i = next(i, stop, true)
-		if i >= stop {
-			return 0, false
+		if !room(i) {
+			i++
+			continue
 		}
 		start := max(times[i], from)
-		end := index(start + d)
-		j := next(i+1, end, false)
-		if j == end {
-			if start >= before {
-				return 0, false
+		j := i + 1
+		for j < m && times[j] < start+d {
+			if indexed(j) && times[j+blockSize-1] < start+d && b.skippable(j/blockSize, false, need, ownLo, ownHi, own.amt) {
+				j += blockSize
+				continue
 			}
+			if !room(j) {
+				break
+			}
+			j++
+		}
+		if j == m || times[j] >= start+d {
 			return start, true
 		}
 		i = j + 1
 	}
+	return 0, false
 }
 
-// scanCount is firstWindowCount's plain scan for short timelines, starting
-// at segment i: amounts[k*R] is segment k's free amount, and segments
-// [ownLo, ownHi) have own more. A segment without room rules out every
-// start up to it, so no segment is looked at twice.
-func scanCount(times []sim.Time, amounts []sim.Amount, R int, need sim.Amount, d, from, before sim.Time, i, ownLo, ownHi int, own sim.Amount) (sim.Time, bool) {
+// scanCount is firstWindowCount's plain scan for short timelines:
+// amounts[k*R] is segment k's free amount, and segments starting in
+// [own.from, own.to) have own.amt more. A segment without room rules out
+// every start up to it, so no segment is looked at twice, and no binary
+// search is worth its cost.
+func scanCount(times []sim.Time, amounts []sim.Amount, R int, need sim.Amount, d, from, before sim.Time, own slot) (sim.Time, bool) {
 	m := len(times)
 	room := func(k int) bool {
 		f := amounts[k*R]
-		if k >= ownLo && k < ownHi {
-			f += own
+		if times[k] >= own.from && times[k] < own.to {
+			f += own.amt
 		}
 		return f >= need
+	}
+	i := 0
+	for i+1 < m && times[i+1] <= from {
+		i++ // to the segment holding from
 	}
 	for i < m && times[i] < before {
 		if !room(i) {
