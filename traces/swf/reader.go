@@ -168,8 +168,7 @@ func (r *Reader) scan() error {
 
 // submitOf returns a data line's submit time, if it has one.
 func (r *Reader) submitOf(b []byte) (sim.Time, bool) {
-	n := splitFields(b, &r.fields)
-	if n < 2 {
+	if splitFirst(b, &r.fields, 2) < 2 {
 		return 0, false
 	}
 	at, err := parseTime(r.fields[1])
