@@ -15,19 +15,45 @@ import (
 // replays with 10⁵ jobs running at once (a Google-like trace on 12,500
 // machines); the scans of EASY's shadow stop after the first few ends, so
 // they walk the chunks in order.
+//
+// Entries name their job by a slot in jobs, not by pointer: the chunks then
+// hold no pointers, so moving entries is a plain memory move and the
+// garbage collector neither scans them nor puts write barriers on the
+// moves (with 10⁵ jobs running, the barriers cost as much as the moves).
 type byEnd struct {
 	chunks [][]endEntry // each sorted and not empty, in order
 	n      int
+	jobs   []*sim.JobRun // by slot; nil when free
+	free   []int32       // free slots
 }
 
-// endEntry is a running job with its sort key, computed once.
+// endEntry is a running job's slot with its sort key, computed once.
 type endEntry struct {
-	end sim.Time
-	seq int64
-	job *sim.JobRun
+	end  sim.Time
+	seq  int64
+	slot int32
 }
 
-func entryOf(j *sim.JobRun) endEntry { return endEntry{endKey(j), j.Seq, j} }
+// entryOf is j's entry, without a slot.
+func entryOf(j *sim.JobRun) endEntry { return endEntry{end: endKey(j), seq: j.Seq, slot: -1} }
+
+// take gives j a slot.
+func (b *byEnd) take(j *sim.JobRun) int32 {
+	if n := len(b.free); n > 0 {
+		s := b.free[n-1]
+		b.free = b.free[:n-1]
+		b.jobs[s] = j
+		return s
+	}
+	b.jobs = append(b.jobs, j)
+	return int32(len(b.jobs) - 1)
+}
+
+// release frees slot s.
+func (b *byEnd) release(s int32) {
+	b.jobs[s] = nil
+	b.free = append(b.free, s)
+}
 
 func (e endEntry) before(f endEntry) bool {
 	return e.end < f.end || (e.end == f.end && e.seq < f.seq)
@@ -49,7 +75,7 @@ func (b *byEnd) first() *sim.JobRun {
 	if b.n == 0 {
 		return nil
 	}
-	return b.chunks[0][0].job
+	return b.jobs[b.chunks[0][0].slot]
 }
 
 // locate returns the chunk where j belongs (the first whose last job does
@@ -70,6 +96,7 @@ func (b *byEnd) locate(e endEntry) (c, i int) {
 func (b *byEnd) insert(j *sim.JobRun) {
 	b.n++
 	e := entryOf(j)
+	e.slot = b.take(j)
 	if len(b.chunks) == 0 {
 		b.chunks = append(b.chunks, append(make([]endEntry, 0, 2*endChunk), e))
 		return
@@ -95,7 +122,7 @@ func (b *byEnd) remove(j *sim.JobRun) {
 		return
 	}
 	c, i := b.locate(entryOf(j))
-	if ch := b.chunks[c]; i >= len(ch) || ch[i].job != j {
+	if ch := b.chunks[c]; i >= len(ch) || b.jobs[ch[i].slot] != j {
 		// Not where its key says: a job stopped by a node event has had
 		// its saved work (so its estimate) changed since it was put in.
 		if c, i = b.find(j); c < 0 {
@@ -104,6 +131,7 @@ func (b *byEnd) remove(j *sim.JobRun) {
 	}
 	ch := b.chunks[c]
 	b.n--
+	b.release(ch[i].slot)
 	copy(ch[i:], ch[i+1:])
 	ch[len(ch)-1] = endEntry{}
 	ch = ch[:len(ch)-1]
@@ -120,7 +148,7 @@ func (b *byEnd) remove(j *sim.JobRun) {
 func (b *byEnd) find(j *sim.JobRun) (c, i int) {
 	for c, ch := range b.chunks {
 		for i, e := range ch {
-			if e.job == j {
+			if b.jobs[e.slot] == j {
 				return c, i
 			}
 		}
@@ -138,7 +166,7 @@ type endCursor struct {
 func (b *byEnd) cursor() endCursor { return endCursor{b: b} }
 
 func (e *endCursor) valid() bool      { return e.c < len(e.b.chunks) }
-func (e *endCursor) job() *sim.JobRun { return e.b.chunks[e.c][e.i].job }
+func (e *endCursor) job() *sim.JobRun { return e.b.jobs[e.b.chunks[e.c][e.i].slot] }
 func (e *endCursor) next() {
 	if e.i++; e.i == len(e.b.chunks[e.c]) {
 		e.c, e.i = e.c+1, 0
