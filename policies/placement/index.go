@@ -10,7 +10,8 @@ import (
 // cluster's size. A task's total score on a node depends only on that
 // node's state when every rule is node-local (NodeLocal), the task has no
 // co-tasks placed yet and no aversion group (the aversion filter looks at
-// all candidates at once). For such a task shape the pipeline keeps every
+// all candidates at once), and the pipeline has no Decider or one that
+// defers to it (Deferrer). For such a task shape the pipeline keeps every
 // leaf's total score (−∞ when the node is filtered out) in a max segment
 // tree; the ledger logs every node whose state changes, and the next
 // placement of the same shape re-scores only those nodes. The answer is
@@ -35,6 +36,11 @@ type scoreIndex struct {
 
 // indexable reports whether t's placement can use the score index.
 func (p *Pipeline) indexable(l *Ledger, t *Task, allow func(n, fit int) int) bool {
+	if p.Decider != nil {
+		if d, ok := p.Decider.(Deferrer); !ok || !d.Defers(t) {
+			return false
+		}
+	}
 	if p.NoIndex || p.Limit > 0 || p.Select != nil || allow != nil || len(t.Co) > 0 || l.Cluster.Special() ||
 		len(t.traits().AversionGroups) > 0 || len(p.Scorers) == 0 {
 		return false
@@ -76,10 +82,16 @@ func shapeKey(t *Task) string {
 	return b.String()
 }
 
-// placeIndexed returns the best node for t through the index, or −1.
+// placeIndexed returns the best node for t through the index, or −1 when
+// none passes the filters or the Decider (a Deferrer) does not accept the
+// answer.
 func (p *Pipeline) placeIndexed(l *Ledger, t *Task) int {
 	idx := p.indexFor(l, t)
+	d, _ := p.Decider.(Deferrer)
 	if idx.tree[1] == math.Inf(-1) {
+		if d != nil {
+			d.Indexed(t, -1)
+		}
 		return -1
 	}
 	i := 1
@@ -91,6 +103,9 @@ func (p *Pipeline) placeIndexed(l *Ledger, t *Task) int {
 		}
 	}
 	n := int(l.leaves[i-idx.size])
+	if d != nil && !d.Indexed(t, n) {
+		return -1
+	}
 	if p.Explain != nil {
 		p.explainChoice(l, t, n, idx.tree[i])
 	}

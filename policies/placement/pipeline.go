@@ -92,6 +92,19 @@ type Decider interface {
 	Decide(l *Ledger, t *Task, cands []int32, fallback func() int) Decision
 }
 
+// Deferrer is a Decider that, for some tasks, makes no choice of its own:
+// when Defers(t) is true, Decide would take the pipeline's choice
+// (fallback) unless a rule of its own met an error to report (a script's
+// scorer). The pipeline may then answer from the score index without
+// calling Decide; it tells Indexed the answer (a node, or −1), and when
+// Indexed returns false it places t again by the full scan, calling
+// Decide.
+type Deferrer interface {
+	Decider
+	Defers(t *Task) bool
+	Indexed(t *Task, node int) bool
+}
+
 // Decision is a Decider's verdict.
 type Decision struct {
 	Index  int
@@ -145,14 +158,16 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 		p.Stats.Chosen = -1
 	}
 	p.Rejection, p.Fatal = "", nil
-	if p.Decider == nil && p.indexable(l, t, allow) {
+	if p.indexable(l, t, allow) {
 		if n := p.placeIndexed(l, t); n >= 0 {
 			if p.Stats != nil {
 				p.Stats.Chosen = int32(n)
 			}
 			return n
 		}
-		// Nothing fits: the scan below says which rules turned nodes away.
+		// Nothing fits, and the scan below says which rules turned nodes
+		// away; or the Decider would not take the index's answer, and the
+		// scan calls it.
 	}
 	var cands []int32
 	// The aversion filter compares all candidates (it keeps them all when

@@ -25,11 +25,23 @@ func Attach(p *placement.Pipeline, s *Script) error {
 	if s.placement != nil && p.Decider != nil {
 		return errors.New("script: the pipeline already has a decider; instance_placement cannot replace it")
 	}
+	// A pure script's rules may be cached by the score index (purity.go),
+	// which the pipeline uses only when the Decider defers to it: never
+	// with instance_placement, which makes its own choice.
+	local := s.pure && s.placement == nil && p.Decider == nil
 	if s.filter != nil {
-		p.Filters = append(p.Filters, &Filter{s: s})
+		var f placement.Filter = &Filter{s: s}
+		if local {
+			f = localFilter{f.(*Filter)}
+		}
+		p.Filters = append(p.Filters, f)
 	}
 	if s.score != nil {
-		p.Scorers = append(p.Scorers, placement.Weighted{Scorer: &Scorer{s: s}, Weight: s.cfg.Weight})
+		var sc placement.Scorer = &Scorer{s: s}
+		if local {
+			sc = localScorer{sc.(*Scorer)}
+		}
+		p.Scorers = append(p.Scorers, placement.Weighted{Scorer: sc, Weight: s.cfg.Weight})
 	}
 	p.Decider = &Decider{s: s, inner: p.Decider}
 	return nil

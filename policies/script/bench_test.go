@@ -2,9 +2,12 @@ package script
 
 import (
 	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"go.starlark.net/starlark"
 
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/sim"
@@ -113,30 +116,40 @@ func BenchmarkMostFreeMemory100(b *testing.B) {
 
 // BenchmarkScore1000 is decisions per second of a first-fit pipeline
 // with the free-memory score over a 1,000-node cluster, as a script
-// (score_free_memory.star) and in Go.
+// (score_free_memory.star) and in Go. "script" and "go" scan every node
+// (p.NoIndex); "script-index" and "go-index" let the pipeline use its
+// score index (the script may: it is pure, purity.go), and book the task
+// on the chosen node and release it after each decision, so that every
+// decision re-scores the node that changed, as in a replay.
 func BenchmarkScore1000(b *testing.B) {
 	c, l := benchCluster(b, 1000)
 	mem, _ := c.ResourceIndex("mem")
 	tk := task(b, c, job("j", 1, 1), "new")
-	for _, how := range []string{"script", "go"} {
+	for _, how := range []string{"script", "go", "script-index", "go-index"} {
 		b.Run(how, func(b *testing.B) {
 			p := pipeline(b, c, "first-fit", nil)
 			p.Stats = nil
-			if how == "script" {
+			if strings.HasPrefix(how, "script") {
 				if err := Attach(p, example(b, "score_free_memory.star", Config{})); err != nil {
 					b.Fatal(err)
 				}
 			} else {
 				p.Scorers = append(p.Scorers, placement.Weighted{Scorer: goFreeMemory{mem}, Weight: 1})
-				p.NoIndex = true // the script cannot use the score index either
 			}
+			churn := strings.HasSuffix(how, "-index")
+			p.NoIndex = !churn
 			want := p.Place(l, tk, nil)
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu := cpuTime()
 			for i := 0; i < b.N; i++ {
-				if got := p.Place(l, tk, nil); got != want {
+				got := p.Place(l, tk, nil)
+				if got != want {
 					b.Fatalf("placed on %d, want %d", got, want)
+				}
+				if churn {
+					l.Take(tk, got)
+					l.Release(tk)
 				}
 			}
 			report(b, cpu)
@@ -163,3 +176,97 @@ func report(b *testing.B, cpu time.Duration) {
 		b.ReportMetric(float64(b.N)/used.Seconds(), "decisions/cpu-s")
 	}
 }
+
+// BenchmarkFloor100 measures what the interpreter costs before any
+// builtin of ours does work, over the 100 candidates of
+// BenchmarkMostFreeMemory100: "pass" only walks the list and calls
+// set_target on the first member; "index" also reads each member's
+// server_name; "call" also calls get_cluster_member_state on it (and
+// reads nothing of the state); "ideal" is most_free_memory.star with a
+// get_cluster_member_state that returns a prebuilt, frozen
+// {"sysinfo": {"free_ram": …}} dict per member, the cheapest builtin
+// conceivable; "script" is most_free_memory.star as it is.
+func BenchmarkFloor100(b *testing.B) {
+	c, l := benchCluster(b, 100)
+	tk := task(b, c, job("j", 1, 1), "new")
+	cands := append([]int32(nil), l.Leaves()...)
+	const head = "def instance_placement(request, candidate_members):\n"
+	srcs := map[string]string{
+		"pass": head + "    for candidate in candidate_members:\n        pass\n" +
+			"    set_target(candidate_members[0][\"server_name\"])\n",
+		"index": head + "    for candidate in candidate_members:\n        server = candidate[\"server_name\"]\n" +
+			"    set_target(candidate_members[0][\"server_name\"])\n",
+		"call": head + "    for candidate in candidate_members:\n        server = candidate[\"server_name\"]\n" +
+			"        state = get_cluster_member_state(server)\n" +
+			"    set_target(candidate_members[0][\"server_name\"])\n",
+	}
+	for _, how := range []string{"pass", "index", "call", "ideal", "script"} {
+		b.Run(how, func(b *testing.B) {
+			var s *Script
+			switch how {
+			case "ideal", "script":
+				s = example(b, "most_free_memory.star", Config{})
+			default:
+				s = compile(b, srcs[how], Config{})
+			}
+			if how == "ideal" {
+				// The module's predeclared names are this map: replacing
+				// the builtin here replaces it for the compiled program.
+				states := map[string]starlark.Value{}
+				e := newEnv(c)
+				e.l = l
+				for n := range c.Nodes {
+					sys := starlark.NewDict(1)
+					_ = sys.SetKey(starlark.String("free_ram"), amount(e.freeOf(n, e.mem)))
+					st := starlark.NewDict(1)
+					_ = st.SetKey(starlark.String("sysinfo"), sys)
+					st.Freeze()
+					states[c.Nodes[n].Name] = st
+				}
+				s.predeclared["get_cluster_member_state"] = &builtin{name: "get_cluster_member_state",
+					fn: func(_ *starlark.Thread, fn *builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+						return states[string(args[0].(starlark.String))], nil
+					}}
+			}
+			d := &Decider{s: s}
+			want := d.Decide(l, tk, cands, nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := cpuTime()
+			for i := 0; i < b.N; i++ {
+				if got := d.Decide(l, tk, cands, nil); got != want {
+					b.Fatalf("decision %+v, want %+v", got, want)
+				}
+			}
+			report(b, cpu)
+		})
+	}
+}
+
+// BenchmarkScoreFloor1000 is BenchmarkScore1000's script with a score
+// that returns 0 at once: the cost of calling a Starlark function 1,000
+// times (scanning every node, as "script" there), which no builtin or
+// object of ours can lower.
+func BenchmarkScoreFloor1000(b *testing.B) {
+	c, l := benchCluster(b, 1000)
+	tk := task(b, c, job("j", 1, 1), "new")
+	p := pipeline(b, c, "first-fit", nil)
+	p.Stats = nil
+	if err := Attach(p, compile(b, "def score(task, node):\n    return 0\n", Config{})); err != nil {
+		b.Fatal(err)
+	}
+	p.NoIndex = true // the call itself, on every node
+	want := p.Place(l, tk, nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if got := p.Place(l, tk, nil); got != want {
+			b.Fatalf("placed on %d, want %d", got, want)
+		}
+	}
+	report(b, cpu)
+}
+
+// goFreeMemory is node-local, as the pipeline's own scorers are.
+func (goFreeMemory) NodeLocal() bool { return true }

@@ -202,8 +202,13 @@ func (s *Script) rand(_ *starlark.Thread, fn *builtin, args starlark.Tuple, kwar
 	return starlark.MakeUint64(hi), nil
 }
 
-// next advances the call's splitmix64 stream.
+// next advances the call's splitmix64 stream, seeding it on first use
+// (seed): most calls draw nothing, and a score or filter call is one per
+// node.
 func (s *Script) next() uint64 {
+	if !s.cur.seeded {
+		s.cur.rng, s.cur.seeded = s.seed(s.cur.t, s.cur.entry, s.cur.node), true
+	}
 	s.cur.rng += 0x9e3779b97f4a7c15
 	return mix(s.cur.rng)
 }

@@ -40,17 +40,54 @@ func (d *Decider) Decide(l *placement.Ledger, t *placement.Task, cands []int32, 
 	return dec
 }
 
+// Defers implements placement.Deferrer: without instance_placement and
+// without a Decider of its own to consult, Decide takes the pipeline's
+// choice unless the script's filter or scorer failed, so a pure script
+// lets the pipeline answer from its score index. After a failure under
+// the index it never defers again.
+func (d *Decider) Defers(*placement.Task) bool {
+	s := d.s
+	return s.placement == nil && d.inner == nil && s.pure && !s.unindexed
+}
+
+// Indexed implements placement.Deferrer: the index's answer stands unless
+// the script failed while the index re-scored. Then the pipeline places
+// the task again by the full scan, whose Decide reports the error the
+// scan meets first (in node order, as without the index), and the index
+// is not used again: it holds the failed call's scores, and a failure
+// that depends only on a node's state would not show again until that
+// node changed.
+func (d *Decider) Indexed(t *placement.Task, _ int) bool {
+	s := d.s
+	if s.takePending(t) == nil {
+		return true
+	}
+	s.unindexed = true
+	return false
+}
+
+// candidates is the candidate_members list for cands. One list serves
+// every call: the script may change it (it is a plain list, as in LXD),
+// but cannot keep it past the call, since module globals are frozen and
+// a rejection value is turned into a string at once. A list left
+// unchangeable (a call cut short inside a loop over it) is replaced.
+func (s *Script) candidates(cands []int32) *starlark.List {
+	if s.members == nil || s.members.Clear() != nil {
+		s.members = starlark.NewList(make([]starlark.Value, 0, len(cands)))
+	}
+	for _, n := range cands {
+		_ = s.members.Append(s.env.members[n])
+	}
+	return s.members
+}
+
 // decide calls instance_placement(request, candidate_members): a value
 // other than None rejects the job with str(value) as the reason; else
 // set_target's member is the choice, or, without set_target, the
 // pipeline's own (fallback).
 func (s *Script) decide(l *placement.Ledger, t *placement.Task, cands []int32, fallback func() int) placement.Decision {
 	s.bind(l, t, EntryPlacement, cands, -1)
-	members := make([]starlark.Value, len(cands))
-	for i, n := range cands {
-		members[i] = s.env.members[n]
-	}
-	v, err := s.call(s.placement, s.env.request(t), starlark.NewList(members))
+	v, err := s.call(s.placement, s.requestValue(t), s.candidates(cands))
 	target := s.cur.target
 	if err != nil {
 		return s.failure(err)

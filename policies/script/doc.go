@@ -44,4 +44,16 @@
 // reason naming the file and line, or stops the run (Config.OnError). The
 // budget bounds time, not memory: a single Starlark step may still build
 // a large value (Starlark caps one allocation near 1 GiB).
+//
+// # Speed
+//
+// Per decision the package builds little: the request and the task
+// object once per task, member objects once per cluster, and member
+// state, resources and node amounts as views that read the ledger when a
+// field is read (object.go). What remains is go.starlark.net's bytecode
+// loop (README, "Placement scripts"). A script without
+// instance_placement whose score and filter are pure functions of the
+// task's shape and the node's state, as checked on its syntax tree
+// (purity.go), lets the pipeline use its score index, which re-scores
+// only the nodes that changed.
 package script

@@ -35,19 +35,19 @@ type env struct {
 	capacity, free, used *kind
 	// attributes[n] is node n's attributes dict, built on first use.
 	attributes []starlark.Value
-	// views holds the computed objects, by kind and node (kind.view).
-	views map[*kind][]*object
+	// views holds the computed objects, by kind id and node (kind.view).
+	views [][]*object
 }
 
 func newEnv(c *sim.Cluster) *env {
-	e := &env{c: c, names: make(map[string]int, len(c.Nodes)), views: map[*kind][]*object{}}
+	e := &env{c: c, names: make(map[string]int, len(c.Nodes))}
 	e.cpu, e.mem, e.disk, e.gpu = resIndex(c, resCPU), resIndex(c, resMem), resIndex(c, resDisk), resIndex(c, resGPU)
 	if e.mem < 0 {
 		e.mem = resIndex(c, "memory")
 	}
-	e.capacity = newKind("Amounts", c.Resources, func(e *env, n, r int) starlark.Value { return amount(e.capacityOf(n, r)) })
-	e.free = newKind("Amounts", c.Resources, func(e *env, n, r int) starlark.Value { return amount(e.freeOf(n, r)) })
-	e.used = newKind("Amounts", c.Resources, func(e *env, n, r int) starlark.Value { return amount(e.capacityOf(n, r) - e.freeOf(n, r)) })
+	e.capacity = newEnvKind("Amounts", c.Resources, 0, func(e *env, n, r int) starlark.Value { return amount(e.capacityOf(n, r)) })
+	e.free = newEnvKind("Amounts", c.Resources, 1, func(e *env, n, r int) starlark.Value { return amount(e.freeOf(n, r)) })
+	e.used = newEnvKind("Amounts", c.Resources, 2, func(e *env, n, r int) starlark.Value { return amount(e.capacityOf(n, r) - e.freeOf(n, r)) })
 	e.members = make([]starlark.Value, len(c.Nodes))
 	for n, spec := range c.Nodes {
 		e.names[spec.Name] = n

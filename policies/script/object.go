@@ -31,10 +31,21 @@ type kind struct {
 	name   string
 	fields []string
 	get    func(e *env, n, i int) starlark.Value
+	id     int // position in env.views
 }
 
+// staticKinds counts the package's kinds (made at init, ids from 0); an
+// env's own kinds (newEnv) take the ids after them.
+var staticKinds int
+
 func newKind(name string, fields []string, get func(e *env, n, i int) starlark.Value) *kind {
-	return &kind{name: name, fields: fields, get: get}
+	staticKinds++
+	return &kind{name: name, fields: fields, get: get, id: staticKinds - 1}
+}
+
+// newEnvKind is a kind of env's own, with id staticKinds+i.
+func newEnvKind(name string, fields []string, i int, get func(e *env, n, i int) starlark.Value) *kind {
+	return &kind{name: name, fields: fields, get: get, id: staticKinds + i}
 }
 
 // record returns a stored object of kind k; vals are in k.fields order.
@@ -47,13 +58,16 @@ func (k *kind) record(vals ...starlark.Value) *object {
 
 // view returns the computed object of kind k describing node n. A view
 // reads the live ledger on every access, so one object per node and kind
-// (env.views, made on first use) serves every call, and a script asking
-// 100 members for their state allocates nothing.
+// (env.views by kind id, made on first use) serves every call, and a
+// script asking 100 members for their state allocates nothing.
 func (k *kind) view(e *env, n int) *object {
-	vs := e.views[k]
+	if k.id >= len(e.views) {
+		e.views = append(e.views, make([][]*object, k.id+1-len(e.views))...)
+	}
+	vs := e.views[k.id]
 	if vs == nil {
 		vs = make([]*object, len(e.c.Nodes))
-		e.views[k] = vs
+		e.views[k.id] = vs
 	}
 	if vs[n] == nil {
 		vs[n] = &object{kind: k, env: e, n: n}

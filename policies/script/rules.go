@@ -3,11 +3,13 @@ package script
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"go.starlark.net/starlark"
 
 	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/sim"
 )
 
 // Filter is a script's filter(task, node) as a placement.Filter: True
@@ -16,8 +18,10 @@ import (
 // carries it). Anything else, or a failing call, is a script error: the
 // filter then keeps every candidate and the Decider reports the error.
 //
-// It does not claim placement.NodeLocal: a script may read anything (the
-// job's earlier tasks, rand), so the score index must not cache it.
+// It is placement.NodeLocal (as localFilter) only when the script is pure
+// (purity.go) and has no instance_placement: a script may read anything
+// (the job's name, rand, other members), and the score index must then not
+// cache it.
 type Filter struct {
 	s       *Script
 	keep    []bool
@@ -50,7 +54,7 @@ func (f *Filter) Keep(l *placement.Ledger, t *placement.Task, cands []int32) []i
 	}
 	keep := f.keep[:len(cands)]
 	for i, n := range cands {
-		s.cur.rng = s.seed(t, EntryFilter, int(n))
+		s.cur.node, s.cur.seeded = int(n), false
 		v, err := s.call(s.filter, task, nodeKind.view(s.env, int(n)))
 		if err != nil {
 			s.fail(t, err)
@@ -94,11 +98,26 @@ func (f *Filter) note(reason string) {
 // such as a free share without worrying about rounding past 1); True and
 // False are 1 and 0; NaN, None or anything else is a script error, after
 // which every remaining candidate scores 0 and the Decider reports the
-// error. Like Filter, it is not NodeLocal.
+// error. Like Filter, it is NodeLocal (localScorer) only when the script
+// is pure and has no instance_placement.
 type Scorer struct{ s *Script }
 
 // Name implements placement.Scorer.
 func (*Scorer) Name() string { return "script score" }
+
+// localScorer and localFilter are the scorer and the filter of a pure
+// script without instance_placement (Attach): placement.NodeLocal, so
+// the score index may cache them.
+type (
+	localScorer struct{ *Scorer }
+	localFilter struct{ *Filter }
+)
+
+// NodeLocal implements placement.NodeLocal.
+func (localScorer) NodeLocal() bool { return true }
+
+// NodeLocal implements placement.NodeLocal.
+func (localFilter) NodeLocal() bool { return true }
 
 // Score implements placement.Scorer.
 func (sc *Scorer) Score(l *placement.Ledger, t *placement.Task, cands []int32, out []float64) {
@@ -110,7 +129,7 @@ func (sc *Scorer) Score(l *placement.Ledger, t *placement.Task, cands []int32, o
 	s.bind(l, t, EntryScore, cands, -1)
 	task := s.taskValue(t)
 	for i, n := range cands {
-		s.cur.rng = s.seed(t, EntryScore, int(n))
+		s.cur.node, s.cur.seeded = int(n), false
 		v, err := s.call(s.score, task, nodeKind.view(s.env, int(n)))
 		if err != nil {
 			s.fail(t, err)
@@ -159,19 +178,43 @@ func (s *Script) badReturn(fn *starlark.Function, want string, got starlark.Valu
 // a placement runs the filter and the scorer over many nodes in a row.
 func (s *Script) taskValue(t *placement.Task) starlark.Value {
 	c := &s.taskCache
-	if c.v == nil || c.t != t || c.key != t.Key || c.index != t.Index || c.reason != t.Reason || c.co != len(t.Co) || c.env != s.env {
-		*c = taskCache{t: t, key: t.Key, index: t.Index, reason: t.Reason, co: len(t.Co), env: s.env, v: s.env.task(t)}
+	if !c.holds(t, s.env) {
+		c.set(t, s.env, s.env.task(t))
 	}
 	return c.v
 }
 
-// taskCache remembers the last task object.
+// requestValue is the instance_placement request for t, built once per
+// task and attempt like the task object (both are frozen): a job that
+// waits is offered again and again, and a decision should not pay for
+// the request's dicts and lists each time.
+func (s *Script) requestValue(t *placement.Task) starlark.Value {
+	c := &s.reqCache
+	if !c.holds(t, s.env) {
+		c.set(t, s.env, s.env.request(t))
+	}
+	return c.v
+}
+
+// taskCache remembers the object built for the last task: what it was
+// built from, and the object.
 type taskCache struct {
 	t      *placement.Task
+	job    *sim.Job
 	key    int64
 	index  int
 	reason string
-	co     int
+	co     []int32 // the nodes of t.Co, copied
 	env    *env
 	v      starlark.Value
+}
+
+// holds reports whether c's object was built for t as it is now.
+func (c *taskCache) holds(t *placement.Task, e *env) bool {
+	return c.v != nil && c.t == t && c.job == t.Job && c.key == t.Key && c.index == t.Index && c.reason == t.Reason &&
+		c.env == e && slices.Equal(c.co, t.Co)
+}
+
+func (c *taskCache) set(t *placement.Task, e *env, v starlark.Value) {
+	*c = taskCache{t: t, job: t.Job, key: t.Key, index: t.Index, reason: t.Reason, co: append(c.co[:0], t.Co...), env: e, v: v}
 }

@@ -41,6 +41,11 @@ type Script struct {
 	thread                   *starlark.Thread
 	exceeded                 bool // the current call ran out of steps
 	args                     starlark.Tuple
+	// pure is set when score and filter are pure functions of the task's
+	// shape and the node's state (purity.go): the score index may cache
+	// them. unindexed is set once one of them failed under the index:
+	// from then on every placement takes the full scan (decider.go).
+	pure, unindexed bool
 
 	env *env // the cluster the script last saw
 	cur call
@@ -51,6 +56,8 @@ type Script struct {
 	pending    *Error
 	pendingKey int64
 	taskCache  taskCache
+	reqCache   taskCache
+	members    *starlark.List // candidate_members, reused (decider.go)
 }
 
 // call is the state one entry-point call reads and writes.
@@ -59,7 +66,11 @@ type call struct {
 	entry  string
 	cands  []int32
 	target int // set_target's node, −1 for none
+	// rng is rand's stream, seeded on the first draw (next) from t, entry
+	// and node (the node scored or filtered, −1 for instance_placement).
 	rng    uint64
+	seeded bool
+	node   int
 	hint   int // position in cands of the member last asked about
 }
 
@@ -160,6 +171,7 @@ func Compile(filename string, src []byte, cfg Config) (*Script, error) {
 	if s.placement == nil && s.score == nil && s.filter == nil {
 		return nil, fmt.Errorf("%s: defines none of instance_placement(request, candidate_members), score(task, node), filter(task, node)", filename)
 	}
+	s.pure = pure(f, s.score, s.filter)
 	return s, nil
 }
 
@@ -172,7 +184,7 @@ func (s *Script) init(prog *starlark.Program) (g starlark.StringDict, err error)
 			g, err = nil, fmt.Errorf("%s: internal error at load: %v", s.name, r)
 		}
 	}()
-	s.cur = call{entry: "the top level", target: -1}
+	s.cur = call{entry: "the top level", target: -1, seeded: true} // rand's stream starts at 0
 	g, err = prog.Init(s.thread, s.predeclared)
 	if err != nil {
 		e := s.wrap(err, "the top level")
@@ -242,11 +254,16 @@ func (s *Script) newThread() *starlark.Thread {
 }
 
 // reset readies the thread for one call: a fresh step budget, no
-// cancellation left from the last call.
+// cancellation left from the last call. Only OnMaxSteps cancels the
+// thread, and it sets exceeded: without it, there is nothing to undo (and
+// Uncancel's atomic store is a tenth of what calling a one-line score
+// costs).
 func (s *Script) reset() {
 	s.thread.Steps = 0
 	s.thread.SetMaxExecutionSteps(s.cfg.StepBudget)
-	s.thread.Uncancel()
+	if s.exceeded {
+		s.thread.Uncancel()
+	}
 	s.exceeded = false
 }
 
@@ -301,7 +318,7 @@ func (s *Script) bind(l *placement.Ledger, t *placement.Task, entry string, cand
 		s.env = newEnv(l.Cluster)
 	}
 	s.env.l = l
-	s.cur = call{t: t, entry: entry, cands: cands, target: -1, rng: s.seed(t, entry, node), hint: -1}
+	s.cur = call{t: t, entry: entry, cands: cands, target: -1, node: node, hint: -1}
 }
 
 // failure is a failed call's Decision under the configured error mode.
