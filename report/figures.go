@@ -154,9 +154,12 @@ func waitCDF(runs []*Run) (Figure, error) {
 		p.Add(l)
 		p.Legend.Add(r.Label, l)
 	}
-	// No headroom: the curves start low on the left, under the legend,
-	// and a share axis past 1 would read as a bug.
+	// Headroom for the legend as on the other figures: a run whose jobs
+	// mostly start at once reaches 1 at the left edge, under it. Ticks and
+	// grid lines stop at 1, so the axis does not read as a share past 1.
 	p.Y.Min, p.Y.Max = 0, 1
+	headroom(p, len(runs))
+	p.Y.Tick.Marker = ticksUpTo{max: 1}
 	f.Plot = p
 	return f, nil
 }
@@ -229,9 +232,26 @@ func timeSeries(runs []*Run, name, title, ylabel string, get func(*Run) []float6
 		p.Legend.Add(r.Label, l)
 	}
 	p.Y.Min = 0
+	if p.Y.Max <= 0 {
+		p.Y.Max = 1 // all zero (nothing queued): an axis from 0, not −1 to 1
+	}
 	headroom(p, len(runs))
 	f.Plot = p
 	return f, nil
+}
+
+// ticksUpTo are cleanTicks without those above max: the axis may extend
+// past max to make room for the legend.
+type ticksUpTo struct{ max float64 }
+
+func (t ticksUpTo) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for _, tk := range (cleanTicks{}).Ticks(min, math.Min(max, t.max)) {
+		if tk.Value <= t.max {
+			out = append(out, tk)
+		}
+	}
+	return out
 }
 
 // cleanTicks are gonum's default ticks labelled with the shortest exact

@@ -32,8 +32,12 @@ type pageFigure struct {
 
 type pageRow struct {
 	Name   string
-	Values []string // per run; "" when that run has no such column
+	Values []pageCell // per run; empty when that run has no such column or a null
 }
+
+// pageCell is a summary value as shown, rounded to be read, and the exact
+// value from summary.csv (a tooltip) when rounding changed it.
+type pageCell struct{ Text, Exact string }
 
 // pageSweep is a sweep's section: its figures and its points, one row per
 // parameter combination, the Pareto front marked.
@@ -86,9 +90,9 @@ figcaption { color: #555; font-size: 0.9em; }
 <h2>Summary</h2>
 <table>
 <tr><th>metric</th>{{range .Runs}}<th><span class="swatch" style="background:{{.Color}}"></span>run {{.N}}</th>{{end}}</tr>
-{{range .Rows}}<tr><td>{{.Name}}</td>{{range .Values}}<td>{{.}}</td>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.Name}}</td>{{range .Values}}<td{{if .Exact}} title="{{.Exact}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</table>
-<p>Column definitions: README, "Outputs and metric definitions". <code>wall_s</code>, <code>events_per_s</code> and <code>jobs_per_s</code> measure the machine, not the schedule.</p>
+<p>Column definitions: README, "Outputs and metric definitions". Values are rounded to 4 significant digits (integers in full); hover over one for the exact value of <code>summary.csv</code>. <code>wall_s</code>, <code>events_per_s</code> and <code>jobs_per_s</code> measure the machine, not the schedule.</p>
 {{range .Figures}}{{template "figure" .}}{{end}}{{end}}
 {{- range .Sweeps}}<h2>Sweep {{.Name}}</h2>
 <p><small>{{.Dir}}</small>: {{.Runs}} runs.</p>
@@ -126,7 +130,7 @@ func renderIndex(runs []*Run, runFigs []Figure, views []*sweepView, pngs map[str
 			seen[c] = true
 			row := pageRow{Name: c}
 			for _, r2 := range runs {
-				row.Values = append(row.Values, r2.SummaryVals[c])
+				row.Values = append(row.Values, readable(r2.SummaryVals[c]))
 			}
 			pg.Rows = append(pg.Rows, row)
 		}
@@ -196,6 +200,31 @@ func sweepSection(v *sweepView, pngs map[string][]byte) pageSweep {
 		ps.Rows = append(ps.Rows, row)
 	}
 	return ps
+}
+
+// readable rounds a summary value for the page: an integer in full, other
+// numbers to 4 significant digits without an exponent between 10⁻³ and
+// 10¹⁵; text (labels) and empty (null) values as they are.
+func readable(s string) pageCell {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return pageCell{Text: s}
+	}
+	a := math.Abs(v)
+	var text string
+	switch {
+	case v == math.Trunc(v) && a < 1e15:
+		text = strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 1e-3 && a < 1e15:
+		digits := max(0, 3-int(math.Floor(math.Log10(a))))
+		text = strconv.FormatFloat(v, 'f', digits, 64)
+	default:
+		text = strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	if text == s {
+		return pageCell{Text: text}
+	}
+	return pageCell{Text: text, Exact: s}
 }
 
 func cssColor(c color.Color) string {

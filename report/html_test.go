@@ -104,3 +104,71 @@ func TestTopTenants(t *testing.T) {
 		t.Errorf("got %v, %d others", names, others)
 	}
 }
+
+// TestReadable: the summary table rounds numbers to 4 significant digits
+// (integers in full, no exponent in the usual range) and keeps the exact
+// value as a tooltip; text and nulls pass as they are.
+func TestReadable(t *testing.T) {
+	for _, c := range []struct{ in, text, exact string }{
+		{"0.18178736882695487", "0.1818", "0.18178736882695487"},
+		{"6890.303002633889", "6890", "6890.303002633889"},
+		{"92.97079966517437", "92.97", "92.97079966517437"},
+		{"2.8763776e+07", "28763776", "2.8763776e+07"},
+		{"28475", "28475", ""},
+		{"0", "0", ""},
+		{"1", "1", ""},
+		{"0.00012345", "0.0001234", "0.00012345"}, // 'g', 4 digits
+		{"-3.14159", "-3.142", "-3.14159"},
+		{"", "", ""},
+		{"easy", "easy", ""},
+		{"KTH-SP2-1996-2.1-cln", "KTH-SP2-1996-2.1-cln", ""},
+	} {
+		if got := readable(c.in); got.Text != c.text || got.Exact != c.exact {
+			t.Errorf("readable(%q) = %+v, want {%q %q}", c.in, got, c.text, c.exact)
+		}
+	}
+}
+
+// TestIdleRunAxes: a run in which nothing ever waits keeps readable axes:
+// the queue axis starts at 0 (not −1), the wait CDF's ticks stop at 1 (the
+// axis goes on, for the legend), and a tenant without a name is labelled.
+func TestIdleRunAxes(t *testing.T) {
+	r := &Run{Label: "idle", SummaryVals: map[string]string{}, Wait: []float64{0, 0, 0}, BSLD: []float64{1, 1, 1},
+		Time: []float64{0, 3600}, Queued: []float64{0, 0}, Util: []float64{0.5, 0}, Power: []float64{100, 50},
+		Tenants: []Tenant{{Name: "", MeanBSLD: 1, Usage: 10, UsageShare: 1, TargetShare: 1}}}
+	figs, err := Figures([]*Run{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Figure{}
+	for _, f := range figs {
+		byName[f.Name] = f
+	}
+	q := byName["queue"].Plot
+	if q.Y.Min != 0 || q.Y.Max <= 0 {
+		t.Errorf("queue axis %v to %v, want from 0 up", q.Y.Min, q.Y.Max)
+	}
+	c := byName["wait_cdf"].Plot
+	if c.Y.Max <= 1 {
+		t.Errorf("wait CDF axis ends at %v: no room for the legend above 1", c.Y.Max)
+	}
+	ticks := c.Y.Tick.Marker.Ticks(c.Y.Min, c.Y.Max)
+	one := false
+	for _, tk := range ticks {
+		one = one || tk.Value == 1 && tk.Label == "1"
+		if tk.Value > 1 {
+			t.Errorf("wait CDF tick at %v > 1", tk.Value)
+		}
+	}
+	if !one {
+		t.Errorf("wait CDF ticks %v: none labelled 1", ticks)
+	}
+	tb := byName["tenant_bsld"].Plot
+	labels := tb.X.Tick.Marker.Ticks(tb.X.Min, tb.X.Max)
+	if len(labels) != 1 || labels[0].Label != "(none)" {
+		t.Errorf("tenant ticks %v, want one labelled (none)", labels)
+	}
+	if !strings.Contains(byName["tenant_bsld"].Caption, `"(none)"`) {
+		t.Errorf("caption does not explain (none): %s", byName["tenant_bsld"].Caption)
+	}
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -98,6 +99,9 @@ func tenantFigures(runs []*Run) ([]Figure, error) {
 	if others > 0 {
 		which = fmt.Sprintf("the %d tenants with the most usage (%d others not shown)", len(names), others)
 	}
+	if slices.Contains(names, "") {
+		which += " (\"(none)\": the jobs whose trace gives no user, group or queue)"
+	}
 	bsld, err := tenantBars(runs, names, "tenant_bsld", "Mean bounded slowdown per tenant",
 		"mean bounded slowdown (ratio)", "jain_bsld",
 		func(t Tenant) float64 { return t.MeanBSLD }, false)
@@ -155,7 +159,7 @@ func tenantBars(runs []*Run, names []string, name, title, ylabel, jainCol string
 		p.Add(b)
 		p.Legend.Add(jainLabel(r, jainCol), b)
 	}
-	p.NominalX(names...)
+	p.NominalX(mapStrings(names, tenantTick)...)
 	p.X.Tick.Label.Font.Size = vg.Points(9)
 	if longest(names) > 6 || len(names) > 8 {
 		p.X.Tick.Label.Rotation = math.Pi / 6
@@ -179,6 +183,15 @@ func tenantBars(runs []*Run, names []string, name, title, ylabel, jainCol string
 	headroom(p, len(runs))
 	f.Plot = p
 	return f, nil
+}
+
+// tenantTick is a tenant's axis label: a trace without users (groups,
+// queues) puts every job in the tenant "", which would get no label.
+func tenantTick(name string) string {
+	if name == "" {
+		return "(none)"
+	}
+	return name
 }
 
 // jainLabel is a run's legend entry with its Jain index from the summary.
