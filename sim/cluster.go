@@ -1,8 +1,9 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // NodeSpec describes one node of a cluster.
@@ -195,14 +196,16 @@ func (c *Cluster) compile(j *Job) (req []Need, immune []int32, err error) {
 			req = append(req, Need{r, q.Amount})
 		}
 	}
-	sort.Slice(req, func(a, b int) bool { return req[a].Res < req[b].Res })
+	if len(req) > 1 {
+		slices.SortStableFunc(req, func(a, b Need) int { return cmp.Compare(a.Res, b.Res) })
+	}
 	if j.Traits != nil {
 		for _, name := range j.Traits.Immunities {
 			if r, ok := c.resIndex[name]; ok {
 				immune = append(immune, r)
 			}
 		}
-		sort.Slice(immune, func(a, b int) bool { return immune[a] < immune[b] })
+		slices.Sort(immune)
 	}
 	return req, immune, nil
 }

@@ -90,16 +90,25 @@ func (o outcome) code() int { return int(o & 3) }
 // outcomes maps the ids of ended jobs to their outcome. Ids that are
 // decimal numbers, nearly every trace's, are kept without their text and
 // out of the garbage collector's sight: in a slice indexed by the number
-// while the numbers are dense (SWF's 1…N: 8 bytes a job), else in a map
-// of integers. Other ids go in a map of strings.
+// less a base while the numbers are dense (SWF's 1…N, or a log's excerpt
+// numbered from 272393: 8 bytes a job), else in a map of integers. Other
+// ids go in a map of strings.
 type outcomes struct {
 	dense  []outcome
-	nDense int // ids held in dense: it stays at most 2·nDense + denseSlack long
+	base   uint64 // dense[i] is id base+i; set by the first numeric id
+	based  bool
+	nDense int // ids held in dense: it stays at most denseSpread·nDense + denseSlack long
 	num    map[uint64]outcome
 	str    map[string]outcome
 }
 
 const denseSlack = 4096
+
+// denseSpread is how sparse the dense ids may be: at one id in four the
+// slice (8 bytes a slot) still takes less than a map of them would (some
+// 40 bytes an entry). Excerpts of logs are that sparse: the first 20,000
+// jobs of CEA-Curie span 49,000 ids.
+const denseSpread = 4
 
 // number returns id's value when id is a canonical decimal number ("0",
 // "17"; not "017", "+1" or "1.0", which are other ids) below 10^18.
@@ -120,8 +129,8 @@ func number(id string) (uint64, bool) {
 
 func (m *outcomes) get(id string) (outcome, bool) {
 	if v, ok := number(id); ok {
-		if v < uint64(len(m.dense)) && m.dense[v] != 0 {
-			return m.dense[v], true
+		if i := v - m.base; v >= m.base && i < uint64(len(m.dense)) && m.dense[i] != 0 {
+			return m.dense[i], true
 		}
 		o, ok := m.num[v]
 		return o, ok
@@ -132,35 +141,45 @@ func (m *outcomes) get(id string) (outcome, bool) {
 
 func (m *outcomes) put(id string, o outcome) {
 	v, ok := number(id)
+	if ok && !m.based {
+		// Jobs end roughly in id order: room below the first for those
+		// that end a little later.
+		m.base, m.based = v-min(v, denseSlack/2), true
+	}
+	i := v - m.base
 	switch {
 	case !ok:
 		if m.str == nil {
 			m.str = map[string]outcome{}
 		}
 		m.str[id] = o
-	case v < uint64(len(m.dense)):
-		if m.dense[v] == 0 {
+		return
+	case v < m.base:
+		// Below the dense range: the map.
+	case i < uint64(len(m.dense)):
+		if m.dense[i] == 0 {
 			m.nDense++
 		}
-		m.dense[v] = o
-	case v < uint64(2*m.nDense+denseSlack):
-		if v >= uint64(cap(m.dense)) { // double: append grows large slices by 1.25
-			grown := make([]outcome, len(m.dense), max(2*cap(m.dense), int(v)+1, 1024))
+		m.dense[i] = o
+		delete(m.num, v) // an older job with the same id may be there
+		return
+	case i < uint64(denseSpread*m.nDense+denseSlack):
+		if i >= uint64(cap(m.dense)) { // double: append grows large slices by 1.25
+			grown := make([]outcome, len(m.dense), max(2*cap(m.dense), int(i)+1, 1024))
 			copy(grown, m.dense)
 			m.dense = grown
 		}
 		// Past len, the array is still zero: dense never shrinks.
-		m.dense = m.dense[:v+1]
-		m.dense[v] = o
+		m.dense = m.dense[:i+1]
+		m.dense[i] = o
 		m.nDense++
-	default:
-		if m.num == nil {
-			m.num = map[uint64]outcome{}
-		}
-		m.num[v] = o
+		delete(m.num, v)
 		return
 	}
-	delete(m.num, v) // an older job with the same id may be there
+	if m.num == nil {
+		m.num = map[uint64]outcome{}
+	}
+	m.num[v] = o
 }
 
 func (m *outcomes) len() int { return m.nDense + len(m.num) + len(m.str) }

@@ -310,7 +310,7 @@ func TestDepStreaming(t *testing.T) {
 	if n := e.deps.done.len(); n != 1000 || len(e.deps.alive) != 0 {
 		t.Errorf("%d outcomes, want 1000; %d alive", n, len(e.deps.alive))
 	}
-	if len(e.deps.done.dense) > 2*1000+denseSlack {
+	if len(e.deps.done.dense) > denseSpread*1000+denseSlack {
 		t.Errorf("dense outcomes %d long", len(e.deps.done.dense))
 	}
 }
@@ -338,7 +338,7 @@ func TestDepOutcomes(t *testing.T) {
 	if _, ok := m.get("8"); ok {
 		t.Error(`"8" found`)
 	}
-	if m.len() != len(ids) || len(m.dense) > 2*m.nDense+denseSlack {
+	if m.len() != len(ids) || len(m.dense) > denseSpread*m.nDense+denseSlack {
 		t.Errorf("len %d (dense %d of %d), want %d", m.len(), m.nDense, len(m.dense), len(ids))
 	}
 	// A number first kept sparse, then reached by dense growth, moves.
@@ -350,5 +350,26 @@ func TestDepOutcomes(t *testing.T) {
 	n.put("10000", packOutcome(3, Killed))
 	if o, _ := n.get("10000"); o != packOutcome(3, Killed) || n.len() != 4001 {
 		t.Errorf("moved id: %v, len %d", o, n.len())
+	}
+	// An excerpt of a log numbered from 272393 is dense too; an id below
+	// the dense range is kept in the map.
+	var b outcomes
+	for i := range 5000 {
+		b.put(strconv.Itoa(272393+i), packOutcome(Time(i), Completed))
+	}
+	b.put("100", packOutcome(1, Killed))
+	if len(b.num) != 1 || b.nDense != 5000 || len(b.dense) > denseSpread*b.nDense+denseSlack {
+		t.Errorf("offset ids: %d in the map, %d dense of %d", len(b.num), b.nDense, len(b.dense))
+	}
+	for _, c := range []struct {
+		id   string
+		want outcome
+	}{{"272393", packOutcome(0, Completed)}, {"277392", packOutcome(4999, Completed)}, {"100", packOutcome(1, Killed)}} {
+		if o, ok := b.get(c.id); !ok || o != c.want {
+			t.Errorf("offset ids: %s got %v %v", c.id, o, ok)
+		}
+	}
+	if _, ok := b.get("277393"); ok {
+		t.Error(`"277393" found`)
 	}
 }

@@ -57,6 +57,7 @@ type Engine struct {
 	// policies can skip full nodes on large clusters.
 	avail    [][]uint64
 	fitCache map[string]int
+	keyBuf   []byte // neverFits' key, reused
 	power    *powerModel
 	ctx      Context
 	events64 int64 // events applied
@@ -299,8 +300,8 @@ func (e *Engine) neverFits(j *JobRun) string {
 		return err.Error()
 	}
 	j.req, j.immune = req, immune
-	key := requestKey(req, immune)
-	most, ok := e.fitCache[key]
+	e.keyBuf = appendRequestKey(e.keyBuf[:0], req, immune)
+	most, ok := e.fitCache[string(e.keyBuf)] // no allocation for the lookup
 	if !ok {
 		for n := range e.cluster.Nodes {
 			most += e.cluster.TasksFitting(e.cluster.capacity, n, req, immune, 1<<30)
@@ -309,7 +310,7 @@ func (e *Engine) neverFits(j *JobRun) string {
 				break
 			}
 		}
-		e.fitCache[key] = most
+		e.fitCache[string(e.keyBuf)] = most
 	}
 	if most < j.Job.Tasks {
 		if most == 0 {
@@ -320,8 +321,9 @@ func (e *Engine) neverFits(j *JobRun) string {
 	return ""
 }
 
-func requestKey(req []Need, immune []int32) string {
-	b := make([]byte, 0, 12*len(req)+4*len(immune))
+// appendRequestKey appends to b a byte string that names a compiled
+// request and its immunities.
+func appendRequestKey(b []byte, req []Need, immune []int32) []byte {
 	for _, r := range immune {
 		b = append(b, byte(r), byte(r>>8), byte(r>>16), 0xff)
 	}
@@ -332,7 +334,7 @@ func requestKey(req []Need, immune []int32) string {
 			b = append(b, byte(a>>(8*i)))
 		}
 	}
-	return string(b)
+	return b
 }
 
 // enqueue inserts j keeping the queue in the configured order.

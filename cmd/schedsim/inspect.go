@@ -102,7 +102,7 @@ func runInspect(cfg *replayConfig, out string, quiet bool, stdout io.Writer) err
 // given, the trace is opened again with a one-node stand-in, and ok is
 // false (no offered load).
 func openForInspect(cfg *replayConfig) (w *workload, ok bool, err error) {
-	w, err = openWorkload(cfg)
+	w, err = openWorkload(cfg, nil)
 	if err == nil || cfg.Cluster != "" || cfg.Platform != "" {
 		return w, err == nil, err
 	}
@@ -117,7 +117,7 @@ func openForInspect(cfg *replayConfig) (w *workload, ok bool, err error) {
 	}
 	c := *cfg
 	c.Cluster = standIn
-	if w2, err2 := openWorkload(&c); err2 == nil {
+	if w2, err2 := openWorkload(&c, nil); err2 == nil {
 		return w2, false, nil
 	}
 	return nil, false, err // the first error: it is about the trace itself

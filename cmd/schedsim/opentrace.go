@@ -55,9 +55,10 @@ type workload struct {
 	nodeEvents []sim.NodeEvent
 }
 
-// openWorkload opens the trace and resolves the cluster.
-func openWorkload(c *replayConfig) (*workload, error) {
-	w, err := openTrace(c)
+// openWorkload opens the trace, from cache when one is given, and
+// resolves the cluster.
+func openWorkload(c *replayConfig, cache *traceCache) (*workload, error) {
+	w, err := cache.open(c)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -111,6 +112,8 @@ type replayOptions struct {
 	// which run.yaml still records: sweep renames dir to cfg.Out once the
 	// run is complete.
 	dir string
+	// traces, when set, serves traces read once for many runs.
+	traces *traceCache
 }
 
 // interruptOnSignal returns a channel closed at the first SIGINT or
@@ -134,7 +137,7 @@ func interruptOnSignal() (interrupt <-chan struct{}, stop func()) {
 
 // replayRun runs one replay with opt's interrupt and output directory.
 func replayRun(cfg *replayConfig, opt replayOptions, stderr, stdout io.Writer) error {
-	w, err := openWorkload(cfg)
+	w, err := openWorkload(cfg, opt.traces)
 	if err != nil {
 		return err
 	}
@@ -209,13 +212,18 @@ func replayRun(cfg *replayConfig, opt replayOptions, stderr, stdout io.Writer) e
 		bar = newProgress(w.records, stderr)
 		observers = append(observers, bar)
 	}
-	source := traces.Prefetch(w.source, 4096)
-	defer source.Close()
+	source := w.source
+	if _, inMemory := source.(*cachedSource); !inMemory {
+		// Read ahead on another core while the engine runs.
+		p := traces.Prefetch(w.source, 4096)
+		defer p.Close()
+		source = p
+	}
 	if err := nodeEventsConfig(cfg, &engineCfg); err != nil {
 		rec.Abort()
 		return badInput(err)
 	}
-	engineCfg.NodeEvents = append(w.nodeEvents, engineCfg.NodeEvents...)
+	engineCfg.NodeEvents = slices.Concat(w.nodeEvents, engineCfg.NodeEvents)
 	var jobs sim.Source = source
 	if cfg.CheckpointS > 0 || w.format == "native" {
 		jobs = &checkpointed{Source: source, every: sim.SecondsToTime(cfg.CheckpointS), file: w.name}
@@ -323,14 +331,15 @@ func (c *checkpointed) Next() (*sim.Job, error) {
 	if err != nil {
 		return j, err
 	}
+	interval, cost := j.CheckpointInterval, j.CheckpointCost
 	if j.Traits != nil {
 		for _, l := range j.Traits.Labels {
 			var dst *sim.Time
 			switch l.Key {
 			case "checkpoint_s":
-				dst = &j.CheckpointInterval
+				dst = &interval
 			case "checkpoint_cost_s":
-				dst = &j.CheckpointCost
+				dst = &cost
 			default:
 				continue
 			}
@@ -342,8 +351,14 @@ func (c *checkpointed) Next() (*sim.Job, error) {
 			*dst = t
 		}
 	}
-	if j.CheckpointInterval == 0 {
-		j.CheckpointInterval = c.every
+	if interval == 0 {
+		interval = c.every
+	}
+	if interval != j.CheckpointInterval || cost != j.CheckpointCost {
+		// The reader's job may be shared by runs (traceCache): change a copy.
+		cp := *j
+		cp.CheckpointInterval, cp.CheckpointCost = interval, cost
+		j = &cp
 	}
 	return j, nil
 }

@@ -62,7 +62,7 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 			gcForManyRuns(workers)
 			interrupt, stop := interruptOnSignal()
 			defer stop()
-			sw := &sweeper{dir: out, workers: workers, interrupt: interrupt, stderr: cmd.ErrOrStderr(),
+			sw := &sweeper{dir: out, workers: workers, interrupt: interrupt, stderr: cmd.ErrOrStderr(), traces: newTraceCache(),
 				progress: !quiet && isTerminal(os.Stderr)}
 			return sw.sweep(spec, index, count, quiet, cmd.OutOrStdout())
 		},
@@ -144,6 +144,7 @@ type sweeper struct {
 	interrupt <-chan struct{}
 	stderr    io.Writer
 	progress  bool
+	traces    *traceCache
 
 	mu       sync.Mutex
 	bar      *progressbar.ProgressBar
@@ -312,7 +313,7 @@ func (s *sweeper) runOne(r *sweepRun) (err error) {
 		}
 	}
 	cfg := r.cfg
-	if err := replayRun(&cfg, replayOptions{interrupt: s.interrupt, dir: stage}, io.Discard, io.Discard); err != nil {
+	if err := replayRun(&cfg, replayOptions{interrupt: s.interrupt, dir: stage, traces: s.traces}, io.Discard, io.Discard); err != nil {
 		return err
 	}
 	final := experiment.RunDir(s.dir, r.Key)

@@ -171,7 +171,7 @@ func (t *tuning) run(workers int, out string, stdout io.Writer) error {
 	defer os.RemoveAll(tmp)
 	interrupt, stop := interruptOnSignal()
 	defer stop()
-	ev := &evaluator{runs: t.runs, tmp: tmp, slots: make(chan struct{}, workers), interrupt: interrupt,
+	ev := &evaluator{runs: t.runs, tmp: tmp, slots: make(chan struct{}, workers), interrupt: interrupt, traces: newTraceCache(),
 		headers: make([][]string, len(t.runs))}
 	res, err := tune.Run(t.cfg, t.named, ev.evaluate, workers)
 	if err != nil {
@@ -200,6 +200,7 @@ type evaluator struct {
 	tmp       string
 	slots     chan struct{} // bounds the replays running at once
 	interrupt <-chan struct{}
+	traces    *traceCache
 
 	mu      sync.Mutex
 	headers [][]string // each run's summary columns, in file order
@@ -270,7 +271,7 @@ func (e *evaluator) replay(i int, profile, dir string) (map[string]float64, erro
 	cfg := e.runs[i].cfg
 	cfg.Profile, cfg.Out, cfg.Format, cfg.Quiet, cfg.Explain = profile, dir, metrics.FormatCSV, true, false
 	defer os.RemoveAll(dir)
-	if err := replayRun(&cfg, replayOptions{interrupt: e.interrupt}, io.Discard, io.Discard); err != nil {
+	if err := replayRun(&cfg, replayOptions{interrupt: e.interrupt, traces: e.traces}, io.Discard, io.Discard); err != nil {
 		return nil, fmt.Errorf("run %s: %w", e.runs[i].Key, err)
 	}
 	header, row, err := readSummaryRow(filepath.Join(dir, "summary.csv"))

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"sync"
+
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces"
+)
+
+// traceCacheJobs bounds the jobs a trace cache holds, all traces together:
+// about 250 bytes a job, so some 250 MB. A trace that would not fit is
+// streamed by every run, as replay does.
+const traceCacheJobs = 1_000_000
+
+// traceCache keeps parsed traces in memory for a command that replays the
+// same trace many times (sweep, tune): a run of a 20,000-job SWF log spent
+// about a tenth of its CPU time checksumming and parsing it, on a reading
+// goroutine that kept a second core busy, so two workers could not double
+// the throughput of one. Runs share the cached jobs read-only (the engine
+// keeps its state in JobRun; checkpointed copies a job before changing it).
+// Results are those of streaming the trace: the same jobs in the same order.
+type traceCache struct {
+	mu      sync.Mutex
+	entries map[traceKey]*cachedTrace
+	jobs    int // held by entries, against traceCacheJobs
+	limit   int
+}
+
+// traceKey is what openTrace reads of a run's config.
+type traceKey struct {
+	trace, format, swfModel string
+	procsPerNode            int
+	strict                  bool
+	// clusterGiven: the header's cluster is not wanted.
+	clusterGiven bool
+}
+
+// cachedTrace is one trace read to its end, or to the error that stopped
+// it (strict mode), with what openTrace found out about it.
+type cachedTrace struct {
+	ready   chan struct{} // closed once loaded
+	ok      bool          // cached; else runs open the trace themselves
+	openErr error         // openTrace's own error: each run reports it
+	w       workload      // source, skips and close unset
+	jobs    []*sim.Job
+	endErr  error // the source's last error: io.EOF or a parse error
+	skips   traces.Skips
+}
+
+func newTraceCache() *traceCache {
+	return &traceCache{entries: map[traceKey]*cachedTrace{}, limit: traceCacheJobs}
+}
+
+// cacheable formats are those whose opening depends only on traceKey.
+func cacheable(c *replayConfig) bool {
+	switch c.TraceFormat {
+	case "", "swf", "native", "batsim":
+		return c.Trace != ""
+	}
+	return false
+}
+
+// open returns the workload of c from the cache, loading it on first use;
+// a trace the cache cannot hold is opened as replay does.
+func (tc *traceCache) open(c *replayConfig) (*workload, error) {
+	if tc == nil || !cacheable(c) {
+		return openTrace(c)
+	}
+	key := traceKey{trace: c.Trace, format: c.TraceFormat, swfModel: c.SWFModel, procsPerNode: c.ProcsPerNode,
+		strict: c.Strict, clusterGiven: c.Cluster != "" || c.Platform != ""}
+	tc.mu.Lock()
+	e, found := tc.entries[key]
+	if !found {
+		e = &cachedTrace{ready: make(chan struct{})}
+		tc.entries[key] = e
+	}
+	tc.mu.Unlock()
+	if !found {
+		tc.load(e, c)
+		close(e.ready)
+	}
+	<-e.ready
+	switch {
+	case e.openErr != nil:
+		return nil, e.openErr
+	case !e.ok:
+		return openTrace(c)
+	}
+	w := e.w
+	w.source = &cachedSource{jobs: e.jobs, end: e.endErr}
+	w.skips = func() traces.Skips { return e.skips }
+	w.close = func() {}
+	return &w, nil
+}
+
+// load reads the trace into e when it fits what is left of the budget.
+func (tc *traceCache) load(e *cachedTrace, c *replayConfig) {
+	w, err := openTrace(c)
+	if err != nil {
+		e.openErr = err
+		return
+	}
+	defer w.close()
+	tc.mu.Lock()
+	room := tc.limit - tc.jobs
+	tc.mu.Unlock()
+	if w.records > room {
+		return // known too large before reading
+	}
+	var jobs []*sim.Job
+	if w.records > 0 {
+		jobs = make([]*sim.Job, 0, w.records)
+	}
+	for {
+		j, err := w.source.Next()
+		if err != nil {
+			e.endErr = err
+			break
+		}
+		if len(jobs) >= room {
+			return
+		}
+		jobs = append(jobs, j)
+	}
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.jobs+len(jobs) > tc.limit {
+		return // another trace took the room meanwhile
+	}
+	tc.jobs += len(jobs)
+	e.w, e.jobs, e.skips, e.ok = *w, jobs, w.skips(), true
+}
+
+// cachedSource serves one run the cached jobs, then the error that ended
+// the reading.
+type cachedSource struct {
+	jobs []*sim.Job
+	i    int
+	end  error
+}
+
+func (s *cachedSource) Next() (*sim.Job, error) {
+	if s.i >= len(s.jobs) {
+		return nil, s.end
+	}
+	s.i++
+	return s.jobs[s.i-1], nil
+}

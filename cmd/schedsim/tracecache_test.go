@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Runs served by the trace cache write the same files as runs that stream
+// the trace: tables, summary (but its wall-clock columns) and run.yaml;
+// with several runs sharing the cache at once, with random failures and
+// checkpoints, and with skipped records.
+func TestTraceCacheMatchesStreaming(t *testing.T) {
+	cases := []struct {
+		name string
+		set  func(c *replayConfig)
+	}{
+		{"swf-easy", func(c *replayConfig) {
+			c.Trace = "embedded/KTH-SP2-1996-2.1-cln.swf.gz" // one record skipped
+		}},
+		{"swf-nodes-conservative", func(c *replayConfig) {
+			c.Trace, c.SWFModel, c.Backfill = "../../testdata/swf/unsorted.swf", "nodes", "conservative"
+		}},
+		{"native-failures-checkpoints", func(c *replayConfig) {
+			c.Trace, c.Cluster = "../../testdata/native/jobs.jsonl", "../../testdata/clusters/hetero.yaml"
+			c.MTBFs, c.MTTRs, c.CheckpointS, c.Seed = 3600, 600, 300, 7
+		}},
+		{"batsim", func(c *replayConfig) {
+			c.Trace, c.Platform = "../../testdata/batsim/medium_late_head.json", "../../testdata/batsim/platform_head.xml"
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func(cache *traceCache, dir string) error {
+				c := defaultConfig()
+				tc.set(&c)
+				c.Quiet, c.Check, c.Out = true, true, dir
+				return replayRun(&c, replayOptions{traces: cache}, io.Discard, io.Discard)
+			}
+			streamed := filepath.Join(t.TempDir(), "streamed")
+			if err := run(nil, streamed); err != nil {
+				t.Fatal(err)
+			}
+			// Three runs at once share the cache, as sweep workers do: one
+			// loads it while the others wait (go test -race watches them).
+			cache := newTraceCache()
+			dirs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b"), filepath.Join(t.TempDir(), "c")}
+			errs := make([]error, len(dirs))
+			var wg sync.WaitGroup
+			for i, dir := range dirs {
+				wg.Go(func() { errs[i] = run(cache, dir) })
+			}
+			wg.Wait()
+			if err := errors.Join(errs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, dir := range dirs {
+				if len(cache.entries) != 1 || !cache.entries[traceKeyOf(t, cache)].ok {
+					t.Fatalf("the trace was not cached")
+				}
+				for _, name := range []string{"jobs.parquet", "timeseries.parquet", "nodes.parquet", "run.yaml"} {
+					a, _ := os.ReadFile(filepath.Join(streamed, name))
+					b, _ := os.ReadFile(filepath.Join(dir, name))
+					// run.yaml records the run directory, which differs.
+					a, b = bytes.ReplaceAll(a, []byte(streamed), nil), bytes.ReplaceAll(b, []byte(dir), nil)
+					if len(a) == 0 || !bytes.Equal(a, b) {
+						t.Errorf("run %d from the cache: %s differs from the streamed run's", i+1, name)
+					}
+				}
+				if a, b := maskedSummary(t, streamed), maskedSummary(t, dir); a != b {
+					t.Errorf("run %d from the cache: summary.csv differs:\n%s\n%s", i+1, a, b)
+				}
+			}
+		})
+	}
+}
+
+func traceKeyOf(t *testing.T, cache *traceCache) traceKey {
+	for k := range cache.entries {
+		return k
+	}
+	t.Fatal("empty cache")
+	return traceKey{}
+}
+
+// A strict-mode error in the middle of a trace stops every run served by
+// the cache, as it stops a streamed one, with the same message; a trace
+// that cannot be opened fails each run with the reader's error.
+func TestTraceCacheErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.swf")
+	text := "; MaxProcs: 8\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 -1 10 0 -1 -1 0 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replay := func(cache *traceCache, trace string) error {
+		c := defaultConfig()
+		c.Trace, c.Strict, c.Quiet = trace, true, true
+		c.Out = filepath.Join(t.TempDir(), "run")
+		return replayRun(&c, replayOptions{traces: cache}, io.Discard, io.Discard)
+	}
+	want := replay(nil, bad)
+	if want == nil || !strings.Contains(want.Error(), "bad.swf:3") {
+		t.Fatalf("streamed strict run: %v, want the error of line 3", want)
+	}
+	cache := newTraceCache()
+	for i := range 2 {
+		if got := replay(cache, bad); got == nil || got.Error() != want.Error() || exitCode(got) != exitCode(want) {
+			t.Errorf("cached run %d: %v (exit %d), want %v (exit %d)", i+1, got, exitCode(got), want, exitCode(want))
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "missing.swf")
+	for i := range 2 {
+		if err := replay(cache, missing); err == nil || !strings.Contains(err.Error(), "missing.swf") || exitCode(err) != exitBadInput {
+			t.Errorf("missing trace, run %d: %v", i+1, err)
+		}
+	}
+}
+
+// A trace larger than what the cache has room for is streamed by every
+// run, and the cache holds nothing of it.
+func TestTraceCacheTooLarge(t *testing.T) {
+	cache := newTraceCache()
+	cache.limit = 1000 // KTH-SP2 has 28,476 records
+	for range 2 {
+		c := defaultConfig()
+		c.Trace, c.Quiet = "embedded/KTH-SP2-1996-2.1-cln.swf.gz", true
+		c.Out = filepath.Join(t.TempDir(), "run")
+		if err := replayRun(&c, replayOptions{traces: cache}, io.Discard, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cache.jobs != 0 {
+		t.Errorf("the cache holds %d jobs of a trace over its limit", cache.jobs)
+	}
+}
+
+// Runs that share a cached trace but differ in how jobs checkpoint do not
+// see each other's settings: a run with --checkpoint, then one without,
+// gives the second the tables of a streamed run without.
+func TestTraceCacheKeepsJobsUnchanged(t *testing.T) {
+	run := func(cache *traceCache, checkpoint float64) string {
+		c := defaultConfig()
+		c.Trace = "embedded/KTH-SP2-1996-2.1-cln.swf.gz"
+		c.MTBFs, c.MTTRs, c.Seed, c.CheckpointS = 30*86400, 3600, 3, checkpoint
+		c.Quiet, c.Format = true, "csv"
+		c.Out = filepath.Join(t.TempDir(), "run")
+		if err := replayRun(&c, replayOptions{traces: cache}, io.Discard, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		return c.Out
+	}
+	jobs := func(dir string) string {
+		b, err := os.ReadFile(filepath.Join(dir, "jobs.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	without, with := jobs(run(nil, 0)), jobs(run(nil, 600))
+	if with == without {
+		t.Fatal("checkpoints change nothing in this scenario; the test would not notice a shared job changed")
+	}
+	cache := newTraceCache()
+	if got := jobs(run(cache, 600)); got != with {
+		t.Error("a cached run with --checkpoint differs from the streamed one")
+	}
+	if got := jobs(run(cache, 0)); got != without {
+		t.Error("a cached run without --checkpoint after one with it differs from the streamed one: the cached jobs were changed")
+	}
+}
