@@ -61,7 +61,7 @@ type fragTracker struct {
 	counted int64        // tasks counted
 	pending []*sim.JobRun
 
-	table []*fragShape // M: the most popular shapes
+	table []*fragShape // M: the most popular shapes, with their counts at the last rebuild
 	total int64        // Σ count over M
 	// single: every shape of M asks for one resource, single.res, a
 	// positive amount: w is then a binary search in amounts (sorted) over
@@ -72,6 +72,9 @@ type fragTracker struct {
 		amounts []sim.Amount
 		above   []int64 // above[i] = Σ count of amounts[i:]
 	}
+
+	// grid, when not nil, weighs a table of several shapes (fraggrid.go).
+	grid *fragGrid
 
 	free    []sim.Amount // free[n*R+r] counted, ≥ 0
 	weight  []int64      // w[n*R+r]
@@ -173,7 +176,9 @@ func (f *fragTracker) rebuild() {
 		if float64(f.total) >= want {
 			break
 		}
-		f.table = append(f.table, s)
+		// A copy: M's counts hold until the next rebuild, as f.total
+		// does, so every node is weighed against the same M.
+		f.table = append(f.table, &fragShape{needs: s.needs, count: s.count, first: s.first})
 		f.total += s.count
 	}
 	f.on, f.all = true, true
@@ -183,6 +188,10 @@ func (f *fragTracker) rebuild() {
 			f.single.ok = false
 			break
 		}
+	}
+	f.grid = nil
+	if !f.single.ok && len(f.table) > 1 {
+		f.grid = newFragGrid(f.table)
 	}
 	if f.single.ok {
 		f.single.res = f.table[0].needs[0].Res
@@ -298,6 +307,10 @@ func (f *fragTracker) weigh(n int, freeVec []sim.Amount) {
 			return 1
 		})
 		f.weight[base+int(f.single.res)] = f.single.above[i]
+		return
+	}
+	if f.grid != nil {
+		f.grid.weigh(f.weight, freeVec, R, n, f.total)
 		return
 	}
 	for _, s := range f.table {

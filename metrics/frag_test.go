@@ -89,6 +89,33 @@ func TestFragCPU(t *testing.T) {
 	}
 }
 
+// Between two rebuilds M keeps its counts: tasks of a known shape counted
+// since then change no node's weight, so a node measured later is weighed
+// against the same M as the others and the ratio stays a share (≤ 1).
+// Before, the shape-by-shape weights read the live counts while the total
+// stayed at the rebuild's: TestFragCPU's node b, re-measured after 4 more
+// B tasks, weighed its free mem by 8 tasks (A 3 + B 5) of a total of 4.
+func TestFragCountsHoldUntilRebuild(t *testing.T) {
+	caps := [][]sim.Quantity{{q("cpu", 8), q("mem", 16)}, {q("cpu", 8), q("mem", 16)}, {q("cpu", 8), q("mem", 16)}}
+	f, c := fragSetup(t, caps, []shape{{[]sim.Quantity{q("cpu", 4)}, 3}, {[]sim.Quantity{q("cpu", 2), q("mem", 4)}, 1}})
+	measureAll(f, [][]int64{{3, 16}, {6, 2}, {0, 16}})
+	memR, _ := c.ResourceIndex("mem")
+	needsB, _, _ := c.Compile(&sim.Job{Tasks: 1, Request: []sim.Quantity{q("cpu", 2), q("mem", 4)}})
+	f.count(needsB, 4)
+	vec := []sim.Amount{sim.Units(3), sim.Units(16), sim.Units(6), sim.Units(2), 0, sim.Units(16)}
+	f.measure(1, vec, true)
+	if got := f.ratio(memR); !near(got, 30.0/34) {
+		t.Errorf("mem %g after counting more B tasks without a rebuild, want %g", got, 30.0/34)
+	}
+	// The rebuild takes them in: p_A = 3/8, p_B = 5/8; mem:
+	// (16·3/8 + 2·8/8 + 16·8/8) / 34 = 24 / 34.
+	f.rebuild()
+	measureAll(f, [][]int64{{3, 16}, {6, 2}, {0, 16}})
+	if got := f.ratio(memR); !near(got, 24.0/34) {
+		t.Errorf("mem %g after the rebuild, want %g", got, 24.0/34)
+	}
+}
+
 // TestFragGPU: FGD with whole GPUs (Weng et al., quadrants I, II, IV).
 // M = X {cpu 2, gpu 1} × 2, Y {cpu 4} × 1, Z {cpu 2, gpu 4} × 1.
 //

@@ -29,26 +29,26 @@ func (firstFitPlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit int
 
 // pipelinePlacer runs a placement pipeline over a ledger it keeps in step
 // with the engine: it books the jobs it places and gives back those that
-// end.
+// end. A job's JobRun.PlacerState is its booked task while it runs, or
+// checkedOnEmpty while it waits and is known to fit the empty cluster.
 type pipelinePlacer struct {
-	pipe    *placement.Pipeline
-	ledger  *placement.Ledger
-	running map[*sim.JobRun]*placement.Task
+	pipe   *placement.Pipeline
+	ledger *placement.Ledger
 	// never checks, once per job that does not fit, whether it could fit
 	// on the empty cluster: the filters alone, no selection state touched.
-	never   *placement.Pipeline
-	empty   *placement.Ledger
-	checked map[*sim.JobRun]bool
+	never *placement.Pipeline
+	empty *placement.Ledger
 }
+
+// checkedOnEmpty marks a waiting job that fits the empty cluster.
+var checkedOnEmpty = &placement.Task{}
 
 func newPipelinePlacer(c *sim.Cluster, p *placement.Pipeline) *pipelinePlacer {
 	return &pipelinePlacer{
-		pipe:    p,
-		ledger:  placement.NewLedger(c),
-		running: map[*sim.JobRun]*placement.Task{},
-		never:   &placement.Pipeline{Filters: p.Filters, Stats: &placement.Stats{}},
-		empty:   placement.NewLedger(c),
-		checked: map[*sim.JobRun]bool{},
+		pipe:   p,
+		ledger: placement.NewLedger(c),
+		never:  &placement.Pipeline{Filters: p.Filters, Stats: &placement.Stats{}},
+		empty:  placement.NewLedger(c),
 	}
 }
 
@@ -57,9 +57,9 @@ func (pp *pipelinePlacer) sync(c *sim.Context) {
 		pp.ledger.SetOffline(int(n), !c.NodeOnline(int(n)))
 	}
 	for _, j := range c.Ended() { // ended, or stopped and queued again
-		if t, ok := pp.running[j]; ok {
+		if t, ok := j.PlacerState.(*placement.Task); ok && t != checkedOnEmpty {
 			pp.ledger.Release(t)
-			delete(pp.running, j)
+			j.PlacerState = nil
 		}
 	}
 }
@@ -68,8 +68,7 @@ func (pp *pipelinePlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit
 	t := &placement.Task{Key: j.Seq, Job: j.Job, Need: j.Needs(), Immune: j.Immune(), At: c.Now(), Reason: placeReason(j)}
 	nodes, reason := pp.pipe.PlaceJob(pp.ledger, t, j.Job.Tasks, limit, out)
 	if nodes != nil {
-		pp.running[j] = t
-		delete(pp.checked, j) // the map holds only jobs still waiting
+		j.PlacerState = t
 		return nodes, nil
 	}
 	if pp.pipe.Fatal != nil {
@@ -78,17 +77,16 @@ func (pp *pipelinePlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit
 	if pp.pipe.Rejection != "" {
 		return nil, c.Reject(j, reason)
 	}
-	if pp.checked[j] {
+	if j.PlacerState == checkedOnEmpty {
 		return nil, nil
 	}
-	pp.checked[j] = true
 	probe := &placement.Task{Key: -1 - j.Seq, Job: j.Job, Need: j.Needs(), Immune: j.Immune()}
 	fits, reason := pp.never.PlaceJob(pp.empty, probe, j.Job.Tasks, nil, nil)
 	if fits != nil {
 		pp.empty.Release(probe)
+		j.PlacerState = checkedOnEmpty
 		return nil, nil
 	}
-	delete(pp.checked, j)
 	return nil, c.Reject(j, "unschedulable on the empty cluster: "+reason)
 }
 

@@ -93,6 +93,10 @@ type JobRun struct {
 	// map keyed by job, which every pass over a long queue would look up.
 	// The engine never reads it.
 	PolicyState any
+	// PlacerState is the placer's own per-job state, kept here for the
+	// same reason (the pipeline placer's booking of the job). The engine
+	// never reads it.
+	PlacerState any
 
 	req       []Need  // compiled Request
 	immune    []int32 // compiled Traits.Immunities, sorted
