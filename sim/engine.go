@@ -154,7 +154,7 @@ func (e *Engine) Run() error {
 		return fmt.Errorf("power-down: idle time before switching off must be ≥ 0, got %s s", pd.After)
 	}
 	e.initPowerDown()
-	for steps := 0; len(e.events) > 0 && !e.onlyNodeEvents(); steps++ {
+	for steps := 0; e.events.len() > 0 && !e.onlyNodeEvents(); steps++ {
 		if e.cfg.Interrupt != nil && steps%1024 == 0 {
 			select {
 			case <-e.cfg.Interrupt:
@@ -162,12 +162,12 @@ func (e *Engine) Run() error {
 			default:
 			}
 		}
-		t := e.events[0].at
+		t := e.events.nextAt()
 		if e.cfg.Until > 0 && t > e.cfg.Until {
 			break
 		}
 		e.now = t
-		for len(e.events) > 0 && e.events[0].at == t {
+		for e.events.len() > 0 && e.events.nextAt() == t {
 			ev := e.events.pop()
 			e.events64++
 			if err := e.apply(ev); err != nil {
@@ -193,7 +193,7 @@ func (e *Engine) Run() error {
 			o.Stepped(e.now, &e.ctx)
 		}
 	}
-	if e.cfg.Until > 0 && e.now < e.cfg.Until && len(e.events) > 0 {
+	if e.cfg.Until > 0 && e.now < e.cfg.Until && e.events.len() > 0 {
 		e.now = e.cfg.Until
 	}
 	e.flushHeld()

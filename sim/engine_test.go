@@ -173,7 +173,7 @@ func TestEventOrder(t *testing.T) {
 	h.push(event{at: 1, kind: evSubmit, seq: 2})
 	h.push(event{at: 5, kind: evFinish, seq: 3})
 	var got []uint64
-	for len(h) > 0 {
+	for h.len() > 0 {
 		got = append(got, h.pop().seq)
 	}
 	if want := []uint64{2, 1, 3, 0}; !equal(got, want) {

@@ -30,24 +30,52 @@ type event struct {
 	power    uint8 // for power events, which (powerdown.go)
 }
 
-func (a *event) before(b *event) bool {
+// eventHeap is a binary min-heap ordered by (time, kind, sequence). It is
+// written out rather than using container/heap to avoid interface calls on
+// the hottest path of the engine. The heap moves small keys without
+// pointers; the events themselves stay in a slab, written once each: a
+// swap of whole events (56 bytes with a pointer) cost a copy and, while
+// the collector runs, a write barrier.
+type eventHeap struct {
+	keys []eventKey
+	slab []event
+	free []int32 // slab slots to reuse
+}
+
+// eventKey orders an event: by time, then by kind and insertion sequence
+// packed into one word (kind in the top 3 bits).
+type eventKey struct {
+	at    Time
+	order uint64
+	slot  int32
+}
+
+const seqBits = 61
+
+func (a *eventKey) before(b *eventKey) bool {
 	if a.at != b.at {
 		return a.at < b.at
 	}
-	if a.kind != b.kind {
-		return a.kind < b.kind
-	}
-	return a.seq < b.seq
+	return a.order < b.order
 }
 
-// eventHeap is a binary min-heap ordered by (time, kind, sequence). It is
-// written out rather than using container/heap to avoid interface calls on
-// the hottest path of the engine.
-type eventHeap []event
+func (h *eventHeap) len() int { return len(h.keys) }
+
+// nextAt is the time of the earliest event; the heap must not be empty.
+func (h *eventHeap) nextAt() Time { return h.keys[0].at }
 
 func (h *eventHeap) push(e event) {
-	*h = append(*h, e)
-	s := *h
+	var slot int32
+	if n := len(h.free); n > 0 {
+		slot = h.free[n-1]
+		h.free = h.free[:n-1]
+		h.slab[slot] = e
+	} else {
+		slot = int32(len(h.slab))
+		h.slab = append(h.slab, e)
+	}
+	h.keys = append(h.keys, eventKey{at: e.at, order: uint64(e.kind)<<seqBits | e.seq&(1<<seqBits-1), slot: slot})
+	s := h.keys
 	i := len(s) - 1
 	for i > 0 {
 		p := (i - 1) / 2
@@ -60,11 +88,10 @@ func (h *eventHeap) push(e event) {
 }
 
 func (h *eventHeap) pop() event {
-	s := *h
+	s := h.keys
 	top := s[0]
 	last := len(s) - 1
 	s[0] = s[last]
-	s[last] = event{}
 	s = s[:last]
 	i := 0
 	for {
@@ -82,6 +109,9 @@ func (h *eventHeap) pop() event {
 		s[i], s[m] = s[m], s[i]
 		i = m
 	}
-	*h = s
-	return top
+	h.keys = s
+	e := h.slab[top.slot]
+	h.slab[top.slot] = event{} // drop the job pointer
+	h.free = append(h.free, top.slot)
+	return e
 }

@@ -70,11 +70,11 @@ func (e *Engine) initPowerDown() {
 	N := len(e.cluster.Nodes)
 	e.pd = &powerDownState{after: pd.After, tasks: make([]int32, N), gen: make([]uint32, N), until: make([]Time, N), wake: make([]bool, N)}
 	e.power.state = make([]PowerState, N)
-	if len(e.events) == 0 {
+	if e.events.len() == 0 {
 		return
 	}
 	saved := e.now
-	e.now = e.events[0].at
+	e.now = e.events.nextAt()
 	for n := range e.cluster.Nodes {
 		if !e.cluster.IsParent(n) {
 			e.armIdle(n)
