@@ -21,9 +21,13 @@ type Ledger struct {
 	exclusives int
 	// groups[g][n] counts tasks of aversion group g on node n.
 	groups map[string][]int32
-	// placed remembers each job's nodes, to give them back at its end.
-	placed  map[int64][]int32
-	attrs   attributeColumns
+	// placedOne and placed remember each job's nodes, to give them back at
+	// its end: a job's first task in placedOne (a map without pointers,
+	// which the collector need not scan and which costs no allocation per
+	// job), the nodes of a job of several tasks in placed.
+	placedOne map[int64]int32
+	placed    map[int64][]int32
+	attrs     attributeColumns
 	leaves  []int32 // nodes that can hold tasks, in index order
 	tainted bool    // some node has taints
 	// noSchedule[n]: node n has a NoSchedule taint (most nodes have none,
@@ -59,6 +63,7 @@ func NewLedger(c *sim.Cluster) *Ledger {
 		Tasks:     make([]int32, len(c.Nodes)),
 		exclusive: make([]int32, len(c.Nodes)),
 		groups:    map[string][]int32{},
+		placedOne: map[int64]int32{},
 		placed:    map[int64][]int32{},
 	}
 	l.attrs.init(c)
@@ -117,7 +122,14 @@ func (l *Ledger) Fits(t *Task, n int, limit int) int {
 // Take books task t on node n.
 func (l *Ledger) Take(t *Task, n int) {
 	l.book(t, n, 1)
-	l.placed[t.Key] = append(l.placed[t.Key], int32(n))
+	if nodes, ok := l.placed[t.Key]; ok {
+		l.placed[t.Key] = append(nodes, int32(n))
+	} else if first, ok := l.placedOne[t.Key]; ok {
+		l.placed[t.Key] = []int32{first, int32(n)}
+		delete(l.placedOne, t.Key)
+	} else {
+		l.placedOne[t.Key] = int32(n)
+	}
 	for _, tr := range l.trackers {
 		tr.Took(t, n)
 	}
@@ -126,13 +138,22 @@ func (l *Ledger) Take(t *Task, n int) {
 // Release gives back every task of the job with key, as booked by Take
 // (with the same Task shape: every task of a job is alike).
 func (l *Ledger) Release(t *Task) {
+	if n, ok := l.placedOne[t.Key]; ok {
+		l.release(t, int(n))
+		delete(l.placedOne, t.Key)
+		return
+	}
 	for _, n := range l.placed[t.Key] {
-		l.book(t, int(n), -1)
-		for _, tr := range l.trackers {
-			tr.Released(t, int(n))
-		}
+		l.release(t, int(n))
 	}
 	delete(l.placed, t.Key)
+}
+
+func (l *Ledger) release(t *Task, n int) {
+	l.book(t, n, -1)
+	for _, tr := range l.trackers {
+		tr.Released(t, n)
+	}
 }
 
 // changed logs node n for the score index. The log is cut when it grows
