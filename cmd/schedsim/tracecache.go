@@ -51,11 +51,13 @@ func newTraceCache() *traceCache {
 	return &traceCache{entries: map[traceKey]*cachedTrace{}, limit: traceCacheJobs}
 }
 
-// cacheable formats are those whose opening depends only on traceKey.
-func cacheable(c *replayConfig) bool {
-	switch c.TraceFormat {
-	case "", "swf", "native", "batsim":
-		return c.Trace != ""
+// cacheableFormat: opening a trace of these formats depends only on
+// traceKey. (The Google, Alibaba and Azure readers also read the scale
+// option and the backfill; those traces are streamed by every run.)
+func cacheableFormat(format string) bool {
+	switch format {
+	case "swf", "native", "batsim":
+		return true
 	}
 	return false
 }
@@ -63,7 +65,7 @@ func cacheable(c *replayConfig) bool {
 // open returns the workload of c from the cache, loading it on first use;
 // a trace the cache cannot hold is opened as replay does.
 func (tc *traceCache) open(c *replayConfig) (*workload, error) {
-	if tc == nil || !cacheable(c) {
+	if tc == nil || c.Trace == "" || (c.TraceFormat != "" && !cacheableFormat(c.TraceFormat)) {
 		return openTrace(c)
 	}
 	key := traceKey{trace: c.Trace, format: c.TraceFormat, swfModel: c.SWFModel, procsPerNode: c.ProcsPerNode,
@@ -93,8 +95,19 @@ func (tc *traceCache) open(c *replayConfig) (*workload, error) {
 	return &w, nil
 }
 
-// load reads the trace into e when it fits what is left of the budget.
+// load reads the trace into e when its format allows and it fits what is
+// left of the budget.
 func (tc *traceCache) load(e *cachedTrace, c *replayConfig) {
+	format := c.TraceFormat
+	if format == "" {
+		var err error
+		if format, err = sniffFormat(c.Trace, nil); err != nil {
+			return // each run reports it
+		}
+	}
+	if !cacheableFormat(format) {
+		return
+	}
 	w, err := openTrace(c)
 	if err != nil {
 		e.openErr = err

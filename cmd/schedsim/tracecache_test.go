@@ -173,3 +173,28 @@ func TestTraceCacheKeepsJobsUnchanged(t *testing.T) {
 		t.Error("a cached run without --checkpoint after one with it differs from the streamed one: the cached jobs were changed")
 	}
 }
+
+// A Google trace (whose opening also reads the scale option and the
+// backfill) is streamed by each run, cached or not, with the same result.
+func TestTraceCacheStreamsOtherFormats(t *testing.T) {
+	cache := newTraceCache()
+	var tables [2][]byte
+	for i := range 2 {
+		c := defaultConfig()
+		c.Trace, c.Quiet, c.Format = "../../testdata/google/2011", true, "csv"
+		c.Placement.Set("least-allocated")
+		c.Out = filepath.Join(t.TempDir(), "run")
+		if err := replayRun(&c, replayOptions{traces: cache}, io.Discard, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		tables[i], _ = os.ReadFile(filepath.Join(c.Out, "jobs.csv"))
+	}
+	if len(tables[0]) == 0 || !bytes.Equal(tables[0], tables[1]) {
+		t.Error("two runs of the Google sample differ")
+	}
+	for _, e := range cache.entries {
+		if e.ok || cache.jobs != 0 {
+			t.Errorf("the Google sample was cached (%d jobs)", cache.jobs)
+		}
+	}
+}
