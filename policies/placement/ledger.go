@@ -28,8 +28,8 @@ type Ledger struct {
 	placedOne map[int64]int32
 	placed    map[int64][]int32
 	attrs     attributeColumns
-	leaves  []int32 // nodes that can hold tasks, in index order
-	tainted bool    // some node has taints
+	leaves    []int32 // nodes that can hold tasks, in index order
+	tainted   bool    // some node has taints
 	// noSchedule[n]: node n has a NoSchedule taint (most nodes have none,
 	// and the taint filter skips them without touching their specs).
 	noSchedule []bool
