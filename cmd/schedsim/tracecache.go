@@ -7,10 +7,12 @@ import (
 	"github.com/schedsim/schedsim/traces"
 )
 
-// traceCacheJobs bounds the jobs a trace cache holds, all traces together:
-// about 250 bytes a job, so some 250 MB. A trace that would not fit is
-// streamed by every run, as replay does.
-const traceCacheJobs = 1_000_000
+// traceCacheJobs bounds the jobs a trace cache holds, all traces together.
+// A cached job takes 248 bytes (CEA-Curie's 312,807 jobs: 74 MB), so
+// 125 MB at most; the collector's headroom for sweeps (5× the live heap,
+// within 1 GiB a worker) multiplies that in the peak memory. A trace that
+// would not fit is streamed by every run, as replay does.
+const traceCacheJobs = 500_000
 
 // traceCache keeps parsed traces in memory for a command that replays the
 // same trace many times (sweep, tune): a run of a 20,000-job SWF log spent
