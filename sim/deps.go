@@ -184,6 +184,45 @@ func (m *outcomes) put(id string, o outcome) {
 
 func (m *outcomes) len() int { return m.nDense + len(m.num) + len(m.str) }
 
+// liveIDs maps the ids of jobs submitted and not ended to the latest job
+// with each; numeric ids by their number, which hashes and compares in
+// one word instead of the string's bytes.
+type liveIDs struct {
+	num map[uint64]*JobRun
+	str map[string]*JobRun
+}
+
+func (m *liveIDs) get(id string) *JobRun {
+	if v, ok := number(id); ok {
+		return m.num[v]
+	}
+	return m.str[id]
+}
+
+func (m *liveIDs) put(id string, j *JobRun) {
+	if v, ok := number(id); ok {
+		if m.num == nil {
+			m.num = map[uint64]*JobRun{}
+		}
+		m.num[v] = j
+		return
+	}
+	if m.str == nil {
+		m.str = map[string]*JobRun{}
+	}
+	m.str[id] = j
+}
+
+func (m *liveIDs) remove(id string) {
+	if v, ok := number(id); ok {
+		delete(m.num, v)
+		return
+	}
+	delete(m.str, id)
+}
+
+func (m *liveIDs) len() int { return len(m.num) + len(m.str) }
+
 // depRef is a held-back job and the index of one of its dependencies.
 type depRef struct {
 	job *JobRun
@@ -199,8 +238,8 @@ type depHold struct {
 
 // depState is the engine's dependency bookkeeping.
 type depState struct {
-	alive map[string]*JobRun // submitted, not ended: the latest with each id
-	done  outcomes           // ended
+	alive liveIDs  // submitted, not ended: the latest with each id
+	done  outcomes // ended
 	// shadowed holds alive jobs whose id a later job took: their end
 	// changes nothing, since ids resolve to the later job.
 	shadowed map[*JobRun]bool
@@ -218,8 +257,7 @@ type depState struct {
 // per job, in arrival order.
 func (e *Engine) arrive(j *JobRun, reason string) (string, bool) {
 	d := &e.deps
-	if d.alive == nil {
-		d.alive = map[string]*JobRun{}
+	if d.shadowed == nil {
 		d.shadowed = map[*JobRun]bool{}
 		d.waiters = map[*JobRun][]depRef{}
 		d.held = map[*JobRun]*depHold{}
@@ -229,10 +267,10 @@ func (e *Engine) arrive(j *JobRun, reason string) (string, bool) {
 	if reason == "" && len(j.Job.DependsOn) > 0 {
 		h, reason = e.resolve(j)
 	}
-	if old := d.alive[j.Job.ID]; old != nil {
+	if old := d.alive.get(j.Job.ID); old != nil {
 		d.shadowed[old] = true
 	}
-	d.alive[j.Job.ID] = j
+	d.alive.put(j.Job.ID, j)
 	switch {
 	case reason != "" || h == nil:
 		// A rejected job's registrations as a waiter are dropped when
@@ -251,7 +289,7 @@ func (e *Engine) resolve(j *JobRun) (*depHold, string) {
 	d := &e.deps
 	h := &depHold{release: j.TraceSubmit}
 	for i, dep := range j.Job.DependsOn {
-		if x := d.alive[dep.ID]; x != nil {
+		if x := d.alive.get(dep.ID); x != nil {
 			h.pending++
 			d.waiters[x] = append(d.waiters[x], depRef{j, i})
 			continue
@@ -312,7 +350,7 @@ func (e *Engine) depEnded(j *JobRun) {
 	d := &e.deps
 	if len(d.waiters) == 0 && len(d.shadowed) == 0 {
 		// The common case: no job waits, no id is shared.
-		delete(d.alive, j.Job.ID)
+		d.alive.remove(j.Job.ID)
 		d.done.put(j.Job.ID, packOutcome(e.now, j.Status))
 		return
 	}
@@ -323,7 +361,7 @@ func (e *Engine) depEnded(j *JobRun) {
 		if d.shadowed[x] {
 			delete(d.shadowed, x)
 		} else {
-			delete(d.alive, x.Job.ID)
+			d.alive.remove(x.Job.ID)
 			d.done.put(x.Job.ID, packOutcome(e.now, x.Status))
 		}
 		if len(d.waiters) == 0 {

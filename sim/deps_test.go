@@ -307,8 +307,8 @@ func TestDepStreaming(t *testing.T) {
 	if got := l.lines[len(l.lines)-1]; got != "completed 999 @1000" {
 		t.Errorf("last line %q", got)
 	}
-	if n := e.deps.done.len(); n != 1000 || len(e.deps.alive) != 0 {
-		t.Errorf("%d outcomes, want 1000; %d alive", n, len(e.deps.alive))
+	if n := e.deps.done.len(); n != 1000 || e.deps.alive.len() != 0 {
+		t.Errorf("%d outcomes, want 1000; %d alive", n, e.deps.alive.len())
 	}
 	if len(e.deps.done.dense) > denseSpread*1000+denseSlack {
 		t.Errorf("dense outcomes %d long", len(e.deps.done.dense))

@@ -41,7 +41,8 @@ type Pipeline struct {
 	// the best score (round-robin, random).
 	Select Selector
 
-	cands   []int32
+	cands   []int32 // feasible's result, reused
+	found   []int32 // visit's result, reused: feasible fills cands meanwhile
 	scores  []float64
 	partial []float64
 	cursor  int // where a limited search starts next
@@ -180,7 +181,6 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 		cands = p.limited(l, t, allow)
 	case len(p.Scorers) == 0 && p.Select == nil && p.Decider == nil:
 		cands = p.visit(l, t, allow, 0, 1) // first fit
-		p.cands = cands
 	default:
 		cands = p.feasible(l, t, allow, l.leaves)
 	}
@@ -251,7 +251,6 @@ func (p *Pipeline) limited(l *Ledger, t *Task, allow func(n, fit int) int) []int
 		p.cursor = leafPosition(l.leaves, found[0]) + 1
 	}
 	sortNodes(found)
-	p.cands = found
 	return found
 }
 
@@ -262,7 +261,7 @@ func (p *Pipeline) limited(l *Ledger, t *Task, allow func(n, fit int) int) []int
 // fits instead of filtering them all.
 func (p *Pipeline) visit(l *Ledger, t *Task, allow func(n, fit int) int, start, want int) []int32 {
 	leaves := l.leaves
-	var found []int32
+	found := p.found[:0]
 	const block = 64
 	var stats []Rejection
 	for seen := 0; seen < len(leaves) && len(found) < want; {
@@ -281,6 +280,7 @@ func (p *Pipeline) visit(l *Ledger, t *Task, allow func(n, fit int) int, start, 
 	if p.Stats != nil {
 		p.Stats.Rejected = stats
 	}
+	p.found = found
 	if len(found) > want {
 		found = found[:want]
 	}
