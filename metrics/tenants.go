@@ -24,6 +24,7 @@ const (
 // plus one wait per started job (as the summary keeps all waits, for an
 // exact p95).
 type tenantAcc struct {
+	ledger  *tenantLedger // the owner, which may find it on a JobRun
 	name    string
 	jobs    int64     // submitted
 	waits   []float64 // first-start waits, s
@@ -105,7 +106,7 @@ func (l *tenantLedger) tenant(name string) *tenantAcc {
 	if i, ok := l.idx[name]; ok {
 		return l.ts[i]
 	}
-	a := &tenantAcc{name: name, usedTo: l.last}
+	a := &tenantAcc{ledger: l, name: name, usedTo: l.last}
 	l.idx[name] = len(l.ts)
 	l.ts = append(l.ts, a)
 	l.def.add(&a.deficitAcc, l.target(name))
@@ -116,7 +117,16 @@ func (l *tenantLedger) tenant(name string) *tenantAcc {
 	return a
 }
 
-func (l *tenantLedger) of(j *sim.JobRun) *tenantAcc { return l.tenant(l.key.Of(j.Job)) }
+// of returns j's tenant, found by name at the job's first event and kept
+// on the JobRun for the others.
+func (l *tenantLedger) of(j *sim.JobRun) *tenantAcc {
+	if a, ok := j.ObserverState.(*tenantAcc); ok && a.ledger == l {
+		return a
+	}
+	a := l.tenant(l.key.Of(j.Job))
+	j.ObserverState = a
+	return a
+}
 
 // target is a tenant's normalised target share: its configured share, 0
 // when shares are configured without it, else 1/(tenants seen).

@@ -97,6 +97,10 @@ type JobRun struct {
 	// same reason (the pipeline placer's booking of the job). The engine
 	// never reads it.
 	PlacerState any
+	// ObserverState is an observer's own per-job state (the metrics
+	// recorder keeps the job's tenant there, found once instead of by
+	// name at every event). The engine never reads it.
+	ObserverState any
 
 	req       []Need  // compiled Request
 	immune    []int32 // compiled Traits.Immunities, sorted
