@@ -57,6 +57,7 @@ type fragTracker struct {
 	on bool // some job was seen: the table exists
 
 	shapes  map[string]*fragShape
+	keyBuf  []byte       // count's key, reused
 	ranked  []*fragShape // every shape, first-seen order
 	counted int64        // tasks counted
 	pending []*sim.JobRun
@@ -131,29 +132,29 @@ func (f *fragTracker) learn() {
 
 // count adds tasks tasks of shape needs.
 func (f *fragTracker) count(needs []sim.Need, tasks int64) {
-	key := needsKey(needs)
-	s, ok := f.shapes[key]
+	f.keyBuf = appendNeedsKey(f.keyBuf[:0], needs)
+	s, ok := f.shapes[string(f.keyBuf)] // no allocation for the lookup
 	if !ok {
 		if len(f.ranked) >= maxShapes {
 			return
 		}
 		s = &fragShape{needs: slices.Clone(needs), first: len(f.ranked)}
-		f.shapes[key] = s
+		f.shapes[string(f.keyBuf)] = s
 		f.ranked = append(f.ranked, s)
 	}
 	s.count += tasks
 	f.counted += tasks
 }
 
-func needsKey(needs []sim.Need) string {
-	b := make([]byte, 0, 12*len(needs))
+// appendNeedsKey appends to b a byte string that names a task shape.
+func appendNeedsKey(b []byte, needs []sim.Need) []byte {
 	for _, q := range needs {
 		b = append(b, byte(q.Res), byte(q.Res>>8), byte(q.Res>>16), byte(q.Res>>24))
 		for i := 0; i < 8; i++ {
 			b = append(b, byte(uint64(q.Amt)>>(8*i)))
 		}
 	}
-	return string(b)
+	return b
 }
 
 // rebuild makes M the most popular shapes covering fragPopularity of the
