@@ -1,6 +1,10 @@
 package sim
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/schedsim/schedsim/sim/seqmap"
+)
 
 // This file is the engine's side of job dependencies (DAGs): SWF's
 // preceding job and think time, the native format's depends_on.
@@ -185,26 +189,24 @@ func (m *outcomes) put(id string, o outcome) {
 func (m *outcomes) len() int { return m.nDense + len(m.num) + len(m.str) }
 
 // liveIDs maps the ids of jobs submitted and not ended to the latest job
-// with each; numeric ids by their number, which hashes and compares in
-// one word instead of the string's bytes.
+// with each. Numeric ids, which a trace numbers mostly in arrival order,
+// are kept by number in a sliding window (seqmap), without hashing.
 type liveIDs struct {
-	num map[uint64]*JobRun
+	num seqmap.Map[*JobRun]
 	str map[string]*JobRun
 }
 
 func (m *liveIDs) get(id string) *JobRun {
 	if v, ok := number(id); ok {
-		return m.num[v]
+		j, _ := m.num.Get(int64(v))
+		return j
 	}
 	return m.str[id]
 }
 
 func (m *liveIDs) put(id string, j *JobRun) {
 	if v, ok := number(id); ok {
-		if m.num == nil {
-			m.num = map[uint64]*JobRun{}
-		}
-		m.num[v] = j
+		m.num.Put(int64(v), j)
 		return
 	}
 	if m.str == nil {
@@ -215,13 +217,13 @@ func (m *liveIDs) put(id string, j *JobRun) {
 
 func (m *liveIDs) remove(id string) {
 	if v, ok := number(id); ok {
-		delete(m.num, v)
+		m.num.Delete(int64(v))
 		return
 	}
 	delete(m.str, id)
 }
 
-func (m *liveIDs) len() int { return len(m.num) + len(m.str) }
+func (m *liveIDs) len() int { return m.num.Len() + len(m.str) }
 
 // depRef is a held-back job and the index of one of its dependencies.
 type depRef struct {

@@ -1,6 +1,9 @@
 package placement
 
-import "github.com/schedsim/schedsim/sim"
+import (
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/seqmap"
+)
 
 // Ledger records what is placed where: the free amount of every resource
 // on every node and the per-node facts that rules read (tasks, aversion
@@ -22,10 +25,10 @@ type Ledger struct {
 	// groups[g][n] counts tasks of aversion group g on node n.
 	groups map[string][]int32
 	// placedOne and placed remember each job's nodes, to give them back at
-	// its end: a job's first task in placedOne (a map without pointers,
-	// which the collector need not scan and which costs no allocation per
-	// job), the nodes of a job of several tasks in placed.
-	placedOne map[int64]int32
+	// its end: a job's first task in placedOne (keys are the engine's
+	// arrival numbers, so a sliding window without hashing or pointers),
+	// the nodes of a job of several tasks in placed.
+	placedOne seqmap.Map[int32]
 	placed    map[int64][]int32
 	attrs     attributeColumns
 	leaves    []int32 // nodes that can hold tasks, in index order
@@ -63,7 +66,6 @@ func NewLedger(c *sim.Cluster) *Ledger {
 		Tasks:     make([]int32, len(c.Nodes)),
 		exclusive: make([]int32, len(c.Nodes)),
 		groups:    map[string][]int32{},
-		placedOne: map[int64]int32{},
 		placed:    map[int64][]int32{},
 	}
 	l.attrs.init(c)
@@ -124,11 +126,11 @@ func (l *Ledger) Take(t *Task, n int) {
 	l.book(t, n, 1)
 	if nodes, ok := l.placed[t.Key]; ok {
 		l.placed[t.Key] = append(nodes, int32(n))
-	} else if first, ok := l.placedOne[t.Key]; ok {
+	} else if first, ok := l.placedOne.Get(t.Key); ok {
 		l.placed[t.Key] = []int32{first, int32(n)}
-		delete(l.placedOne, t.Key)
+		l.placedOne.Delete(t.Key)
 	} else {
-		l.placedOne[t.Key] = int32(n)
+		l.placedOne.Put(t.Key, int32(n))
 	}
 	for _, tr := range l.trackers {
 		tr.Took(t, n)
@@ -138,9 +140,9 @@ func (l *Ledger) Take(t *Task, n int) {
 // Release gives back every task of the job with key, as booked by Take
 // (with the same Task shape: every task of a job is alike).
 func (l *Ledger) Release(t *Task) {
-	if n, ok := l.placedOne[t.Key]; ok {
+	if n, ok := l.placedOne.Get(t.Key); ok {
 		l.release(t, int(n))
-		delete(l.placedOne, t.Key)
+		l.placedOne.Delete(t.Key)
 		return
 	}
 	for _, n := range l.placed[t.Key] {
