@@ -73,16 +73,20 @@ func (m *Map[V]) Put(k int64, v V) {
 }
 
 // slide reports whether the window may grow to hold key k, a key past
-// its end. A key more than Slack past the end is an outlier and goes to the
-// map. Otherwise the window grows to hold it, once it is at most
-// Spread·(entries + 1) + Slack slots from its front: while it would be
-// longer, its oldest entries (long-lived jobs among ended ones) move to
-// the map and the front advances.
+// its end: when k is less than Spread·(entries + 1) + Slack slots from the
+// front. Beyond that, a key within Slack of the end is the next in line:
+// the oldest entries (long-lived jobs among ended ones) move to the map
+// and the front advances until it fits. A key further ahead is an outlier
+// and goes to the map, leaving the window as it is.
 func (m *Map[V]) slide(k int64) bool {
+	fits := func() bool { return k-m.base-int64(m.head) < int64(Spread*(m.n+1)+Slack) }
+	if fits() {
+		return true
+	}
 	if k-m.base-int64(len(m.win)) > Slack && m.n > 0 {
 		return false
 	}
-	for k-m.base-int64(m.head) >= int64(Spread*(m.n+1)+Slack) {
+	for !fits() {
 		if m.n == 0 { // emptied by the moves: start again at k
 			m.win, m.base, m.head = m.win[:0], k, 0
 			return true

@@ -117,3 +117,24 @@ func TestMapSlidesPastLongLivedKeys(t *testing.T) {
 		t.Error("Get(11) found a deleted key")
 	}
 }
+
+// A key more than Slack past the window's end but within its bound (jobs
+// that start after a backlog of waiting ones) goes in the window; one far
+// beyond the bound goes to the map and leaves the window as it was.
+func TestMapJumpsAndOutliers(t *testing.T) {
+	var m Map[int]
+	for k := range int64(1000) {
+		m.Put(k, int(k))
+	}
+	m.Put(3000, 3000)
+	if len(m.far) != 0 {
+		t.Errorf("key 3000 after 0…999 went to the map")
+	}
+	m.Put(1_000_000, 1)
+	if len(m.far) != 1 || m.n != 1001 || m.base != 0 {
+		t.Errorf("an outlier moved the window: %d far, %d in the window from %d", len(m.far), m.n, m.base)
+	}
+	if v, ok := m.Get(1_000_000); !ok || v != 1 {
+		t.Errorf("Get(1000000) = %d %v", v, ok)
+	}
+}
