@@ -132,7 +132,7 @@ func (f *fragTracker) learn() {
 
 // count adds tasks tasks of shape needs.
 func (f *fragTracker) count(needs []sim.Need, tasks int64) {
-	f.keyBuf = appendNeedsKey(f.keyBuf[:0], needs)
+	f.keyBuf = sim.AppendRequestKey(f.keyBuf[:0], needs, nil)
 	s, ok := f.shapes[string(f.keyBuf)] // no allocation for the lookup
 	if !ok {
 		if len(f.ranked) >= maxShapes {
@@ -144,17 +144,6 @@ func (f *fragTracker) count(needs []sim.Need, tasks int64) {
 	}
 	s.count += tasks
 	f.counted += tasks
-}
-
-// appendNeedsKey appends to b a byte string that names a task shape.
-func appendNeedsKey(b []byte, needs []sim.Need) []byte {
-	for _, q := range needs {
-		b = append(b, byte(q.Res), byte(q.Res>>8), byte(q.Res>>16), byte(q.Res>>24))
-		for i := 0; i < 8; i++ {
-			b = append(b, byte(uint64(q.Amt)>>(8*i)))
-		}
-	}
-	return b
 }
 
 // rebuild makes M the most popular shapes covering fragPopularity of the

@@ -300,7 +300,7 @@ func (e *Engine) neverFits(j *JobRun) string {
 		return err.Error()
 	}
 	j.req, j.immune = req, immune
-	e.keyBuf = appendRequestKey(e.keyBuf[:0], req, immune)
+	e.keyBuf = AppendRequestKey(e.keyBuf[:0], req, immune)
 	most, ok := e.fitCache[string(e.keyBuf)] // no allocation for the lookup
 	if !ok {
 		for n := range e.cluster.Nodes {
@@ -321,9 +321,9 @@ func (e *Engine) neverFits(j *JobRun) string {
 	return ""
 }
 
-// appendRequestKey appends to b a byte string that names a compiled
-// request and its immunities.
-func appendRequestKey(b []byte, req []Need, immune []int32) []byte {
+// AppendRequestKey appends to b a byte string that names a compiled
+// request and its immunities (none: nil), for maps keyed by task shape.
+func AppendRequestKey(b []byte, req []Need, immune []int32) []byte {
 	for _, r := range immune {
 		b = append(b, byte(r), byte(r>>8), byte(r>>16), 0xff)
 	}

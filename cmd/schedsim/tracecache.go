@@ -43,7 +43,7 @@ type cachedTrace struct {
 	ready   chan struct{} // closed once loaded
 	ok      bool          // cached; else runs open the trace themselves
 	openErr error         // openTrace's own error: each run reports it
-	w       workload      // source, skips and close unset
+	w       workload      // open replaces its source, skips and close (the reader's, closed)
 	jobs    []*sim.Job
 	endErr  error // the source's last error: io.EOF or a parse error
 	skips   traces.Skips
