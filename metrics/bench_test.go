@@ -1,10 +1,14 @@
 package metrics
 
 import (
+	"math/rand/v2"
 	"os"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow/go/v17/arrow/memory"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -69,4 +73,63 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkEncodeSweepTables encodes the jobs and timeseries tables of
+// one sweep-sized run (20k jobs, 36k steps: what a CEA-Curie head makes)
+// to Parquet. Each table fits in one record, so the builders grow from
+// empty as in every run of a sweep. cpu-ms/op counts every goroutine.
+func BenchmarkEncodeSweepTables(b *testing.B) {
+	const jobsN, stepsN = 20_000, 36_000
+	runs := make([]*sim.JobRun, jobsN)
+	rng := rand.New(rand.NewPCG(7, 1))
+	users := []string{"u12", "u305", "u7", "u4491", "u88"}
+	var now sim.Time
+	for i := range runs {
+		now += sim.Time(rng.Int64N(int64(30 * sim.Second)))
+		start := now + sim.Time(rng.Int64N(int64(3000*sim.Second)))
+		first := int32(rng.IntN(5000))
+		nodes := make([]int32, 1+rng.IntN(8))
+		for k := range nodes {
+			nodes[k] = first + int32(k)
+		}
+		runs[i] = &sim.JobRun{
+			Job: &sim.Job{ID: strconv.Itoa(i + 1), Submit: now, Runtime: sim.Time(rng.Int64N(int64(7200 * sim.Second))),
+				Walltime: sim.Time(7200 * sim.Second), Tasks: len(nodes), User: users[rng.IntN(len(users))], Group: "g1", Queue: "1"},
+			FirstStart: start, End: start + sim.Time(rng.Int64N(int64(7200*sim.Second))), Nodes: nodes,
+		}
+	}
+	c := synthCluster(b, 128)
+	base := b.TempDir()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		jt, err := newJobsTable(base, FormatParquet, 10*sim.Second, memory.DefaultAllocator)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := newSeriesTable(base, FormatParquet, c, []string{"cpu"}, memory.DefaultAllocator, newFragTracker(c), new(int64), nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, j := range runs {
+			if err := jt.add(j, sim.Completed, 1e6*rng.Float64()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for i := range stepsN {
+			st.lastAlloc[0] = sim.Units(int64(rng.IntN(80000)))
+			st.lastFrag[0] = rng.Float64()
+			if err := st.add(seriesRow{at: sim.Time(i) * sim.Second, queued: int64(rng.IntN(300)), running: int64(rng.IntN(900)), powerW: 1e5 * rng.Float64()}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, flush := range []func() error{jt.flush, st.flush, jt.table.stop, st.table.stop} {
+			if err := flush(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		jt.table.abort()
+		st.table.abort()
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }

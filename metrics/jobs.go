@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
 	"github.com/schedsim/schedsim/sim"
@@ -80,11 +79,6 @@ type jobsTable struct {
 	total int64          // rows in all
 	tau   sim.Time
 	nodes []int32 // scratch copy of a job's nodes, sorted for node_list
-
-	// The encoder's builders.
-	id, user, group, queue, state, reason, nodeList                                       *array.StringBuilder
-	tasks, nNodes, restarts                                                               *array.Int64Builder
-	submit, start, end, wait, runtime, walltime, turnaround, slowdown, bsld, energy, lost *array.Float64Builder
 }
 
 func newJobsTable(dir, format string, tau sim.Time, mem memory.Allocator) (*jobsTable, error) {
@@ -92,16 +86,7 @@ func newJobsTable(dir, format string, tau sim.Time, mem memory.Allocator) (*jobs
 	if err != nil {
 		return nil, err
 	}
-	b := builders{tb.rb}
-	t := &jobsTable{
-		table: tb, cur: &jobBatch{}, free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau,
-		id: b.str("job_id"), user: b.str("user"), group: b.str("group"), queue: b.str("queue"),
-		state: b.str("state"), reason: b.str("reason"), nodeList: b.str("node_list"),
-		tasks: b.i64("tasks"), nNodes: b.i64("nodes"), restarts: b.i64("restarts"),
-		submit: b.f64("submit_s"), start: b.f64("start_s"), end: b.f64("end_s"), wait: b.f64("wait_s"),
-		runtime: b.f64("runtime_s"), walltime: b.f64("walltime_s"), turnaround: b.f64("turnaround_s"),
-		slowdown: b.f64("slowdown"), bsld: b.f64("bsld"), energy: b.f64("energy_j"), lost: b.f64("lost_work_s"),
-	}
+	t := &jobsTable{table: tb, cur: &jobBatch{}, free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau}
 	t.free <- &jobBatch{}
 	return t, nil
 }
@@ -147,10 +132,11 @@ func (t *jobsTable) flush() error {
 	if len(b.rows) == 0 {
 		return nil
 	}
-	err := t.send(func(*array.RecordBuilder) {
-		t.build(b)
+	err := t.sendRecord(func() arrow.Record {
+		rec := t.record(b)
 		b.rows, b.text = b.rows[:0], b.text[:0]
 		t.free <- b
+		return rec
 	})
 	if err != nil {
 		return err
@@ -163,63 +149,81 @@ func started(s sim.JobStatus) bool {
 	return s == sim.Running || s == sim.Completed || s == sim.Killed
 }
 
-// build appends a batch to the builders, on the encoder: completed and
-// killed jobs have every time; running ones (at the end of the run) a
-// start but no end; queued and rejected ones neither.
-func (t *jobsTable) build(b *jobBatch) {
+// record makes a batch's record, on the encoder: completed and killed
+// jobs have every time; running ones (at the end of the run) a start but
+// no end; queued and rejected ones neither.
+func (t *jobsTable) record(b *jobBatch) arrow.Record {
+	n := len(b.rows)
+	var size [numStrs]int // bytes of each string column
 	var from uint32
-	str := func(r *jobRow, k int) []byte {
-		s := b.text[from:r.text[k]]
-		from = r.text[k]
-		return s
+	for i := range b.rows {
+		for k, end := range b.rows[i].text {
+			size[k] += int(end - from)
+			from = end
+		}
 	}
+	var strs [numStrs]*stringColumn
+	for k := range strs {
+		strs[k] = newStringColumn(n, size[k])
+	}
+	from = 0
+	state := newStringColumn(n, 9*n)
+	tasks, nodes, restarts := make([]int64, n), make([]int64, n), make([]int64, n)
+	submit, start, end, wait, runtime := newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
+	walltime, turnaround, slowdownC, bsldC := newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
+	energy, lost := newFloatColumn(n), newFloatColumn(n)
 	for i := range b.rows {
 		r := &b.rows[i]
-		// The embedded BinaryBuilders take bytes: no string is made.
-		t.id.BinaryBuilder.Append(str(r, strID))
-		t.user.BinaryBuilder.Append(str(r, strUser))
-		t.group.BinaryBuilder.Append(str(r, strGroup))
-		t.queue.BinaryBuilder.Append(str(r, strQueue))
-		t.reason.BinaryBuilder.Append(str(r, strReason))
-		t.nodeList.BinaryBuilder.Append(str(r, strNodeList))
-		t.tasks.Append(r.tasks)
-		t.submit.Append(r.submit.Seconds())
+		for k, end := range r.text {
+			strs[k].add(b.text[from:end])
+			from = end
+		}
+		tasks[i] = r.tasks
+		submit.vals[i] = r.submit.Seconds()
 		if started(r.state) {
-			t.start.Append(r.start.Seconds())
-			t.wait.Append((r.start - r.submit).Seconds())
+			start.vals[i] = r.start.Seconds()
+			wait.vals[i] = (r.start - r.submit).Seconds()
 		} else {
-			t.start.AppendNull()
-			t.wait.AppendNull()
+			start.setNull(i)
+			wait.setNull(i)
 		}
 		if r.state == sim.Completed || r.state == sim.Killed {
 			run, turn := r.end-r.start, r.end-r.submit
-			t.end.Append(r.end.Seconds())
-			t.runtime.Append(run.Seconds())
-			t.turnaround.Append(turn.Seconds())
+			end.vals[i] = r.end.Seconds()
+			runtime.vals[i] = run.Seconds()
+			turnaround.vals[i] = turn.Seconds()
 			if run > 0 {
-				t.slowdown.Append(slowdown(turn, run))
+				slowdownC.vals[i] = slowdown(turn, run)
 			} else {
-				t.slowdown.AppendNull()
+				slowdownC.setNull(i)
 			}
-			t.bsld.Append(bsld(turn, run, t.tau))
+			bsldC.vals[i] = bsld(turn, run, t.tau)
 		} else {
-			t.end.AppendNull()
-			t.runtime.AppendNull()
-			t.turnaround.AppendNull()
-			t.slowdown.AppendNull()
-			t.bsld.AppendNull()
+			end.setNull(i)
+			runtime.setNull(i)
+			turnaround.setNull(i)
+			slowdownC.setNull(i)
+			bsldC.setNull(i)
 		}
 		if r.walltime == sim.NoWalltime {
-			t.walltime.AppendNull()
+			walltime.setNull(i)
 		} else {
-			t.walltime.Append(r.walltime.Seconds())
+			walltime.vals[i] = r.walltime.Seconds()
 		}
-		t.state.Append(r.state.String())
-		t.nNodes.Append(r.nodes)
-		t.energy.Append(r.energyJ)
-		t.restarts.Append(r.restarts)
-		t.lost.Append(r.lost.Seconds())
+		state.addString(r.state.String())
+		nodes[i] = r.nodes
+		energy.vals[i] = r.energyJ
+		restarts[i] = r.restarts
+		lost.vals[i] = r.lost.Seconds()
 	}
+	// In jobsSchema's order.
+	return newRecord(t.schema, []arrow.Array{
+		strs[strID].array(), strs[strUser].array(), strs[strGroup].array(), strs[strQueue].array(),
+		intArray(tasks), submit.array(), start.array(), end.array(), wait.array(), runtime.array(),
+		walltime.array(), turnaround.array(), slowdownC.array(), bsldC.array(),
+		state.array(), strs[strReason].array(), intArray(nodes), strs[strNodeList].array(),
+		energy.array(), intArray(restarts), lost.array(),
+	}, n)
 }
 
 // slowdown is turnaround / runtime; the ratio of two microsecond counts is

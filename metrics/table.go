@@ -22,22 +22,23 @@ const rowsPerRecord = 64 << 10
 //
 // The engine's goroutine only stages rows as small Go structs (jobs.go,
 // timeseries.go) and every rowsPerRecord rows sends the encoder a fill
-// function. The encoder runs the fills in order: each appends its rows to
-// the table's builders, which are reused from record to record, and the
-// encoder cuts the record and writes it into a hidden temp file that commit
-// renames into place. Building and encoding Arrow/Parquet costs about as
+// function. The encoder runs the fills in order: each makes one record,
+// either from the table's builders (reused from record to record) or from
+// columns it fills in place (columns.go), and the encoder writes it into a
+// hidden temp file that commit renames into place. Building and encoding Arrow/Parquet costs about as
 // much as the simulation itself; this way it overlaps the engine on any
 // machine with a spare core. Fills run in the order they were sent, so the
 // bytes do not depend on scheduling; the encoder decides nothing about the
 // simulation.
 type table struct {
-	file *tempFile
-	bw   *seekWriter
-	tw   tableWriter
-	rb   *array.RecordBuilder // the encoder's, once it runs
+	schema *arrow.Schema
+	file   *tempFile
+	bw     *seekWriter
+	tw     tableWriter
+	rb     *array.RecordBuilder // the encoder's, once it runs
 
-	fills   chan func(rb *array.RecordBuilder) // closed by stop
-	stopped chan error                         // the encoder's final error
+	fills   chan func() arrow.Record // closed by stop
+	stopped chan error               // the encoder's final error
 	mu      sync.Mutex
 	encErr  error // first encoder error, seen by send before the end
 	ended   bool  // stop was called
@@ -51,14 +52,14 @@ func newTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocat
 	if err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	t := &table{file: f, bw: &seekWriter{w: bufio.NewWriterSize(f, 1<<20)}}
+	t := &table{schema: schema, file: f, bw: &seekWriter{w: bufio.NewWriterSize(f, 1<<20)}}
 	t.tw, err = newTableWriter(format, schema, t.bw, mem)
 	if err != nil {
 		f.abort()
 		return nil, fmt.Errorf("metrics: %s: %w", name, err)
 	}
 	t.rb = array.NewRecordBuilder(mem, schema)
-	t.fills = make(chan func(*array.RecordBuilder), 1)
+	t.fills = make(chan func() arrow.Record, 1)
 	t.stopped = make(chan error, 1)
 	go t.encode()
 	return t, nil
@@ -70,8 +71,7 @@ func newTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocat
 func (t *table) encode() {
 	var err error
 	for fill := range t.fills {
-		fill(t.rb)
-		rec := t.rb.NewRecord() // resets the builders for the next fill
+		rec := fill()
 		if err == nil {
 			if err = t.tw.write(rec); err != nil {
 				t.mu.Lock()
@@ -93,17 +93,26 @@ func (t *table) encode() {
 	t.stopped <- err
 }
 
-// send queues fill to append one record's rows on the encoder. It reports
-// an encoder error met so far, so a failing disk stops the recording
-// early; fill is then not run.
+// send queues fill to append one record's rows to the table's builders,
+// on the encoder. It reports an encoder error met so far, so a failing
+// disk stops the recording early; fill is then not run.
 func (t *table) send(fill func(rb *array.RecordBuilder)) error {
+	return t.sendRecord(func() arrow.Record {
+		fill(t.rb)
+		return t.rb.NewRecord() // resets the builders for the next fill
+	})
+}
+
+// sendRecord is send for a table that makes its records itself
+// (columns.go): make runs on the encoder and returns one record.
+func (t *table) sendRecord(make func() arrow.Record) error {
 	t.mu.Lock()
 	err := t.encErr
 	t.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	t.fills <- fill
+	t.fills <- make
 	return nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
 	"github.com/schedsim/schedsim/sim"
@@ -86,14 +85,7 @@ type seriesTable struct {
 	pending   bool     // the newest step was skipped…
 	pendingAt sim.Time // …and happened then
 
-	// The encoder's builders and the capacities it divides by.
-	time, power     *array.Float64Builder
-	queued, running *array.Int64Builder
-	util, alloc     []*array.Float64Builder
-	fragB           []*array.Float64Builder
-	asleepB         *array.Int64Builder
-	priceB, carbonB *array.Float64Builder
-	capacity        []float64 // total capacity per resource, units; nodes do not go offline yet
+	capacity []float64 // total capacity per resource, units, that utilization divides by; nodes do not go offline yet
 }
 
 func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory.Allocator, frag *fragTracker, asleep *int64, price, carbon *sim.StepSeries) (*seriesTable, error) {
@@ -102,25 +94,13 @@ func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory
 		return nil, err
 	}
 	R := len(res)
-	b := builders{tb.rb}
 	s := &seriesTable{
 		table: tb, cur: &seriesBatch{}, free: make(chan *seriesBatch, 2), cut: rowsPerRecord, R: R,
 		lastAlloc: make([]sim.Amount, R), stepAlloc: make([]sim.Amount, R), lastFrag: make([]float64, R), stepFrag: make([]float64, R),
-		frag: frag, asleep: asleep, price: price, carbon: carbon, fragB: make([]*array.Float64Builder, R), asleepB: b.i64("nodes_asleep"),
-		time: b.f64("time_s"), power: b.f64("power_w"), queued: b.i64("queued_jobs"), running: b.i64("running_jobs"),
-		util: make([]*array.Float64Builder, R), alloc: make([]*array.Float64Builder, R), capacity: make([]float64, R),
+		frag: frag, asleep: asleep, price: price, carbon: carbon, capacity: make([]float64, R),
 	}
-	for r, name := range res {
-		s.util[r] = b.f64("utilization_" + name)
-		s.alloc[r] = b.f64("allocated_" + name)
-		s.fragB[r] = b.f64("frag_" + name)
+	for r := range res {
 		s.capacity[r] = c.TotalCapacity(r).Float()
-	}
-	if price != nil {
-		s.priceB = b.f64("price_per_kwh")
-	}
-	if carbon != nil {
-		s.carbonB = b.f64("carbon_g_per_kwh")
 	}
 	s.free <- &seriesBatch{}
 	return s, nil
@@ -180,10 +160,11 @@ func (s *seriesTable) flush() error {
 	if len(b.rows) == 0 {
 		return nil
 	}
-	err := s.send(func(*array.RecordBuilder) {
-		s.build(b)
+	err := s.sendRecord(func() arrow.Record {
+		rec := s.record(b)
 		b.rows, b.alloc, b.frag = b.rows[:0], b.alloc[:0], b.frag[:0]
 		s.free <- b
+		return rec
 	})
 	if err != nil {
 		return err
@@ -192,37 +173,63 @@ func (s *seriesTable) flush() error {
 	return nil
 }
 
-// build appends a batch to the builders, on the encoder.
-func (s *seriesTable) build(b *seriesBatch) {
+// record makes a batch's record, on the encoder.
+func (s *seriesTable) record(b *seriesBatch) arrow.Record {
+	n, R := len(b.rows), s.R
+	at, power := newFloatColumn(n), newFloatColumn(n)
+	queued, running, asleep := make([]int64, n), make([]int64, n), make([]int64, n)
+	util, alloc, frag := make([]*floatColumn, R), make([]*floatColumn, R), make([]*floatColumn, R)
+	for k := range R {
+		util[k], alloc[k], frag[k] = newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
+	}
+	var price, carbon *floatColumn
+	if s.price != nil {
+		price = newFloatColumn(n)
+	}
+	if s.carbon != nil {
+		carbon = newFloatColumn(n)
+	}
 	for i := range b.rows {
 		r := &b.rows[i]
-		s.time.Append(r.at.Seconds())
-		s.queued.Append(r.queued)
-		s.running.Append(r.running)
-		s.power.Append(r.powerW)
-		for k, a := range b.alloc[i*s.R : (i+1)*s.R] {
+		at.vals[i] = r.at.Seconds()
+		queued[i], running[i], asleep[i] = r.queued, r.running, r.asleep
+		power.vals[i] = r.powerW
+		for k, a := range b.alloc[i*R : (i+1)*R] {
 			if s.capacity[k] > 0 {
-				s.util[k].Append(a.Float() / s.capacity[k])
+				util[k].vals[i] = a.Float() / s.capacity[k]
 			} else {
-				s.util[k].AppendNull()
+				util[k].setNull(i)
 			}
-			s.alloc[k].Append(a.Float())
+			alloc[k].vals[i] = a.Float()
 		}
-		for k, v := range b.frag[i*s.R : (i+1)*s.R] {
+		for k, v := range b.frag[i*R : (i+1)*R] {
 			if math.IsNaN(v) {
-				s.fragB[k].AppendNull()
+				frag[k].setNull(i)
 			} else {
-				s.fragB[k].Append(v)
+				frag[k].vals[i] = v
 			}
 		}
-		s.asleepB.Append(r.asleep)
-		if s.priceB != nil {
-			s.priceB.Append(s.price.At(r.at))
+		if price != nil {
+			price.vals[i] = s.price.At(r.at)
 		}
-		if s.carbonB != nil {
-			s.carbonB.Append(s.carbon.At(r.at))
+		if carbon != nil {
+			carbon.vals[i] = s.carbon.At(r.at)
 		}
 	}
+	// In timeseriesSchema's order.
+	cols := []arrow.Array{at.array(), intArray(queued), intArray(running), power.array()}
+	for _, group := range [][]*floatColumn{util, alloc, frag} {
+		for _, c := range group {
+			cols = append(cols, c.array())
+		}
+	}
+	cols = append(cols, intArray(asleep))
+	for _, c := range []*floatColumn{price, carbon} {
+		if c != nil {
+			cols = append(cols, c.array())
+		}
+	}
+	return newRecord(s.schema, cols, n)
 }
 
 // sameFloats compares bit for bit, so NaN (null) equals NaN.

@@ -1,0 +1,120 @@
+package metrics
+
+import (
+	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/array"
+	"github.com/apache/arrow/go/v17/arrow/bitutil"
+	"github.com/apache/arrow/go/v17/arrow/memory"
+)
+
+// Columns built in place. The big tables (jobs, timeseries) know how many
+// rows a record has before they build it, so their encoders fill plain Go
+// slices of that length and wrap them as Arrow arrays. Appending value by
+// value through Arrow builders cost about a third of the encoding: each
+// append checks capacity and sets a validity bit, and the buffers grow by
+// doubling, copying and clearing as they go. The arrays are the same
+// (values, nulls, zero under a null), so the files are byte for byte the
+// same. A record's slices are fresh: the writers may keep a reference to a
+// column until the next record (Parquet statistics), so none is reused.
+
+// floatColumn is a float64 column of a known length.
+type floatColumn struct {
+	vals  []float64
+	valid []byte // validity bitmap, made at the first null
+	nulls int
+}
+
+func newFloatColumn(n int) *floatColumn { return &floatColumn{vals: make([]float64, n)} }
+
+// setNull marks row i null; its value stays 0.
+func (c *floatColumn) setNull(i int) {
+	if c.valid == nil {
+		c.valid = allValid(len(c.vals))
+	}
+	bitutil.ClearBit(c.valid, i)
+	c.nulls++
+}
+
+func (c *floatColumn) array() arrow.Array {
+	data := array.NewData(arrow.PrimitiveTypes.Float64, len(c.vals),
+		[]*memory.Buffer{c.validity(), memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(c.vals))}, nil, c.nulls, 0)
+	defer data.Release()
+	return array.NewFloat64Data(data)
+}
+
+// validity is the bitmap buffer, or nil when no row is null.
+func (c *floatColumn) validity() *memory.Buffer {
+	if c.nulls == 0 {
+		return nil
+	}
+	return memory.NewBufferBytes(c.valid)
+}
+
+// allValid is a validity bitmap of n rows, all set, as long as a
+// builder's would be where the Arrow IPC writer copies it as is: a
+// builder's capacity starts at 32 rows and doubles, and the writer cuts a
+// bitmap to a multiple of 64 bytes. Bits past n are zero.
+func allValid(n int) []byte {
+	capacity := 32
+	for capacity < n {
+		capacity *= 2
+	}
+	size := min(capacity/8, (int(bitutil.BytesForBits(int64(n)))+63)&^63)
+	b := make([]byte, size)
+	bitutil.SetBitsTo(b, 0, int64(n), true)
+	return b
+}
+
+// intArray wraps vals as an int64 column without nulls.
+func intArray(vals []int64) arrow.Array {
+	data := array.NewData(arrow.PrimitiveTypes.Int64, len(vals),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(vals))}, nil, 0, 0)
+	defer data.Release()
+	return array.NewInt64Data(data)
+}
+
+// stringColumn is a string column without nulls, filled row by row.
+type stringColumn struct {
+	offsets []int32
+	data    []byte
+}
+
+// newStringColumn holds n rows of size bytes in all (a guess is fine: the
+// data grows past it).
+func newStringColumn(n, size int) *stringColumn {
+	c := &stringColumn{offsets: make([]int32, 1, n+1), data: make([]byte, 0, size)}
+	return c
+}
+
+func (c *stringColumn) add(s []byte) {
+	c.data = append(c.data, s...)
+	c.offsets = append(c.offsets, int32(len(c.data)))
+}
+
+func (c *stringColumn) addString(s string) {
+	c.data = append(c.data, s...)
+	c.offsets = append(c.offsets, int32(len(c.data)))
+}
+
+func (c *stringColumn) array() arrow.Array {
+	// With every string empty, a builder's values buffer holds nil bytes;
+	// the Parquet writer then records no min/max. Do the same.
+	values := memory.NewBufferBytes(nil)
+	if len(c.data) > 0 {
+		values = memory.NewBufferBytes(c.data)
+	}
+	data := array.NewData(arrow.BinaryTypes.String, len(c.offsets)-1, []*memory.Buffer{nil,
+		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.offsets)), values}, nil, 0, 0)
+	defer data.Release()
+	return array.NewStringData(data)
+}
+
+// newRecord makes a record of schema from its columns, in schema order,
+// and releases the caller's references to them.
+func newRecord(schema *arrow.Schema, cols []arrow.Array, rows int) arrow.Record {
+	rec := array.NewRecord(schema, cols, int64(rows))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
+}
