@@ -59,7 +59,7 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 			if err != nil {
 				return badInput(err)
 			}
-			gcForManyRuns(workers)
+			defer runtimeForManyRuns(workers)()
 			interrupt, stop := interruptOnSignal()
 			defer stop()
 			sw := &sweeper{dir: out, workers: workers, interrupt: interrupt, stderr: cmd.ErrOrStderr(), traces: newTraceCache(),
@@ -68,7 +68,7 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "sweep directory (runs/, summary.csv, summary.parquet, experiment.yaml)")
-	cmd.Flags().IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "runs at once, one per goroutine")
+	cmd.Flags().IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "runs at once, on as many cores (GOMAXPROCS, when set, decides the cores)")
 	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0 ≤ i < n) of the sorted run keys")
 	cmd.Flags().IntVar(&shards, "shards", 0, "shard count with JOB_COMPLETION_INDEX (Kubernetes Indexed Job); default $"+shardsEnv)
 	cmd.Flags().BoolVar(&quiet, "quiet", false, "print nothing but errors")

@@ -66,12 +66,12 @@ Exit status: 0 when a profile meets the constraints, 1 when none does or a repla
 			if out == "" {
 				out = filepath.Join("runs", "tune-"+t.name)
 			}
-			gcForManyRuns(workers)
+			defer runtimeForManyRuns(workers)()
 			return t.run(workers, out, cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "output directory (default runs/tune-<experiment name>)")
-	cmd.Flags().IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "replays at once")
+	cmd.Flags().IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "replays at once, on as many cores (GOMAXPROCS, when set, decides the cores)")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "optimizer seed (default: tune.seed, else the experiment's seed)")
 	cmd.Flags().IntVar(&iterations, "iterations", 0, "search iterations (default: tune.iterations, else 20)")
 	return cmd
