@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"unsafe"
+
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
@@ -86,8 +88,8 @@ func newJobsTable(dir, format string, tau sim.Time, mem memory.Allocator) (*jobs
 	if err != nil {
 		return nil, err
 	}
-	t := &jobsTable{table: tb, cur: &jobBatch{}, free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau}
-	t.free <- &jobBatch{}
+	t := &jobsTable{table: tb, cur: idleJobBatches.get(), free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau}
+	t.free <- idleJobBatches.get()
 	return t, nil
 }
 
@@ -143,6 +145,18 @@ func (t *jobsTable) flush() error {
 	}
 	t.cur = <-t.free
 	return nil
+}
+
+// release hands the table's batches to the next recorder. The encoder
+// must have stopped.
+func (t *jobsTable) release() {
+	for _, b := range []*jobBatch{t.cur, <-t.free} {
+		if b != nil && cap(b.text)+cap(b.rows)*int(unsafe.Sizeof(jobRow{})) <= maxKeptBatchBytes {
+			b.rows, b.text = b.rows[:0], b.text[:0]
+			idleJobBatches.put(b)
+		}
+	}
+	t.cur = nil
 }
 
 func started(s sim.JobStatus) bool {

@@ -280,7 +280,19 @@ func (r *Recorder) Close(final FinalInfo) error {
 		return err
 	}
 	r.closed = true
+	r.releaseBatches()
 	return nil
+}
+
+// releaseBatches hands the staging batches to the next recorder (reuse.go),
+// once every encoder has stopped.
+func (r *Recorder) releaseBatches() {
+	if r.jobs != nil {
+		r.jobs.release()
+	}
+	if r.series != nil {
+		r.series.release()
+	}
 }
 
 func (r *Recorder) write(final FinalInfo) error {
@@ -342,4 +354,5 @@ func (r *Recorder) Abort() {
 	for _, tb := range r.tables {
 		tb.abort()
 	}
+	r.releaseBatches()
 }

@@ -3,6 +3,7 @@ package metrics
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/memory"
@@ -95,14 +96,14 @@ func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory
 	}
 	R := len(res)
 	s := &seriesTable{
-		table: tb, cur: &seriesBatch{}, free: make(chan *seriesBatch, 2), cut: rowsPerRecord, R: R,
+		table: tb, cur: idleSeriesBatches.get(), free: make(chan *seriesBatch, 2), cut: rowsPerRecord, R: R,
 		lastAlloc: make([]sim.Amount, R), stepAlloc: make([]sim.Amount, R), lastFrag: make([]float64, R), stepFrag: make([]float64, R),
 		frag: frag, asleep: asleep, price: price, carbon: carbon, capacity: make([]float64, R),
 	}
 	for r := range res {
 		s.capacity[r] = c.TotalCapacity(r).Float()
 	}
-	s.free <- &seriesBatch{}
+	s.free <- idleSeriesBatches.get()
 	return s, nil
 }
 
@@ -171,6 +172,18 @@ func (s *seriesTable) flush() error {
 	}
 	s.cur = <-s.free
 	return nil
+}
+
+// release hands the table's batches to the next recorder. The encoder
+// must have stopped.
+func (s *seriesTable) release() {
+	for _, b := range []*seriesBatch{s.cur, <-s.free} {
+		if b != nil && (cap(b.rows)*int(unsafe.Sizeof(seriesRow{}))+cap(b.alloc)*8+cap(b.frag)*8) <= maxKeptBatchBytes {
+			b.rows, b.alloc, b.frag = b.rows[:0], b.alloc[:0], b.frag[:0]
+			idleSeriesBatches.put(b)
+		}
+	}
+	s.cur = nil
 }
 
 // record makes a batch's record, on the encoder.
