@@ -76,14 +76,24 @@ func (t *tempFile) finish() error {
 // directory so the rename itself survives a crash (best effort: some file
 // systems refuse to sync a directory).
 func (t *tempFile) commit() error {
-	if err := os.Rename(t.Name(), t.final); err != nil {
+	if err := t.rename(); err != nil {
 		return err
 	}
-	if d, err := os.Open(filepath.Dir(t.final)); err == nil {
+	syncDir(filepath.Dir(t.final))
+	return nil
+}
+
+// rename moves the finished temp over the final name; syncing the
+// directory is the caller's.
+func (t *tempFile) rename() error { return os.Rename(t.Name(), t.final) }
+
+// syncDir makes the renames in dir durable (best effort: some file
+// systems refuse to sync a directory).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return nil
 }
 
 // abort closes and removes the temp file; it is safe to call twice.

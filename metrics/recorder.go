@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
@@ -329,18 +330,31 @@ func (r *Recorder) write(final FinalInfo) error {
 			return err
 		}
 	}
-	for _, tb := range r.tables {
-		if err := tb.finish(); err != nil {
-			return fmt.Errorf("metrics: %s: %w", filepath.Base(tb.file.final), err)
+	// The tables are synced at once: the file system then commits its
+	// journal once for all of them, not once per file.
+	errs := make([]error, len(r.tables))
+	var wg sync.WaitGroup
+	for i, tb := range r.tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = tb.finish()
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("metrics: %s: %w", filepath.Base(r.tables[i].file.final), err)
 		}
 	}
 	// The last table opened is summary.csv: renaming it last makes its
 	// presence the mark of a complete run directory.
 	for _, tb := range r.tables {
-		if err := tb.commit(); err != nil {
+		if err := tb.file.rename(); err != nil {
 			return fmt.Errorf("metrics: %w", err)
 		}
 	}
+	syncDir(r.dir)
 	return nil
 }
 
