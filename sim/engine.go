@@ -28,6 +28,13 @@ type Config struct {
 	// Failures, when not nil, adds random ones (nodestate.go).
 	NodeEvents []NodeEvent
 	Failures   *FailureModel
+	// MaxRestarts > 0 caps how often node events may stop a job and queue
+	// it again: the next stop kills it (reason "node failure after N
+	// restarts", or "node drain …"), as a resource manager gives up on a job after
+	// so many requeues (Slurm's MaxBatchRequeue). Without a cap, a job that
+	// cannot outrun the failure rate restarts for ever and the run never
+	// ends. Preemptions do not count. 0: no cap.
+	MaxRestarts int
 	// PowerDown, when not nil, switches idle nodes off (powerdown.go).
 	PowerDown *PowerDown
 }

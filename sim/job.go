@@ -108,6 +108,8 @@ type JobRun struct {
 	finishing JobStatus
 	runIndex  int    // position in Engine.running
 	attempt   uint32 // bumped when a run is stopped: its finish event is stale
+	nodeStops int    // times node events stopped it (Config.MaxRestarts)
+	gaveUp    bool   // killed at a node event, past Config.MaxRestarts
 	restore   Time   // checkpoint restore time this run pays
 	powered   bool   // the run has begun: its tasks are in the draw
 }

@@ -152,8 +152,28 @@ func (e *Engine) stopJobsOn(n int, why string) {
 		}
 	}
 	for _, j := range hit {
+		if limit := e.cfg.MaxRestarts; limit > 0 && j.nodeStops >= limit {
+			e.giveUp(j, why)
+			continue
+		}
+		j.nodeStops++
 		e.requeue(j, why)
 	}
+}
+
+// giveUp kills running job j where a node event would have stopped it
+// once more than Config.MaxRestarts allows. It ends as a walltime kill
+// does: its run so far counts, its nodes are freed.
+func (e *Engine) giveUp(j *JobRun, why string) {
+	j.attempt++ // its pending finish event is stale
+	j.finishing = Killed
+	j.gaveUp = true
+	cause := "node failure"
+	if why == "evacuation" {
+		cause = "node drain"
+	}
+	j.Reason = fmt.Sprintf("%s after %d restarts", cause, j.nodeStops)
+	e.finish(j)
 }
 
 // requeue stops running job j and queues it again. Work since the last

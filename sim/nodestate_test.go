@@ -182,3 +182,30 @@ func TestPreempt(t *testing.T) {
 		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(l.lines, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// TestMaxRestarts checks the restart cap: j1 (no checkpoints) is stopped
+// by a's failure and restarts on b; b's failure is one stop past the cap
+// of 1, so j1 is killed there instead of queued again (the checker holds),
+// and the run ends although j1 never completed. Without the cap it waits
+// for a recovery and completes.
+func TestMaxRestarts(t *testing.T) {
+	events := []NodeEvent{{At: 10 * Second, Node: "a", Kind: NodeFail}, {At: 20 * Second, Node: "b", Kind: NodeFail},
+		{At: 30 * Second, Node: "a", Kind: NodeRecover}}
+	cpu4 := Quantity{"cpu", Units(4)}
+	for _, tc := range []struct {
+		limit int
+		want  []string
+	}{
+		{1, []string{"start j1 @0", "requeue j1 (relocation) lost 10 saved 0 @10", "node 0 down=true drained=false @10",
+			"start j1 @10", "killed j1 @20", "node 1 down=true drained=false @20", "node 0 down=false drained=false @30",
+			"finished @110"}}, // the killed run's own end, at 110, is still the clock's last instant
+		{0, []string{"start j1 @0", "requeue j1 (relocation) lost 10 saved 0 @10", "node 0 down=true drained=false @10",
+			"start j1 @10", "requeue j1 (relocation) lost 10 saved 0 @20", "node 1 down=true drained=false @20",
+			"node 0 down=false drained=false @30", "start j1 @30", "completed j1 @130", "finished @130"}},
+	} {
+		got := runEvents(t, twoNodes(t), Config{NodeEvents: events, MaxRestarts: tc.limit}, job("j1", 0, 100, -1, 1, cpu4))
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("cap %d: got\n  %s\nwant\n  %s", tc.limit, strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+		}
+	}
+}

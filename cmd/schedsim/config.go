@@ -42,6 +42,7 @@ type replayConfig struct {
 	MTBFs          float64         `yaml:"mtbf_s"`
 	MTTRs          float64         `yaml:"mttr_s"`
 	CheckpointS    float64         `yaml:"checkpoint_s"`
+	MaxRestarts    int             `yaml:"max_restarts"`
 	Seed           uint64          `yaml:"seed"`
 	Out            string          `yaml:"out"`
 	Format         string          `yaml:"format"`
@@ -66,6 +67,7 @@ func defaultConfig() replayConfig {
 		KillAtWalltime: true,
 		TauS:           10,
 		PowerDownS:     -1,
+		MaxRestarts:    5,
 	}
 }
 
@@ -90,6 +92,7 @@ func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&c.MTBFs, "mtbf", c.MTBFs, "random node failures: mean time between failures per node, seconds (with --mttr; seeded by --seed)")
 	fs.Float64Var(&c.MTTRs, "mttr", c.MTTRs, "random node failures: mean time to repair, seconds")
 	fs.Float64Var(&c.CheckpointS, "checkpoint", c.CheckpointS, "checkpoint interval in seconds for jobs that give none: a job stopped by a node event restarts from its last checkpoint (0: from zero)")
+	fs.IntVar(&c.MaxRestarts, "max-restarts", c.MaxRestarts, "node events may stop a job and queue it again this many times; the next stop kills it (as Slurm's MaxBatchRequeue; 0: no cap)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed, stored with the run")
 	fs.StringVar(&c.Out, "out", c.Out, "run directory (default runs/<trace>-<queue>-<backfill>[-<swf model>])")
 	fs.StringVar(&c.Format, "format", c.Format, "table format: parquet, arrow, csv (summary.csv is always written)")
@@ -168,6 +171,9 @@ func (c *replayConfig) validate() error {
 		if err := c.Script.Validate(); err != nil { // fills the defaults too, for run.yaml
 			add("--script: %v", err)
 		}
+	}
+	if c.MaxRestarts < 0 {
+		add("--max-restarts: want ≥ 0 (0: no cap), got %d", c.MaxRestarts)
 	}
 	if (c.MTBFs > 0) != (c.MTTRs > 0) || c.MTBFs < 0 || c.MTTRs < 0 {
 		add("--mtbf and --mttr: give both, in seconds > 0")

@@ -100,3 +100,34 @@ func TestCheckpointLabels(t *testing.T) {
 		t.Errorf("checkpoint overhead %s, want 5", row["checkpoint_overhead_s"])
 	}
 }
+
+// TestMaxRestartsReplay replays the embedded log under a failure rate
+// that its largest jobs cannot outrun without checkpoints: with
+// --max-restarts 2 (under the checker) the run ends, some jobs are killed
+// after 2 restarts and none restarted more; a negative cap is refused.
+func TestMaxRestartsReplay(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	if _, err := execute(t, "replay", "--quiet", "--swf-model", "nodes", "--mtbf", "100000", "--mttr", "3600",
+		"--max-restarts", "2", "--seed", "3", "--check", "--format", "csv", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	gaveUp := 0
+	for id, j := range readJobsCSV(t, filepath.Join(out, "jobs.csv")) {
+		if r, _ := strconv.Atoi(j["restarts"]); r > 2 {
+			t.Errorf("job %s restarted %d times", id, r)
+		}
+		if j["reason"] == "node failure after 2 restarts" {
+			gaveUp++
+			if j["state"] != "killed" || j["restarts"] != "2" {
+				t.Errorf("job %s: state %s, restarts %s", id, j["state"], j["restarts"])
+			}
+		}
+	}
+	if gaveUp == 0 {
+		t.Error("no job was killed after 2 restarts")
+	}
+	_, err := execute(t, "replay", "--quiet", "--max-restarts", "-1", "--out", filepath.Join(t.TempDir(), "bad"))
+	if err == nil || !strings.Contains(err.Error(), "--max-restarts: want ≥ 0") {
+		t.Errorf("--max-restarts -1: got %v", err)
+	}
+}

@@ -314,6 +314,7 @@ func nodeEventsConfig(cfg *replayConfig, e *sim.Config) error {
 	if cfg.MTBFs > 0 {
 		e.Failures = &sim.FailureModel{MTBF: sim.SecondsToTime(cfg.MTBFs), MTTR: sim.SecondsToTime(cfg.MTTRs), Seed: cfg.Seed}
 	}
+	e.MaxRestarts = cfg.MaxRestarts
 	return nil
 }
 

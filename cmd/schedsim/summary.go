@@ -34,8 +34,12 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 	fmt.Fprintf(out, "  policy:  queue %s, backfill %s, placement %s\n\n", cfg.Queue, cfg.Backfill, cfg.Placement.String())
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	line := func(name, value string) { fmt.Fprintf(tw, "  %s\t%s\n", name, value) }
-	line("jobs", fmt.Sprintf("%s (completed %s, killed at walltime %s, rejected %s, unfinished %s)",
-		row["jobs"], row["jobs_completed"], row["jobs_killed"], row["jobs_rejected"], row["jobs_unfinished"]))
+	killed := "killed at walltime" // or, with node events, also after --max-restarts restarts
+	if num("restarts") > 0 {
+		killed = "killed"
+	}
+	line("jobs", fmt.Sprintf("%s (completed %s, %s %s, rejected %s, unfinished %s)",
+		row["jobs"], row["jobs_completed"], killed, row["jobs_killed"], row["jobs_rejected"], row["jobs_unfinished"]))
 	if skips.Total > 0 {
 		line("skipped records", fmt.Sprintf("%d (first: %v)", skips.Total, skips.First))
 	}
