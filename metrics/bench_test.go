@@ -77,8 +77,8 @@ func cpuTime() time.Duration {
 
 // BenchmarkEncodeSweepTables encodes the jobs and timeseries tables of
 // one sweep-sized run (20k jobs, 36k steps: what a CEA-Curie head makes)
-// to Parquet. Each table fits in one record, so the builders grow from
-// empty as in every run of a sweep. cpu-ms/op counts every goroutine.
+// to Parquet. Each table fits in one record, as in every run of a sweep.
+// cpu-ms/op counts every goroutine (the encoders, the collector).
 func BenchmarkEncodeSweepTables(b *testing.B) {
 	const jobsN, stepsN = 20_000, 36_000
 	runs := make([]*sim.JobRun, jobsN)

@@ -82,8 +82,7 @@ type stringColumn struct {
 // newStringColumn holds n rows of size bytes in all (a guess is fine: the
 // data grows past it).
 func newStringColumn(n, size int) *stringColumn {
-	c := &stringColumn{offsets: make([]int32, 1, n+1), data: make([]byte, 0, size)}
-	return c
+	return &stringColumn{offsets: make([]int32, 1, n+1), data: make([]byte, 0, size)}
 }
 
 func (c *stringColumn) add(s []byte) {

@@ -181,7 +181,7 @@ func (t *jobsTable) record(b *jobBatch) arrow.Record {
 		strs[k] = newStringColumn(n, size[k])
 	}
 	from = 0
-	state := newStringColumn(n, 9*n)
+	state := newStringColumn(n, len("completed")*n)
 	tasks, nodes, restarts := make([]int64, n), make([]int64, n), make([]int64, n)
 	submit, start, end, wait, runtime := newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
 	walltime, turnaround, slowdownC, bsldC := newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)

@@ -330,8 +330,8 @@ func (r *Recorder) write(final FinalInfo) error {
 			return err
 		}
 	}
-	// The tables are synced at once: the file system then commits its
-	// journal once for all of them, not once per file.
+	// The tables are synced at once, so the file system can commit its
+	// journal for all of them together rather than once per file.
 	errs := make([]error, len(r.tables))
 	var wg sync.WaitGroup
 	for i, tb := range r.tables {

@@ -24,10 +24,10 @@ const rowsPerRecord = 64 << 10
 // timeseries.go) and every rowsPerRecord rows sends the encoder a fill
 // function. The encoder runs the fills in order: each makes one record,
 // either from the table's builders (reused from record to record) or from
-// columns it fills in place (columns.go), and the encoder writes it into a
-// hidden temp file that commit renames into place. Building and encoding Arrow/Parquet costs about as
-// much as the simulation itself; this way it overlaps the engine on any
-// machine with a spare core. Fills run in the order they were sent, so the
+// columns it fills in place (columns.go), and the encoder writes it into
+// a hidden temp file that is renamed into place at the end. Building and
+// encoding Arrow/Parquet costs about as much as the simulation itself;
+// this way it overlaps the engine on any machine with a spare core. Fills run in the order they were sent, so the
 // bytes do not depend on scheduling; the encoder decides nothing about the
 // simulation.
 type table struct {
@@ -104,15 +104,15 @@ func (t *table) send(fill func(rb *array.RecordBuilder)) error {
 }
 
 // sendRecord is send for a table that makes its records itself
-// (columns.go): make runs on the encoder and returns one record.
-func (t *table) sendRecord(make func() arrow.Record) error {
+// (columns.go): build runs on the encoder and returns one record.
+func (t *table) sendRecord(build func() arrow.Record) error {
 	t.mu.Lock()
 	err := t.encErr
 	t.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	t.fills <- make
+	t.fills <- build
 	return nil
 }
 
@@ -135,9 +135,6 @@ func (t *table) finish() error {
 	}
 	return err
 }
-
-// commit renames the finished file into place.
-func (t *table) commit() error { return t.file.commit() }
 
 // abort stops the encoder and removes the temp file.
 func (t *table) abort() {

@@ -76,7 +76,7 @@ type Engine struct {
 	startedInPass bool
 	nodes         nodeState
 	preempted     []*JobRun // stopped by the scheduler this pass, queued after it
-	jobEvents     int       // submit, release and finish events in the heap
+	jobEvents     int       // submit, release and live finish events in the heap (a stopped run's does not count)
 	deps          depState
 	pd            *powerDownState // nil without power-down
 }
@@ -257,8 +257,8 @@ func (e *Engine) apply(ev event) error {
 		e.submit(ev.job)
 		return e.pull()
 	case evFinish:
-		e.jobEvents--
-		if ev.attempt == ev.job.attempt { // else the run was stopped
+		if ev.attempt == ev.job.attempt { // else the run was stopped, and the event stopped counting then
+			e.jobEvents--
 			e.finish(ev.job)
 		}
 	case evRelease:

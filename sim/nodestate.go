@@ -165,7 +165,8 @@ func (e *Engine) stopJobsOn(n int, why string) {
 // once more than Config.MaxRestarts allows. It ends as a walltime kill
 // does: its run so far counts, its nodes are freed.
 func (e *Engine) giveUp(j *JobRun, why string) {
-	j.attempt++ // its pending finish event is stale
+	j.attempt++   // its pending finish event is stale…
+	e.jobEvents-- // …and no longer keeps the run going
 	j.finishing = Killed
 	j.gaveUp = true
 	cause := "node failure"
@@ -198,7 +199,8 @@ func (e *Engine) stop(j *JobRun, why string) {
 	lost := ran - saved
 	j.LostWork += lost
 	j.Restarts++
-	j.attempt++
+	j.attempt++   // its pending finish event is stale…
+	e.jobEvents-- // …and no longer keeps the run going
 	j.Status = Queued
 	j.Requeued = why
 	j.Reason = ""
