@@ -79,7 +79,7 @@ func (t *tempFile) commit() error {
 	if err := t.rename(); err != nil {
 		return err
 	}
-	syncDir(filepath.Dir(t.final))
+	SyncDir(filepath.Dir(t.final))
 	return nil
 }
 
@@ -87,9 +87,9 @@ func (t *tempFile) commit() error {
 // directory is the caller's.
 func (t *tempFile) rename() error { return os.Rename(t.Name(), t.final) }
 
-// syncDir makes the renames in dir durable (best effort: some file
+// SyncDir makes the renames in dir durable (best effort: some file
 // systems refuse to sync a directory).
-func syncDir(dir string) {
+func SyncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()

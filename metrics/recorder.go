@@ -354,7 +354,7 @@ func (r *Recorder) write(final FinalInfo) error {
 			return fmt.Errorf("metrics: %w", err)
 		}
 	}
-	syncDir(r.dir)
+	SyncDir(r.dir)
 	return nil
 }
 

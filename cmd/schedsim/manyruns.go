@@ -13,11 +13,10 @@ import (
 func runtimeForManyRuns(workers int) (restore func()) {
 	procs := runtime.GOMAXPROCS(0)
 	coresForWorkers(workers)
-	gcPercent, memLimit := gcForManyRuns(workers)
+	restoreGC := gcForManyRuns(workers)
 	return func() {
 		runtime.GOMAXPROCS(procs)
-		debug.SetGCPercent(gcPercent)
-		debug.SetMemoryLimit(memLimit)
+		restoreGC()
 	}
 }
 
@@ -43,15 +42,20 @@ func coresForWorkers(workers int) {
 // 20,000 jobs, 2 workers: 11.9 → 13.9 runs/s), and a soft limit of 1 GiB
 // per worker makes the collector work harder before a large trace could
 // take the machine's memory. It changes no result, only when memory is
-// reclaimed. It returns the settings it found.
-func gcForManyRuns(workers int) (gcPercent int, memLimit int64) {
-	gcPercent, memLimit = debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
-	debug.SetGCPercent(gcPercent)
+// reclaimed. restore puts back the settings it changed.
+func gcForManyRuns(workers int) (restore func()) {
+	var undo []func()
 	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(400)
+		old := debug.SetGCPercent(400)
+		undo = append(undo, func() { debug.SetGCPercent(old) })
 	}
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(int64(max(workers, 1)) << 30)
+		old := debug.SetMemoryLimit(int64(max(workers, 1)) << 30)
+		undo = append(undo, func() { debug.SetMemoryLimit(old) })
 	}
-	return gcPercent, memLimit
+	return func() {
+		for _, f := range undo {
+			f()
+		}
+	}
 }

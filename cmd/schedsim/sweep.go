@@ -323,16 +323,8 @@ func (s *sweeper) runOne(r *sweepRun) (err error) {
 	if err := os.Rename(stage, final); err != nil {
 		return err
 	}
-	syncDir(filepath.Dir(final))
+	metrics.SyncDir(filepath.Dir(final))
 	return nil
-}
-
-// syncDir makes a rename in dir durable (best effort).
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // writeSpecCopy writes DIR/experiment.yaml, or checks that the one there
