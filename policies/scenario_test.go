@@ -35,7 +35,7 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/placement"

@@ -19,6 +19,23 @@ type Job struct {
 	Queue     string
 	Partition string
 	Priority  int
+	// QOS is the quality of service the job asked for (Slurm's QOS); ""
+	// when the trace has none.
+	QOS string
+	// RequestedProcs is the processor (core) count the trace says the job
+	// asked for, kept for the outputs even where the cluster model folds
+	// it into one task (SWF's pool model); 0 when the trace gives none.
+	RequestedProcs int64
+	// Recorded says the trace records when the job really started on the
+	// traced system (SWF's wait field, sacct's Start); RecordedStart is
+	// that time on the replay's clock. Calibration compares against it.
+	Recorded      bool
+	RecordedStart Time
+	// CotaskGroup names the group of jobs whose tasks are one another's
+	// co-tasks for unique and balanced attribute constraints (Fenzo's
+	// co-task getter): replicas of a service submitted as separate jobs.
+	// "" means the job's own tasks only.
+	CotaskGroup string
 	// Traits are placement constraints and preferences; nil for none.
 	Traits *Traits
 	// CheckpointInterval, when > 0, is how often the job saves its work:

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"

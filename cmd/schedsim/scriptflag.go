@@ -3,7 +3,7 @@ package main
 import (
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/policies/script"
 )

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
 	"github.com/schedsim/schedsim/metrics"

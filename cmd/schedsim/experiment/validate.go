@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/policies/lattice"
 )
