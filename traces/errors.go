@@ -48,3 +48,21 @@ func (s *Skips) Add(e *ParseError) {
 		s.First = e
 	}
 }
+
+// MergeSkips adds the skips of two tables (a trace read from several
+// files).
+func MergeSkips(a, b Skips) Skips {
+	out := Skips{Total: a.Total + b.Total, First: a.First}
+	if out.First == nil {
+		out.First = b.First
+	}
+	for _, s := range []Skips{a, b} {
+		for reason, n := range s.ByReason {
+			if out.ByReason == nil {
+				out.ByReason = map[string]int{}
+			}
+			out.ByReason[reason] += n
+		}
+	}
+	return out
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -48,7 +49,7 @@ sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.
 			case "sweep":
 				return benchSweep(cmd.OutOrStdout(), args, dir)
 			default:
-				return badInput(fmt.Errorf("--suite %q: want swf, placement, openb, sweep or google", suite))
+				return run.BadInput(fmt.Errorf("--suite %q: want swf, placement, openb, sweep or google", suite))
 			}
 			traces := args
 			if len(traces) == 0 {
@@ -65,15 +66,15 @@ sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.
 				sort.Strings(traces)
 			}
 			if len(traces) == 0 {
-				return badInput(fmt.Errorf("no SWF logs in %s; give trace files", dir))
+				return run.BadInput(fmt.Errorf("no SWF logs in %s; give trace files", dir))
 			}
 			self, err := os.Executable()
 			if err != nil {
-				return failed(err)
+				return run.Failed(err)
 			}
 			tmp, err := os.MkdirTemp("", "schedsim-bench-")
 			if err != nil {
-				return failed(err)
+				return run.Failed(err)
 			}
 			defer os.RemoveAll(tmp)
 			out := cmd.OutOrStdout()
@@ -88,12 +89,12 @@ sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.
 						wall, rss, err := timeChild(self, "replay", "--quiet", "--trace", tr, "--swf-model", model,
 							"--backfill", bf, "--format", format, "--out", runDir)
 						if err != nil {
-							return failed(fmt.Errorf("%s %s %s: %v", tr, model, bf, err))
+							return run.Failed(fmt.Errorf("%s %s %s: %v", tr, model, bf, err))
 						}
 						total += wall
 						row, err := metrics.ReadSummaryCSV(filepath.Join(runDir, "summary.csv"))
 						if err != nil {
-							return failed(err)
+							return run.Failed(err)
 						}
 						jobs, _ := strconv.ParseFloat(row["jobs"], 64)
 						events, _ := strconv.ParseFloat(row["events"], 64)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -35,11 +36,11 @@ func addGoogleBenchFlags(fs *pflag.FlagSet) *googleBench {
 func (b *googleBench) run(out io.Writer, backfills []string) error {
 	self, err := os.Executable()
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	tmp, err := os.MkdirTemp("", "schedsim-bench-google-")
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	defer os.RemoveAll(tmp)
 	trace, cluster := filepath.Join(tmp, "google.parquet"), filepath.Join(tmp, "cluster.yaml")
@@ -48,7 +49,7 @@ func (b *googleBench) run(out io.Writer, backfills []string) error {
 	wall, cpu, rss, err := timeChildCPU(self, "gen", "--quiet", "--model", "google", "--seed", "1",
 		"--jobs", strconv.Itoa(b.jobs), "--nodes", strconv.Itoa(b.machines), "--out", trace, "--cluster-out", cluster)
 	if err != nil {
-		return failed(fmt.Errorf("gen: %w", err))
+		return run.Failed(fmt.Errorf("gen: %w", err))
 	}
 	fmt.Fprintf(out, "| gen --model google (Parquet) | %d | %d | %.2f | %.2f | %.0f | %.0f |\n", b.jobs, b.machines, wall, cpu, float64(b.jobs)/wall, rss)
 	for _, bf := range backfills {
@@ -62,11 +63,11 @@ func (b *googleBench) run(out io.Writer, backfills []string) error {
 		}
 		wall, cpu, rss, err := timeChildCPU(self, args...)
 		if err != nil {
-			return failed(fmt.Errorf("%s: %w", name, err))
+			return run.Failed(fmt.Errorf("%s: %w", name, err))
 		}
 		row, err := metrics.ReadSummaryCSV(filepath.Join(runDir, "summary.csv"))
 		if err != nil {
-			return failed(err)
+			return run.Failed(err)
 		}
 		jobs, _ := strconv.ParseFloat(row["jobs"], 64)
 		fmt.Fprintf(out, "| %s | %.0f | %d | %.2f | %.2f | %.0f | %.0f |\n", name, jobs, b.machines, wall, cpu, jobs/wall, rss)

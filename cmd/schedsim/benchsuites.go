@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/policies/placement"
 )
 
@@ -23,7 +24,7 @@ func benchPlacement(out io.Writer) error {
 	}{{"full scan", 0, 3000}, {"candidate limit (auto: 14)", placement.Auto, 100000}} {
 		rate, err := placement.Throughput(10000, c.limit, c.count)
 		if err != nil {
-			return failed(err)
+			return run.Failed(err)
 		}
 		fmt.Fprintf(out, "| 10,000 nodes, 70%% used | %s | %.0f |\n", c.name, rate)
 	}
@@ -34,11 +35,11 @@ func benchPlacement(out io.Writer) error {
 func benchOpenb(out io.Writer) error {
 	self, err := os.Executable()
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	tmp, err := os.MkdirTemp("", "schedsim-bench-openb-")
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	defer os.RemoveAll(tmp)
 	fmt.Fprintln(out, "| openb default trace | runs | wall s | peak MiB |")
@@ -54,7 +55,7 @@ func benchOpenb(out io.Writer) error {
 		args := append([]string{"openb", "--quiet", "--out", filepath.Join(tmp, "out")}, c.args...)
 		wall, rss, err := timeChild(self, args...)
 		if err != nil {
-			return failed(fmt.Errorf("openb %s: %w", c.name, err))
+			return run.Failed(fmt.Errorf("openb %s: %w", c.name, err))
 		}
 		fmt.Fprintf(out, "| %s | %d | %.2f | %.0f |\n", c.name, c.runs, wall, rss)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/compare"
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
 // newCompareCommand is `schedsim compare BASE CANDIDATE` (SPEC §7), the CI
@@ -35,7 +36,7 @@ Default tolerances (lower is better unless said):
 ` + defaultTolerancesHelp(),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return badInput(fmt.Errorf("compare: want BASE and CANDIDATE, got %d argument(s)", len(args)))
+				return run.BadInput(fmt.Errorf("compare: want BASE and CANDIDATE, got %d argument(s)", len(args)))
 			}
 			return nil
 		},
@@ -43,46 +44,46 @@ Default tolerances (lower is better unless said):
 			tols := compare.DefaultTolerances()
 			if tolFile != "" {
 				if err := tols.LoadFile(tolFile); err != nil {
-					return badInput(err)
+					return run.BadInput(err)
 				}
 			}
 			for _, f := range tolFlags {
 				if err := tols.SetFlag(f); err != nil {
-					return badInput(err)
+					return run.BadInput(err)
 				}
 			}
 			if len(only) > 0 {
 				if err := tols.Only(only); err != nil {
-					return badInput(err)
+					return run.BadInput(err)
 				}
 			}
 			if format != "text" && format != "markdown" {
-				return badInput(fmt.Errorf("--format: want text or markdown, got %q", format))
+				return run.BadInput(fmt.Errorf("--format: want text or markdown, got %q", format))
 			}
 			if resamples < 100 {
-				return badInput(fmt.Errorf("--resamples: want at least 100, got %d", resamples))
+				return run.BadInput(fmt.Errorf("--resamples: want at least 100, got %d", resamples))
 			}
 			base, err := compare.Load(args[0])
 			if err != nil {
-				return badInput(fmt.Errorf("base: %w", err))
+				return run.BadInput(fmt.Errorf("base: %w", err))
 			}
 			cand, err := compare.Load(args[1])
 			if err != nil {
-				return badInput(fmt.Errorf("candidate: %w", err))
+				return run.BadInput(fmt.Errorf("candidate: %w", err))
 			}
 			res, err := compare.Compare(base, cand, tols, compare.Options{Seed: seed, Resamples: resamples})
 			if err != nil {
-				return badInput(err)
+				return run.BadInput(err)
 			}
 			write := res.WriteText
 			if format == "markdown" {
 				write = res.WriteMarkdown
 			}
 			if err := write(cmd.OutOrStdout()); err != nil {
-				return failed(err)
+				return run.Failed(err)
 			}
 			if n := len(res.Regressions); n > 0 {
-				return failed(fmt.Errorf("compare: %d metric(s) regressed past tolerance", n))
+				return run.Failed(fmt.Errorf("compare: %d metric(s) regressed past tolerance", n))
 			}
 			return nil
 		},

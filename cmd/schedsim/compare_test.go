@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
 const compareData = "compare/testdata"
@@ -15,15 +17,15 @@ const compareData = "compare/testdata"
 func TestCompareExitStatus(t *testing.T) {
 	base := filepath.Join(compareData, "base")
 	out, err := execute(t, "compare", base, filepath.Join(compareData, "regression"))
-	if exitCode(err) != exitFailed || !strings.Contains(out, "mean_bsld on hpc-batch (+8.00%, tolerance 5%)") {
+	if exitCode(err) != run.ExitFailed || !strings.Contains(out, "mean_bsld on hpc-batch (+8.00%, tolerance 5%)") {
 		t.Errorf("regression: status %d (%v)\n%s", exitCode(err), err, out)
 	}
 	out, err = execute(t, "compare", base, filepath.Join(compareData, "noise"))
-	if exitCode(err) != exitOK || !strings.Contains(out, "verdict: no regression") {
+	if exitCode(err) != run.ExitOK || !strings.Contains(out, "verdict: no regression") {
 		t.Errorf("noise: status %d (%v)\n%s", exitCode(err), err, out)
 	}
 	// A looser tolerance from a flag lets the regression through.
-	if _, err = execute(t, "compare", base, filepath.Join(compareData, "regression"), "--tolerance", "mean_bsld=10%"); exitCode(err) != exitOK {
+	if _, err = execute(t, "compare", base, filepath.Join(compareData, "regression"), "--tolerance", "mean_bsld=10%"); exitCode(err) != run.ExitOK {
 		t.Errorf("--tolerance mean_bsld=10%%: status %d (%v)", exitCode(err), err)
 	}
 	// Markdown is the golden file of the compare package.
@@ -53,7 +55,7 @@ func TestCompareBadInput(t *testing.T) {
 		{[]string{base, base, "--format", "html"}, "--format"},
 	} {
 		_, err := execute(t, append([]string{"compare"}, c.args...)...)
-		if exitCode(err) != exitBadInput || err == nil || !strings.Contains(err.Error(), c.want) {
+		if exitCode(err) != run.ExitBadInput || err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: status %d, %v; want 2 and %q", c.args, exitCode(err), err, c.want)
 		}
 	}
@@ -71,7 +73,7 @@ func TestCompareReplays(t *testing.T) {
 		}
 	}
 	out, err := execute(t, "compare", easy, none)
-	if exitCode(err) != exitFailed || !strings.Contains(out, "1 group matched (all KTH-SP2-1996-2.1-cln__fcfs)") ||
+	if exitCode(err) != run.ExitFailed || !strings.Contains(out, "1 group matched (all KTH-SP2-1996-2.1-cln__fcfs)") ||
 		!strings.Contains(out, "mean_wait_s on easy vs none") {
 		t.Errorf("easy → none: status %d (%v)\n%s", exitCode(err), err, out)
 	}

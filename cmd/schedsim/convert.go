@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
@@ -35,7 +36,7 @@ type convertOptions struct {
 }
 
 func newConvertCommand() *cobra.Command {
-	cfg := defaultConfig()
+	cfg := run.Default()
 	var o convertOptions
 	cmd := &cobra.Command{
 		Use:   "convert TRACE --to OUT.{parquet,jsonl,csv}",
@@ -58,16 +59,16 @@ shows on a terminal; one line sums up what was written and skipped.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.Trace = args[0]
 			if o.to == "" {
-				return badInput(errors.New("--to: give the output file (.parquet, .jsonl or .csv)"))
+				return run.BadInput(errors.New("--to: give the output file (.parquet, .jsonl or .csv)"))
 			}
-			if err := cfg.validate(); err != nil {
-				return badInput(err)
+			if err := cfg.Validate(); err != nil {
+				return run.BadInput(err)
 			}
 			return runConvert(&cfg, o, cmd.ErrOrStderr(), cmd.OutOrStdout())
 		},
 	}
 	replayFlags := pflag.NewFlagSet("replay", pflag.ContinueOnError)
-	cfg.bindFlags(replayFlags)
+	cfg.BindFlags(replayFlags)
 	for _, name := range convertFlags {
 		cmd.Flags().AddFlag(replayFlags.Lookup(name))
 	}
@@ -97,15 +98,15 @@ func outputEncoding(path string) (string, bool, error) {
 
 // openForConvert opens the trace with the cluster it carries, else the
 // one --cluster or --platform gives, else none.
-func openForConvert(c *replayConfig) (*workload, error) {
-	w, err := openTrace(c)
+func openForConvert(c *run.Spec) (*run.Workload, error) {
+	w, err := run.OpenTrace(c)
 	if err != nil {
 		return nil, err
 	}
-	if w.nodes == nil && (c.Cluster != "" || c.Platform != "") {
-		if err := w.loadCluster(c); err != nil {
-			w.close()
-			return nil, badInput(err)
+	if w.Nodes == nil && (c.Cluster != "" || c.Platform != "") {
+		if err := w.LoadCluster(c); err != nil {
+			w.Close()
+			return nil, run.BadInput(err)
 		}
 	}
 	return w, nil
@@ -114,24 +115,24 @@ func openForConvert(c *replayConfig) (*workload, error) {
 // runConvert reads the trace once to learn the columns (Parquet and CSV
 // need them before the first row), then again to write it. Neither pass
 // holds more than a row group of jobs.
-func runConvert(c *replayConfig, o convertOptions, stderr, stdout io.Writer) error {
+func runConvert(c *run.Spec, o convertOptions, stderr, stdout io.Writer) error {
 	enc, gz, err := outputEncoding(o.to)
 	if err != nil {
-		return badInput(err)
+		return run.BadInput(err)
 	}
 	if same, _ := sameFile(c.Trace, o.to); same {
-		return badInput(fmt.Errorf("--to %s is the trace itself", o.to))
+		return run.BadInput(fmt.Errorf("--to %s is the trace itself", o.to))
 	}
 	w, err := openForConvert(c)
 	if err != nil {
 		return err
 	}
-	bar := newConvertBar(w.records, enc, o.quiet, stderr)
+	bar := newConvertBar(w.Records, enc, o.quiet, stderr)
 	var cols native.Columns
 	if enc != "jsonl" {
 		bar.pass("reading")
 		err := eachJob(w, bar, func(j *sim.Job) error { return cols.Add(checkpointLabels(j)) })
-		w.close()
+		w.Close()
 		if err != nil {
 			return err
 		}
@@ -139,9 +140,9 @@ func runConvert(c *replayConfig, o convertOptions, stderr, stdout io.Writer) err
 			return err
 		}
 	}
-	defer w.close()
-	meta := &native.Embedded{Cluster: w.nodes, Defaults: w.defaults, ClusterSource: w.cluster, NodeEvents: w.nodeEvents,
-		Source: fmt.Sprintf("%s (%s, sha256 %s)", filepath.Base(w.name), w.format, w.sha256)}
+	defer w.Close()
+	meta := &native.Embedded{Cluster: w.Nodes, Defaults: w.Defaults, ClusterSource: w.Cluster, NodeEvents: w.NodeEvents,
+		Source: fmt.Sprintf("%s (%s, sha256 %s)", filepath.Base(w.Name), w.Format, w.SHA256)}
 	written := 0
 	bar.pass("writing")
 	err = metrics.WriteFileAtomic(o.to, func(out io.Writer) error {
@@ -194,9 +195,9 @@ func runConvert(c *replayConfig, o convertOptions, stderr, stdout io.Writer) err
 	if err != nil {
 		var pe *traces.ParseError
 		if errors.As(err, &pe) {
-			return badInput(err)
+			return run.BadInput(err)
 		}
-		return failed(fmt.Errorf("convert %s: %w", w.name, err))
+		return run.Failed(fmt.Errorf("convert %s: %w", w.Name, err))
 	}
 	kept, err := writeSidecars(w, o)
 	if err != nil {
@@ -209,9 +210,9 @@ func runConvert(c *replayConfig, o convertOptions, stderr, stdout io.Writer) err
 }
 
 // eachJob calls f with every job of the trace, moving the bar.
-func eachJob(w *workload, bar *convertBar, f func(*sim.Job) error) error {
+func eachJob(w *run.Workload, bar *convertBar, f func(*sim.Job) error) error {
 	for {
-		j, err := w.source.Next()
+		j, err := w.Source.Next()
 		if err == io.EOF {
 			return nil
 		}
@@ -253,33 +254,33 @@ func checkpointLabels(j *sim.Job) *sim.Job {
 
 // writeSidecars writes --cluster-out and --node-events-out, and says
 // where the cluster went.
-func writeSidecars(w *workload, o convertOptions) (string, error) {
+func writeSidecars(w *run.Workload, o convertOptions) (string, error) {
 	var kept []string
-	if w.nodes != nil && strings.HasSuffix(strings.ToLower(o.to), ".parquet") {
+	if w.Nodes != nil && strings.HasSuffix(strings.ToLower(o.to), ".parquet") {
 		kept = append(kept, "in the Parquet metadata")
 	}
 	if o.clusterOut != "" {
-		if w.nodes == nil {
-			return "", badInput(fmt.Errorf("--cluster-out: %s carries no cluster; give --cluster or --platform", w.name))
+		if w.Nodes == nil {
+			return "", run.BadInput(fmt.Errorf("--cluster-out: %s carries no cluster; give --cluster or --platform", w.Name))
 		}
-		data, err := clusterconfig.EncodeConfig(w.nodes, w.defaults, fmt.Sprintf("cluster of %s: %s", filepath.Base(w.name), w.cluster))
+		data, err := clusterconfig.EncodeConfig(w.Nodes, w.Defaults, fmt.Sprintf("cluster of %s: %s", filepath.Base(w.Name), w.Cluster))
 		if err != nil {
-			return "", failed(err)
+			return "", run.Failed(err)
 		}
 		if err := metrics.WriteFileAtomic(o.clusterOut, func(out io.Writer) error {
 			_, err := out.Write(data)
 			return err
 		}); err != nil {
-			return "", failed(err)
+			return "", run.Failed(err)
 		}
 		kept = append(kept, "in "+o.clusterOut)
 	}
 	if o.eventsOut != "" {
 		if err := metrics.WriteFileAtomic(o.eventsOut, func(out io.Writer) error {
-			_, err := out.Write(native.AppendNodeEvents(nil, w.nodeEvents))
+			_, err := out.Write(native.AppendNodeEvents(nil, w.NodeEvents))
 			return err
 		}); err != nil {
-			return "", failed(err)
+			return "", run.Failed(err)
 		}
 	}
 	return strings.Join(kept, " and "), nil
@@ -287,19 +288,19 @@ func writeSidecars(w *workload, o convertOptions) (string, error) {
 
 // printConvertSummary prints the one-line summary, and a note when the
 // trace's cluster was not kept.
-func printConvertSummary(out io.Writer, w *workload, o convertOptions, written int, kept string) {
-	skips := w.skips()
-	fmt.Fprintf(out, "%s (%s) → %s: %d jobs written, %d records skipped", w.name, w.format, o.to, written, skips.Total)
+func printConvertSummary(out io.Writer, w *run.Workload, o convertOptions, written int, kept string) {
+	skips := w.Skips()
+	fmt.Fprintf(out, "%s (%s) → %s: %d jobs written, %d records skipped", w.Name, w.Format, o.to, written, skips.Total)
 	if skips.First != nil {
 		fmt.Fprintf(out, " (first: %v)", skips.First)
 	}
 	switch {
-	case w.nodes != nil && kept != "":
-		fmt.Fprintf(out, "; cluster of %d nodes (%s) %s", len(w.nodes), w.cluster, kept)
-	case w.nodes != nil:
-		fmt.Fprintf(out, "; cluster of %d nodes (%s) not kept: give --cluster-out FILE", len(w.nodes), w.cluster)
+	case w.Nodes != nil && kept != "":
+		fmt.Fprintf(out, "; cluster of %d nodes (%s) %s", len(w.Nodes), w.Cluster, kept)
+	case w.Nodes != nil:
+		fmt.Fprintf(out, "; cluster of %d nodes (%s) not kept: give --cluster-out FILE", len(w.Nodes), w.Cluster)
 	}
-	if n := len(w.nodeEvents); n > 0 {
+	if n := len(w.NodeEvents); n > 0 {
 		fmt.Fprintf(out, "; %d node events", n)
 		if o.eventsOut != "" {
 			fmt.Fprintf(out, " in %s", o.eventsOut)
@@ -332,7 +333,7 @@ type convertBar struct {
 }
 
 func newConvertBar(records int, enc string, quiet bool, stderr io.Writer) *convertBar {
-	if quiet || !isTerminal(os.Stderr) || stderr != os.Stderr {
+	if quiet || !run.IsTerminal(os.Stderr) || stderr != os.Stderr {
 		return nil
 	}
 	passes := 2

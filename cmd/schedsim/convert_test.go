@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -92,9 +93,9 @@ func TestConvertReplay(t *testing.T) {
 						flags = append(flags, "--node-events", filepath.Join(conv, "events.csv"))
 					}
 				}
-				run := filepath.Join(conv, "run")
-				replay(t, c, run, flags)
-				sameRuns(t, orig, run, skipped)
+				runOut := filepath.Join(conv, "run")
+				replay(t, c, runOut, flags)
+				sameRuns(t, orig, runOut, skipped)
 			}
 		})
 	}
@@ -222,7 +223,7 @@ func TestConvertErrors(t *testing.T) {
 		{[]string{filepath.Join(dir, "missing.swf"), "--to", filepath.Join(dir, "x.parquet")}, "no such file"},
 	} {
 		_, err := execute(t, append([]string{"convert"}, c.args...)...)
-		if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), c.want) {
+		if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v (exit %d), want %q", c.args, err, exitCode(err), c.want)
 		}
 	}

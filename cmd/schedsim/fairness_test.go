@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/schedsim/schedsim/metrics"
@@ -129,39 +128,5 @@ func TestFairnessTenants(t *testing.T) {
 	}
 	if jb(f) >= jb(w) {
 		t.Errorf("jain_bsld: fair-only %v not below wait-only %v", jb(f), jb(w))
-	}
-}
-
-// TestFairnessTenantsFlag: the metrics' tenants follow the lattice block
-// unless --tenants names another key; a bad key is refused.
-func TestFairnessTenantsFlag(t *testing.T) {
-	shares := map[string]float64{"t0": 1, "t1": 3}
-	for _, c := range []struct {
-		queue, flag, block string
-		key                string
-		buckets            int
-		shares             bool
-	}{
-		{"fcfs", "", "", "", 0, false}, // "" → metrics' default, user
-		{"fcfs", "group", "", "group", 0, false},
-		{"lattice", "", "", "user", 4, true},
-		{"lattice", "user", "", "user", 4, true},
-		{"lattice", "", "queue", "queue", 4, true},
-		{"lattice", "group", "queue", "group", 0, false},
-	} {
-		cfg := defaultConfig()
-		cfg.Queue, cfg.Tenants = c.queue, c.flag
-		if c.queue == latticeQueue {
-			cfg.Lattice = latticeConfig{Tenants: c.block, TenantBuckets: 4, Shares: shares}
-		}
-		key, b, s := cfg.metricsTenants()
-		if key != c.key || b != c.buckets || (s != nil) != c.shares {
-			t.Errorf("%+v: got %q %d %v", c, key, b, s)
-		}
-	}
-	cfg := defaultConfig()
-	cfg.Tenants = "account"
-	if err := cfg.validate(); err == nil || !strings.Contains(err.Error(), "--tenants: want user, group or queue") {
-		t.Errorf("--tenants account: %v", err)
 	}
 }

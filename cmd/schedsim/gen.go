@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
@@ -63,7 +64,7 @@ Models:
 			if f.model != "poisson" {
 				for _, name := range []string{"mean-interarrival", "runtime-median", "runtime-sigma", "sizes"} {
 					if cmd.Flags().Changed(name) {
-						return badInput(fmt.Errorf("--%s: only the poisson model takes it", name))
+						return run.BadInput(fmt.Errorf("--%s: only the poisson model takes it", name))
 					}
 				}
 			}
@@ -87,23 +88,23 @@ Models:
 
 func runGen(f *genFlags, stdout io.Writer) error {
 	if f.out == "" {
-		return badInput(errors.New("gen: --out FILE is required"))
+		return run.BadInput(errors.New("gen: --out FILE is required"))
 	}
 	write, err := traceWriterFor(f.out)
 	if err != nil {
-		return badInput(err)
+		return run.BadInput(err)
 	}
 	g, err := newGenerator(f)
 	if err != nil {
-		return badInput(fmt.Errorf("gen: %w", err))
+		return run.BadInput(fmt.Errorf("gen: %w", err))
 	}
 	if err := metrics.WriteFileAtomic(f.out, func(w io.Writer) error { return write(w, g) }); err != nil {
-		return failed(fmt.Errorf("gen: %s: %w", f.out, err))
+		return run.Failed(fmt.Errorf("gen: %s: %w", f.out, err))
 	}
 	c := g.Cluster()
 	if f.clusterOut != "" {
 		if err := metrics.WriteFileAtomic(f.clusterOut, c.WriteYAML); err != nil {
-			return failed(fmt.Errorf("gen: %s: %w", f.clusterOut, err))
+			return run.Failed(fmt.Errorf("gen: %s: %w", f.clusterOut, err))
 		}
 	}
 	if !f.quiet {

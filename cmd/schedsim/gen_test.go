@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
 	"github.com/schedsim/schedsim/traces"
@@ -104,7 +105,7 @@ func TestGenBadInput(t *testing.T) {
 		{[]string{"--model", "poisson", "--runtime-sigma", "-1", "--out", out}, "runtime sigma: must be in [0, 10]"},
 	} {
 		_, err := execute(t, append([]string{"gen"}, c.args...)...)
-		if exitCode(err) != exitBadInput || err == nil || !strings.Contains(err.Error(), c.want) {
+		if exitCode(err) != run.ExitBadInput || err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("gen %v: got %v (exit %d), want exit 2 with %q", c.args, err, exitCode(err), c.want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/report"
 	"github.com/schedsim/schedsim/sim"
 )
@@ -16,7 +17,7 @@ import (
 // trace, read once, streaming, as a text summary on stdout and, with
 // --out, summary.txt and PNG figures.
 func newInspectCommand() *cobra.Command {
-	cfg := defaultConfig()
+	cfg := run.Default()
 	var out string
 	var quiet bool
 	cmd := &cobra.Command{
@@ -30,14 +31,14 @@ summary.txt and PNG figures (arrival rate over time, arrivals by hour of day, ru
 sizes, one request CDF per resource).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return badInput(fmt.Errorf("inspect: give one trace file (got %d arguments)", len(args)))
+				return run.BadInput(fmt.Errorf("inspect: give one trace file (got %d arguments)", len(args)))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.Trace = args[0]
-			if err := cfg.validate(); err != nil {
-				return badInput(err)
+			if err := cfg.Validate(); err != nil {
+				return run.BadInput(err)
 			}
 			return runInspect(&cfg, out, quiet, cmd.OutOrStdout())
 		},
@@ -55,39 +56,39 @@ sizes, one request CDF per resource).`,
 	return cmd
 }
 
-func runInspect(cfg *replayConfig, out string, quiet bool, stdout io.Writer) error {
+func runInspect(cfg *run.Spec, out string, quiet bool, stdout io.Writer) error {
 	w, ownCluster, err := openForInspect(cfg)
 	if err != nil {
 		return err
 	}
-	defer w.close()
+	defer w.Close()
 	stats := report.NewTraceStats()
 	for {
-		j, err := w.source.Next()
+		j, err := w.Source.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return badInput(err)
+			return run.BadInput(err)
 		}
 		stats.Add(j)
 	}
-	info := report.TraceInfo{Name: cfg.Trace, Format: w.format}
-	if w.skips != nil {
-		info.Skipped = w.skips().Total
+	info := report.TraceInfo{Name: cfg.Trace, Format: w.Format}
+	if w.Skips != nil {
+		info.Skipped = w.Skips().Total
 	}
 	if ownCluster {
-		info.Cluster, info.Nodes, info.Capacity = w.cluster, len(w.nodes), leafCapacity(w.nodes)
+		info.Cluster, info.Nodes, info.Capacity = w.Cluster, len(w.Nodes), leafCapacity(w.Nodes)
 	}
 	if !quiet {
 		if err := report.WriteInspectText(stdout, stats, info); err != nil {
-			return failed(err)
+			return run.Failed(err)
 		}
 	}
 	if out != "" {
 		written, err := report.WriteInspect(out, stats, info)
 		if err != nil {
-			return failed(fmt.Errorf("inspect: %w", err))
+			return run.Failed(fmt.Errorf("inspect: %w", err))
 		}
 		if !quiet {
 			fmt.Fprintf(stdout, "\nwrote %d files to %s\n", len(written), out)
@@ -101,8 +102,8 @@ func runInspect(cfg *replayConfig, out string, quiet bool, stdout io.Writer) err
 // Azure, …) refuse to open without one: for those, when no cluster is
 // given, the trace is opened again with a one-node stand-in, and ok is
 // false (no offered load).
-func openForInspect(cfg *replayConfig) (w *workload, ok bool, err error) {
-	w, err = openWorkload(cfg, nil)
+func openForInspect(cfg *run.Spec) (w *run.Workload, ok bool, err error) {
+	w, err = run.OpenWorkload(cfg, nil)
 	if err == nil || cfg.Cluster != "" || cfg.Platform != "" {
 		return w, err == nil, err
 	}
@@ -117,7 +118,7 @@ func openForInspect(cfg *replayConfig) (w *workload, ok bool, err error) {
 	}
 	c := *cfg
 	c.Cluster = standIn
-	if w2, err2 := openWorkload(&c, nil); err2 == nil {
+	if w2, err2 := run.OpenWorkload(&c, nil); err2 == nil {
 		return w2, false, nil
 	}
 	return nil, false, err // the first error: it is about the trace itself

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
 // inspectTrace is four jobs an hour apart; the expected summary below is
@@ -129,7 +131,7 @@ func TestInspectBadInput(t *testing.T) {
 		{[]string{"inspect", bad, "--strict"}, "bad.jsonl:1: field runtime_s"},
 	} {
 		_, err := execute(t, c.args...)
-		if exitCode(err) != exitBadInput || err == nil || !strings.Contains(err.Error(), c.want) {
+		if exitCode(err) != run.ExitBadInput || err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v (exit %d), want exit 2 with %q", c.args, err, exitCode(err), c.want)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/sim"
@@ -112,7 +113,7 @@ func TestLatticeFlags(t *testing.T) {
 		{[]string{"--queue", "lattice", "--profile", bad}, []string{`line 3: profile x: unknown factor "speed"`, "line 5: profile y: weight priority is negative"}},
 	} {
 		_, err := execute(t, append([]string{"replay", "--quiet", "--out", filepath.Join(dir, "r")}, c.args...)...)
-		if err == nil || exitCode(err) != exitBadInput {
+		if err == nil || exitCode(err) != run.ExitBadInput {
 			t.Errorf("%v: %v, want bad input", c.args, err)
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -34,7 +35,7 @@ joins shards that wrote to separate directories: their runs are copied into DIR/
 			var sources []string
 			if out == "" {
 				if len(args) != 1 {
-					return badInput(errors.New("give one sweep directory, or shard directories and --out DIR"))
+					return run.BadInput(errors.New("give one sweep directory, or shard directories and --out DIR"))
 				}
 				out = args[0]
 			} else {
@@ -58,15 +59,15 @@ func merge(out string, sources []string, quiet bool, stdout io.Writer) error {
 	specPath := filepath.Join(specDir, experiment.SpecFile)
 	specBytes, err := os.ReadFile(specPath)
 	if err != nil {
-		return badInput(fmt.Errorf("%s is not a sweep directory: %w", specDir, err))
+		return run.BadInput(fmt.Errorf("%s is not a sweep directory: %w", specDir, err))
 	}
 	spec, err := experiment.Load(specPath)
 	if err != nil {
-		return badInput(err)
+		return run.BadInput(err)
 	}
 	runs, err := spec.Runs()
 	if err != nil {
-		return badInput(err)
+		return run.BadInput(err)
 	}
 	if len(sources) > 0 {
 		if err := gatherShards(out, sources, specBytes, runs); err != nil {
@@ -74,10 +75,10 @@ func merge(out string, sources []string, quiet bool, stdout io.Writer) error {
 		}
 	}
 	if missing := experiment.Missing(out, runs); len(missing) > 0 {
-		return failed(missingError(out, append([]string{out}, sources...), runs, missing))
+		return run.Failed(missingError(out, append([]string{out}, sources...), runs, missing))
 	}
 	if err := writeSweepSummary(out, spec, runs); err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	if !quiet {
 		fmt.Fprintf(stdout, "merge: %d runs → %s, %s\n", len(runs),
@@ -93,14 +94,14 @@ func gatherShards(out string, sources []string, specBytes []byte, runs []experim
 	for _, src := range sources {
 		b, err := os.ReadFile(filepath.Join(src, experiment.SpecFile))
 		if err != nil {
-			return badInput(fmt.Errorf("%s is not a sweep directory: %w", src, err))
+			return run.BadInput(fmt.Errorf("%s is not a sweep directory: %w", src, err))
 		}
 		if !bytes.Equal(b, specBytes) {
-			return badInput(fmt.Errorf("%s ran another experiment than %s (experiment.yaml differs)", src, sources[0]))
+			return run.BadInput(fmt.Errorf("%s ran another experiment than %s (experiment.yaml differs)", src, sources[0]))
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(out, experiment.RunsDir), 0o755); err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	if err := writeFileIfAbsent(filepath.Join(out, experiment.SpecFile), specBytes); err != nil {
 		return err
@@ -117,12 +118,12 @@ func gatherShards(out string, sources []string, specBytes []byte, runs []experim
 			os.RemoveAll(stage)
 			if err := copyFlatDir(experiment.RunDir(src, r.Key), stage); err != nil {
 				os.RemoveAll(stage)
-				return failed(err)
+				return run.Failed(err)
 			}
 			final := experiment.RunDir(out, r.Key)
 			os.RemoveAll(final)
 			if err := os.Rename(stage, final); err != nil {
-				return failed(err)
+				return run.Failed(err)
 			}
 			if prof := filepath.Join(src, "profiles", r.Key+".yaml"); fileExists(prof) {
 				data, err := os.ReadFile(prof)
@@ -130,7 +131,7 @@ func gatherShards(out string, sources []string, specBytes []byte, runs []experim
 					err = writeProfile(filepath.Join(out, "profiles", r.Key+".yaml"), data)
 				}
 				if err != nil {
-					return failed(err)
+					return run.Failed(err)
 				}
 			}
 			break
@@ -223,7 +224,7 @@ func writeFileIfAbsent(path string, data []byte) error {
 	old, err := os.ReadFile(path)
 	if err == nil {
 		if !bytes.Equal(old, data) {
-			return badInput(fmt.Errorf("%s holds another experiment", path))
+			return run.BadInput(fmt.Errorf("%s holds another experiment", path))
 		}
 		return nil
 	}
@@ -232,7 +233,7 @@ func writeFileIfAbsent(path string, data []byte) error {
 		return err
 	})
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/policies/gpu"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/openb"
@@ -86,28 +87,28 @@ Policies:
 func runOpenb(stdout io.Writer, o openbOptions) error {
 	seeds, err := parseSeeds(o.seeds)
 	if err != nil {
-		return badInput(err)
+		return run.BadInput(err)
 	}
 	if o.ties != "lowest" && o.ties != "random" {
-		return badInput(fmt.Errorf("--ties %q: want lowest or random", o.ties))
+		return run.BadInput(fmt.Errorf("--ties %q: want lowest or random", o.ties))
 	}
 	for _, p := range o.policies {
 		if gpu.Doc(p) == "" {
-			return badInput(fmt.Errorf("unknown policy %q (known: %s)", p, strings.Join(gpu.Names, ", ")))
+			return run.BadInput(fmt.Errorf("unknown policy %q (known: %s)", p, strings.Join(gpu.Names, ", ")))
 		}
 	}
 	e, err := loadOpenbExperiment(o)
 	if err != nil {
-		return badInput(err)
+		return run.BadInput(err)
 	}
 	e.RandomTies = o.ties == "random"
 	e.Check = true
 	results, err := e.RunAll(o.policies, seeds, o.workers)
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	var curve, summary bytes.Buffer
 	writeOpenbCurve(&curve, results)
@@ -115,7 +116,7 @@ func runOpenb(stdout io.Writer, o openbOptions) error {
 	writeOpenbSummaryCSV(&summary, rows)
 	for name, b := range map[string][]byte{"openb_alloc.csv": curve.Bytes(), "openb_summary.csv": summary.Bytes()} {
 		if err := writeAtomic(filepath.Join(o.out, name), b); err != nil {
-			return failed(err)
+			return run.Failed(err)
 		}
 	}
 	if !o.quiet {

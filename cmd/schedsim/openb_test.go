@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
 const openbData = "../../testdata/openb"
@@ -62,8 +64,8 @@ func TestOpenbBadInput(t *testing.T) {
 		args = append([]string{"openb", "--quiet", "--nodes", filepath.Join(openbData, "nodes.csv"), "--pods", filepath.Join(openbData, "pods.csv"),
 			"--out", filepath.Join(dir, "out")}, args...)
 		_, err := execute(t, args...)
-		if exitCode(err) != exitBadInput {
-			t.Errorf("%v: exit %d (%v), want %d", args, exitCode(err), err, exitBadInput)
+		if exitCode(err) != run.ExitBadInput {
+			t.Errorf("%v: exit %d (%v), want %d", args, exitCode(err), err, run.ExitBadInput)
 		}
 		if args[len(args)-1] == bad && (err == nil || !strings.Contains(err.Error(), "pods.csv:2: field gpu_milli")) {
 			t.Errorf("error does not name file, line and field: %v", err)

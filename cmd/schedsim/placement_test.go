@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
 // readJobsCSV returns the jobs table as job id → column → value.
@@ -69,7 +71,7 @@ func TestPlacementReplay(t *testing.T) {
 	// Errors in the placement block are reported with their line.
 	os.WriteFile(cfg, []byte("placement:\n  strategy: binpack\n  rubrik: {cpu: 1}\n"), 0o644)
 	_, err := execute(t, "replay", "--config", cfg)
-	if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), "line 3: placement.rubrik: unknown field") {
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "line 3: placement.rubrik: unknown field") {
 		t.Errorf("unknown placement key: got %v", err)
 	}
 }

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedsim/schedsim/policies"
-	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/policies/registry"
 )
 
 func newPoliciesCommand() *cobra.Command {
@@ -22,23 +20,4 @@ func newPoliciesCommand() *cobra.Command {
 	}
 }
 
-func printPolicies(out io.Writer) {
-	fmt.Fprintln(out, "Queue orders (--queue):")
-	for _, name := range policies.OrderNames() {
-		fmt.Fprintf(out, "  %-20s %s\n", name, policies.OrderDoc(name))
-	}
-	fmt.Fprintln(out, "\nBackfilling (--backfill):")
-	for _, b := range []policies.Backfill{policies.NoBackfill, policies.EASY, policies.Conservative} {
-		fmt.Fprintf(out, "  %-20s %s\n", b, policies.BackfillDoc(b))
-	}
-	fmt.Fprintln(out, "\nPlacement strategies (--placement, or placement.strategy in --config):")
-	for _, name := range placement.Strategies() {
-		fmt.Fprintf(out, "  %-20s %s\n", name, placement.StrategyDoc(name))
-	}
-	fmt.Fprintln(out, "\nScorers (placement.scorers in --config: {name, weight, …}; each scores in [0, 1], higher is better):")
-	for _, name := range placement.ScorerNames() {
-		fmt.Fprintf(out, "  %-20s %s\n", name, placement.ScorerDoc(name))
-	}
-	fmt.Fprintln(out, "\nAlways applied (a job's own constraints): resources, exclusive hosts, offline nodes, node selector,")
-	fmt.Fprintln(out, "NoSchedule taints, architecture and member group (LXD), hard Fenzo constraints, aversion groups.")
-}
+func printPolicies(out io.Writer) { registry.Print(out) }

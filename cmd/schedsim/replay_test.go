@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -34,14 +35,14 @@ func execute(t *testing.T, args ...string) (string, error) {
 }
 
 func exitCode(err error) int {
-	var ee *exitError
+	var ee *run.ExitError
 	if err == nil {
-		return exitOK
+		return run.ExitOK
 	}
 	if errors.As(err, &ee) {
-		return ee.code
+		return ee.Code
 	}
-	return exitBadInput
+	return run.ExitBadInput
 }
 
 // TestDefaultReplay is the README's first command.
@@ -155,7 +156,7 @@ func TestConfigFile(t *testing.T) {
 	}
 	os.WriteFile(cfg, []byte("backfill: none\nbackfil: easy\n"), 0o644)
 	_, err = execute(t, "replay", "--config", cfg)
-	if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), "line 2: field backfil not found") {
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "line 2: field backfil not found") {
 		t.Errorf("unknown key: got %v", err)
 	}
 }
@@ -164,7 +165,7 @@ func TestConfigFile(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run")
 	_, err := execute(t, "replay", "--backfill", "bogus", "--queue", "lifo", "--out", out)
-	if exitCode(err) != exitBadInput {
+	if exitCode(err) != run.ExitBadInput {
 		t.Fatalf("exit %d, want 2: %v", exitCode(err), err)
 	}
 	for _, want := range []string{`--backfill: unknown backfill "bogus"`, `--queue: unknown queue order "lifo"`} {
@@ -175,7 +176,7 @@ func TestBadInput(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.swf")
 	os.WriteFile(bad, []byte("; MaxProcs: 4\n1 0 -1 10 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n2 5 -1 x 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o644)
 	_, err = execute(t, "replay", "--strict", "--trace", bad, "--out", out)
-	if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), "bad.swf:3: field 4 (run_time): not a number") {
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "bad.swf:3: field 4 (run_time): not a number") {
 		t.Errorf("strict: got %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.csv")); !os.IsNotExist(err) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/report"
 )
 
@@ -30,24 +31,24 @@ func newReportCommand() *cobra.Command {
 			"(it works from a file:// URL).",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return badInput(fmt.Errorf("report: give at least one run or sweep directory"))
+				return run.BadInput(fmt.Errorf("report: give at least one run or sweep directory"))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return badInput(fmt.Errorf("report: --out DIR is required"))
+				return run.BadInput(fmt.Errorf("report: --out DIR is required"))
 			}
 			in, err := report.LoadInputs(args)
 			if err != nil {
-				return badInput(err)
+				return run.BadInput(err)
 			}
 			if err := report.CheckOptions(in, opts); err != nil {
-				return badInput(err)
+				return run.BadInput(err)
 			}
 			written, err := report.Write(in, out, opts)
 			if err != nil {
-				return failed(err)
+				return run.Failed(err)
 			}
 			if !quiet {
 				fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files; open %s\n", len(written), written[len(written)-1])

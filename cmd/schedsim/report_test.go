@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -83,7 +84,7 @@ func TestReport(t *testing.T) {
 func TestReportNotARun(t *testing.T) {
 	tmp := t.TempDir()
 	_, err := execute(t, "report", tmp, "--out", filepath.Join(tmp, "rep"))
-	if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), tmp) || !strings.Contains(err.Error(), "summary.csv") {
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), tmp) || !strings.Contains(err.Error(), "summary.csv") {
 		t.Fatalf("got %v (exit %d), want exit 2 naming %s and summary.csv", err, exitCode(err), tmp)
 	}
 	if err := os.WriteFile(filepath.Join(tmp, "summary.csv"), []byte("jobs,trace\n1,x\n"), 0o644); err != nil {
@@ -93,10 +94,10 @@ func TestReportNotARun(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = execute(t, "report", tmp, "--out", filepath.Join(tmp, "rep"))
-	if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), "jobs.csv") {
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "jobs.csv") {
 		t.Fatalf("got %v, want exit 2 naming the missing jobs table", err)
 	}
-	if _, err := execute(t, "report", "--out", filepath.Join(tmp, "rep")); exitCode(err) != exitBadInput {
+	if _, err := execute(t, "report", "--out", filepath.Join(tmp, "rep")); exitCode(err) != run.ExitBadInput {
 		t.Fatalf("no directory: got %v, want exit 2", err)
 	}
 }
@@ -107,13 +108,13 @@ func TestReportNotARun(t *testing.T) {
 func TestReportSweep(t *testing.T) {
 	tmp := t.TempDir()
 	sweep := filepath.Join("..", "..", "testdata", "sweeps", "weights")
-	run := filepath.Join(tmp, "run")
+	runDir := filepath.Join(tmp, "run")
 	trace := filepath.Join("..", "..", "testdata", "report", "kth-head.swf")
-	if _, err := execute(t, "replay", "--quiet", "--trace", trace, "--format", "csv", "--out", run); err != nil {
+	if _, err := execute(t, "replay", "--quiet", "--trace", trace, "--format", "csv", "--out", runDir); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(tmp, "rep")
-	if _, err := execute(t, "report", run, sweep, "--out", out, "--quiet", "--heatmap-metric", "mean_bsld"); err != nil {
+	if _, err := execute(t, "report", runDir, sweep, "--out", out, "--quiet", "--heatmap-metric", "mean_bsld"); err != nil {
 		t.Fatal(err)
 	}
 	for _, fig := range []string{"wait_cdf", "tenant_bsld", "energy", "sweep_heatmap_mean_bsld", "sweep_pareto"} {
@@ -139,7 +140,7 @@ func TestReportSweep(t *testing.T) {
 		{"--heatmap-metric", "mean_wiat_s"},
 	} {
 		args := append([]string{"report", sweep, "--out", filepath.Join(tmp, "bad")}, bad...)
-		if _, err := execute(t, args...); exitCode(err) != exitBadInput {
+		if _, err := execute(t, args...); exitCode(err) != run.ExitBadInput {
 			t.Errorf("%v: got %v, want exit 2", bad, err)
 		}
 	}

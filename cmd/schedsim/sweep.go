@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -46,24 +49,25 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return badInput(errors.New("--out DIR: give the sweep directory"))
+				return run.BadInput(errors.New("--out DIR: give the sweep directory"))
 			}
 			if workers < 1 {
-				return badInput(fmt.Errorf("--workers: want ≥ 1, got %d", workers))
+				return run.BadInput(fmt.Errorf("--workers: want ≥ 1, got %d", workers))
 			}
 			index, count, err := resolveShard(shard, shards, cmd.Flags().Changed("shards"), os.LookupEnv)
 			if err != nil {
-				return badInput(err)
+				return run.BadInput(err)
 			}
 			spec, err := experiment.Load(args[0])
 			if err != nil {
-				return badInput(err)
+				return run.BadInput(err)
 			}
 			defer runtimeForManyRuns(workers)()
-			interrupt, stop := interruptOnSignal()
+			ctx, stop := interruptible()
+			interrupt := ctx.Done()
 			defer stop()
-			sw := &sweeper{dir: out, workers: workers, interrupt: interrupt, stderr: cmd.ErrOrStderr(), traces: newTraceCache(),
-				progress: !quiet && isTerminal(os.Stderr)}
+			sw := &sweeper{dir: out, workers: workers, ctx: ctx, interrupt: interrupt, stderr: cmd.ErrOrStderr(), traces: run.NewTraceCache(),
+				progress: !quiet && run.IsTerminal(os.Stderr)}
 			return sw.sweep(spec, index, count, quiet, cmd.OutOrStdout())
 		},
 	}
@@ -141,10 +145,11 @@ func resolveShard(flag string, shards int, shardsSet bool, env func(string) (str
 type sweeper struct {
 	dir       string
 	workers   int
+	ctx       context.Context
 	interrupt <-chan struct{}
 	stderr    io.Writer
 	progress  bool
-	traces    *traceCache
+	traces    *run.TraceCache
 
 	mu       sync.Mutex
 	bar      *progressbar.ProgressBar
@@ -161,15 +166,15 @@ type runFailure struct {
 func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, stdout io.Writer) error {
 	all, err := spec.Runs()
 	if err != nil {
-		return badInput(err)
+		return run.BadInput(err)
 	}
 	mine := experiment.Shard(all, index, count)
 	runs, err := sweepRuns(spec, mine, s.dir)
 	if err != nil {
-		return badInput(err)
+		return run.BadInput(err)
 	}
 	if err := os.MkdirAll(filepath.Join(s.dir, experiment.RunsDir), 0o755); err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	if err := writeSpecCopy(s.dir, spec); err != nil {
 		return err
@@ -197,24 +202,24 @@ func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, std
 	}
 	switch {
 	case interrupted:
-		return failed(fmt.Errorf("interrupted: %d of %d runs%s finished; run the same command again to finish the rest",
+		return run.Failed(fmt.Errorf("interrupted: %d of %d runs%s finished; run the same command again to finish the rest",
 			len(mine)-len(missing), len(mine), where))
 	case len(s.failures) > 0:
-		return failed(fmt.Errorf("%d of %d runs%s failed (listed above); run the same command again to retry them",
+		return run.Failed(fmt.Errorf("%d of %d runs%s failed (listed above); run the same command again to retry them",
 			len(s.failures), len(mine), where))
 	case len(missing) > 0: // removed behind our back
-		return failed(fmt.Errorf("%d runs%s are not complete, e.g. %s", len(missing), where, missing[0]))
+		return run.Failed(fmt.Errorf("%d runs%s are not complete, e.g. %s", len(missing), where, missing[0]))
 	}
 	var outputs string
 	if count == 1 {
 		if err := writeSweepSummary(s.dir, spec, all); err != nil {
-			return failed(err)
+			return run.Failed(err)
 		}
 		outputs = filepath.Join(s.dir, "summary.csv") + ", " + filepath.Join(s.dir, "summary.parquet")
 	} else {
 		path := filepath.Join(s.dir, experiment.ShardsDir, fmt.Sprintf("%d-of-%d.csv", index, count))
 		if err := writeShardSummary(path, spec, s.dir, mine); err != nil {
-			return failed(err)
+			return run.Failed(err)
 		}
 		outputs = path + "; when every shard is done: schedsim merge " + s.dir
 	}
@@ -313,7 +318,7 @@ func (s *sweeper) runOne(r *sweepRun) (err error) {
 		}
 	}
 	cfg := r.cfg
-	if err := replayRun(&cfg, replayOptions{interrupt: s.interrupt, dir: stage, traces: s.traces}, io.Discard, io.Discard); err != nil {
+	if err := run.Replay(s.ctx, &cfg, run.Options{Dir: stage, Traces: s.traces}); err != nil {
 		return err
 	}
 	final := experiment.RunDir(s.dir, r.Key)
@@ -333,7 +338,7 @@ func (s *sweeper) runOne(r *sweepRun) (err error) {
 func writeSpecCopy(dir string, spec *experiment.Spec) error {
 	data, err := spec.Marshal()
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	path := filepath.Join(dir, experiment.SpecFile)
 	old, err := os.ReadFile(path)
@@ -341,9 +346,9 @@ func writeSpecCopy(dir string, spec *experiment.Spec) error {
 	case err == nil && bytes.Equal(old, data):
 		return nil
 	case err == nil:
-		return badInput(fmt.Errorf("%s holds another experiment than %s (%s differs): use another --out, or remove it", dir, spec.File, path))
+		return run.BadInput(fmt.Errorf("%s holds another experiment than %s (%s differs): use another --out, or remove it", dir, spec.File, path))
 	case !errors.Is(err, os.ErrNotExist):
-		return failed(err)
+		return run.Failed(err)
 	}
 	return metrics.WriteFileAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(data)

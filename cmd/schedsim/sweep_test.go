@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
 // buildSchedsim builds the binary, for tests that need real processes.
@@ -338,7 +339,7 @@ policies: {backfill: [none, easy]}
 	root.SetErr(&stderr)
 	root.SetArgs([]string{"sweep", spec, "--out", dir})
 	err := root.Execute()
-	if exitCode(err) != exitFailed || !strings.Contains(err.Error(), "2 of 4 runs failed") {
+	if exitCode(err) != run.ExitFailed || !strings.Contains(err.Error(), "2 of 4 runs failed") {
 		t.Errorf("exit %d: %v", exitCode(err), err)
 	}
 	if !strings.Contains(stderr.String(), "run broken__default__fcfs__easy__first-fit__seed=1 failed") {
@@ -370,7 +371,7 @@ func TestSweepBadInput(t *testing.T) {
 			[]string{`:1: traces[0].path: stat /nonexistent/x.swf`}},
 	} {
 		_, err := execute(t, "sweep", writeSpec(t, c.spec), "--out", t.TempDir())
-		if exitCode(err) != exitBadInput {
+		if exitCode(err) != run.ExitBadInput {
 			t.Errorf("%s: exit %d (%v), want 2", c.name, exitCode(err), err)
 			continue
 		}
@@ -385,7 +386,7 @@ func TestSweepBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := execute(t, "sweep", writeSpec(t, "seed: 2\ntraces: [{path: "+trace+"}]\n"), "--out", dir)
-	if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), "holds another experiment") {
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "holds another experiment") {
 		t.Errorf("other experiment in the same directory: %v", err)
 	}
 }

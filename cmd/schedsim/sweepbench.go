@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
 // Sizes of the sweep benchmark: 200 runs on the first 20,000 jobs of an
@@ -35,23 +37,23 @@ func benchSweep(out io.Writer, args []string, dir string) error {
 		logs, _ := filepath.Glob(filepath.Join(dir, "*.swf.gz"))
 		sort.Strings(logs)
 		if len(logs) == 0 {
-			return badInput(fmt.Errorf("no SWF logs in %s; give one: schedsim bench --suite sweep LOG.swf.gz", dir))
+			return run.BadInput(fmt.Errorf("no SWF logs in %s; give one: schedsim bench --suite sweep LOG.swf.gz", dir))
 		}
 		trace = logs[0]
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	tmp, err := os.MkdirTemp("", "schedsim-bench-sweep-")
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	defer os.RemoveAll(tmp)
 	head := filepath.Join(tmp, "head.swf")
 	jobs, err := writeSWFHead(trace, head, benchSweepJobs)
 	if err != nil {
-		return badInput(err)
+		return run.BadInput(err)
 	}
 	spec := filepath.Join(tmp, "experiment.yaml")
 	text := fmt.Sprintf(`seed: 1
@@ -62,7 +64,7 @@ parameters:
   ranges: [{name: bsld_tau_s, min: 10, max: 100, steps: 10}]
 `, head)
 	if err := os.WriteFile(spec, []byte(text), 0o644); err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	fmt.Fprintf(out, "%d runs (2 backfills × 10 τ × 10 seeds) on the first %d jobs of %s\n\n", benchSweepRuns, jobs, filepath.Base(trace))
 	// --workers N keeps the sweep on N cores (coresForWorkers); the last
@@ -93,7 +95,7 @@ parameters:
 			}
 			wall, cpu, rss, err := timeChildCPUEnv(env, self, "sweep", spec, "--out", sweepDir, "--workers", strconv.Itoa(c.workers), "--quiet")
 			if err != nil {
-				return failed(fmt.Errorf("sweep, %s workers: %w", c.label, err))
+				return run.Failed(fmt.Errorf("sweep, %s workers: %w", c.label, err))
 			}
 			if b := best[i]; b.wall == 0 || wall < b.wall {
 				best[i] = result{wall, cpu, rss, load}
@@ -101,7 +103,7 @@ parameters:
 			if round == 0 {
 				s, err := os.ReadFile(filepath.Join(sweepDir, "summary.csv"))
 				if err != nil {
-					return failed(err)
+					return run.Failed(err)
 				}
 				summaries = append(summaries, s)
 			}
@@ -116,7 +118,7 @@ parameters:
 	}
 	for i := 1; i < len(summaries); i++ {
 		if !bytes.Equal(summaries[0], summaries[i]) {
-			return failed(fmt.Errorf("the summaries of %s and %s workers differ", cases[0].label, cases[i].label))
+			return run.Failed(fmt.Errorf("the summaries of %s and %s workers differ", cases[0].label, cases[i].label))
 		}
 	}
 	fmt.Fprintf(out, "\nBest of 2 runs each; summary.csv identical in every case. Speed-up is against 1 worker on 1 core;\n")

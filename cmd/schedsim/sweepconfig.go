@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/lattice"
 )
@@ -19,7 +20,7 @@ import (
 // sweepRun is one run of a sweep with its resolved replay config.
 type sweepRun struct {
 	experiment.Run
-	cfg replayConfig
+	cfg run.Spec
 	// profile is the weight profile file to write before the run (the
 	// profile with the run's w_<factor> overrides); nil when none.
 	profile []byte
@@ -28,8 +29,8 @@ type sweepRun struct {
 // baseReplayConfig is the replay defaults overlaid with the spec's replay
 // block, decoded strictly from the spec file itself so errors carry its
 // lines; paths are relative to the spec.
-func baseReplayConfig(spec *experiment.Spec) (replayConfig, error) {
-	cfg := defaultConfig()
+func baseReplayConfig(spec *experiment.Spec) (run.Spec, error) {
+	cfg := run.Default()
 	if len(spec.ReplayKeys()) == 0 {
 		return cfg, nil
 	}
@@ -37,18 +38,21 @@ func baseReplayConfig(spec *experiment.Spec) (replayConfig, error) {
 	if err != nil {
 		return cfg, err
 	}
-	// The other keys of the spec land in rest; replay's are checked.
-	var doc struct {
-		Replay *replayConfig        `yaml:"replay"`
-		Rest   map[string]yaml.Node `yaml:",inline"`
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return cfg, fmt.Errorf("%s: %s", spec.File, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	doc.Replay = &cfg
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return cfg, fmt.Errorf("%s: replay: %s", spec.File, strings.TrimPrefix(err.Error(), "yaml: "))
+	if len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
+		root := doc.Content[0]
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if root.Content[i].Value == "replay" {
+				if err := cfg.Overlay(spec.File, root.Content[i+1]); err != nil {
+					return cfg, err
+				}
+			}
+		}
 	}
-	resolveConfigPaths(spec.Dir, &cfg)
+	run.ResolvePaths(spec.Dir, &cfg)
 	return cfg, nil
 }
 
@@ -107,7 +111,7 @@ func splitErrors(err error) []error {
 }
 
 // runConfig is base with the run's axes and parameters applied.
-func runConfig(spec *experiment.Spec, base replayConfig, r experiment.Run, dir string) (sweepRun, error) {
+func runConfig(spec *experiment.Spec, base run.Spec, r experiment.Run, dir string) (sweepRun, error) {
 	sr := sweepRun{Run: r, cfg: base}
 	c := &sr.cfg
 	c.Trace, c.TraceFormat = r.Trace.Path, r.Trace.Format
@@ -128,7 +132,7 @@ func runConfig(spec *experiment.Spec, base replayConfig, r experiment.Run, dir s
 			return sr, spec.Errorf(fmt.Sprintf("parameters.ranges[%d].name", i), "%v", err)
 		}
 	}
-	if err := c.validate(); err != nil {
+	if err := c.Validate(); err != nil {
 		return sr, err
 	}
 	if w := r.Weights(); len(w) > 0 {
@@ -147,7 +151,7 @@ func runConfig(spec *experiment.Spec, base replayConfig, r experiment.Run, dir s
 
 // setConfigKey sets one replay --config key ("checkpoint_s",
 // "lattice.half_life_s") to v, by decoding it strictly like a --config file.
-func setConfigKey(c *replayConfig, key string, v experiment.Value) error {
+func setConfigKey(c *run.Spec, key string, v experiment.Value) error {
 	// A dotted key nests: lattice.half_life_s: 60 → {lattice: {half_life_s: 60}}.
 	var node any = v.String()
 	if v.IsNum {
@@ -172,8 +176,8 @@ func setConfigKey(c *replayConfig, key string, v experiment.Value) error {
 
 // weightProfile writes the run's profile (its --profile, or the default)
 // with the given weights overriding the profile's.
-func weightProfile(c *replayConfig, weights map[string]float64) ([]byte, error) {
-	ps, err := c.latticeProfiles()
+func weightProfile(c *run.Spec, weights map[string]float64) ([]byte, error) {
+	ps, err := c.Lattice.Profiles(c.Profile)
 	if err != nil {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
 // replayTwice replays args into two directories and checks that every
@@ -105,7 +107,7 @@ func TestCloudTraceInputErrors(t *testing.T) {
 		{[]string{"--trace", bad, "--cluster", "../../testdata/clusters/small.yaml", "--strict"}, "batch_task.csv:2: field task_name"},
 	} {
 		_, err := execute(t, append([]string{"replay", "--quiet", "--out", filepath.Join(dir, "out")}, c.args...)...)
-		if exitCode(err) != exitBadInput || !strings.Contains(err.Error(), c.want) {
+		if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v (exit %d), want %q", c.args, err, exitCode(err), c.want)
 		}
 	}

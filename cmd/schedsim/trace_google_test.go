@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
 // TestGoogleReplay replays both Google samples on the clusters they carry,
@@ -57,12 +59,12 @@ func TestGoogleReplay(t *testing.T) {
 						t.Errorf("node %s: downtime %s s, want %s", row[col["node"]], got, want)
 					}
 				}
-				run, err := os.ReadFile(filepath.Join(out, "run.yaml"))
+				runYAML, err := os.ReadFile(filepath.Join(out, "run.yaml"))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !strings.Contains(string(run), "format: "+c.format) || !strings.Contains(string(run), "machine_events") {
-					t.Errorf("run.yaml does not name the format and the cluster's source:\n%s", run)
+				if !strings.Contains(string(runYAML), "format: "+c.format) || !strings.Contains(string(runYAML), "machine_events") {
+					t.Errorf("run.yaml does not name the format and the cluster's source:\n%s", runYAML)
 				}
 			})
 		}
@@ -122,7 +124,7 @@ func TestGoogleStrictError(t *testing.T) {
 	}
 	_, err = execute(t, "replay", "--quiet", "--strict", "--trace", dir, "--out", filepath.Join(dir, "run"))
 	want := bad + ":2: field 4 (event type): 12 out of range 0–8"
-	if exitCode(err) != exitBadInput || err == nil || !strings.Contains(err.Error(), want) {
+	if exitCode(err) != run.ExitBadInput || err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v (exit %d), want exit 2 with %q", err, exitCode(err), want)
 	}
 }

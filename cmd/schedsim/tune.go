@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -15,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 
 	"github.com/spf13/cobra"
 
@@ -48,18 +51,18 @@ Exit status: 0 when a profile meets the constraints, 1 when none does or a repla
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if workers < 1 {
-				return badInput(fmt.Errorf("--workers: want ≥ 1, got %d", workers))
+				return run.BadInput(fmt.Errorf("--workers: want ≥ 1, got %d", workers))
 			}
 			t, err := newTuning(args[0])
 			if err != nil {
-				return badInput(err)
+				return run.BadInput(err)
 			}
 			if cmd.Flags().Changed("seed") {
 				t.cfg.Seed = seed
 			}
 			if cmd.Flags().Changed("iterations") {
 				if iterations < 1 {
-					return badInput(fmt.Errorf("--iterations: want ≥ 1, got %d", iterations))
+					return run.BadInput(fmt.Errorf("--iterations: want ≥ 1, got %d", iterations))
 				}
 				t.cfg.Iterations = iterations
 			}
@@ -166,22 +169,23 @@ func namedProfile(n string) (lattice.Profile, error) {
 func (t *tuning) run(workers int, out string, stdout io.Writer) error {
 	tmp, err := os.MkdirTemp("", "schedsim-tune-")
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	defer os.RemoveAll(tmp)
-	interrupt, stop := interruptOnSignal()
+	ctx, stop := interruptible()
+	interrupt := ctx.Done()
 	defer stop()
-	ev := &evaluator{runs: t.runs, tmp: tmp, slots: make(chan struct{}, workers), interrupt: interrupt, traces: newTraceCache(),
+	ev := &evaluator{runs: t.runs, tmp: tmp, slots: make(chan struct{}, workers), ctx: ctx, interrupt: interrupt, traces: run.NewTraceCache(),
 		headers: make([][]string, len(t.runs))}
 	res, err := tune.Run(t.cfg, t.named, ev.evaluate, workers)
 	if err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	if err := res.WriteText(stdout, tune.Describe{Spec: t.spec.File, Runs: len(t.runs), Workers: workers}); err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	if err := writeTuneOutputs(out, res, ev.metricOrder()); err != nil {
-		return failed(err)
+		return run.Failed(err)
 	}
 	fmt.Fprintf(stdout, "\nfiles in %s/: summary.csv, summary.parquet, convergence.csv", out)
 	if res.Best != nil {
@@ -189,7 +193,7 @@ func (t *tuning) run(workers int, out string, stdout io.Writer) error {
 	}
 	fmt.Fprintln(stdout)
 	if res.Best == nil {
-		return failed(errors.New("tune: no profile evaluated meets the constraints"))
+		return run.Failed(errors.New("tune: no profile evaluated meets the constraints"))
 	}
 	return nil
 }
@@ -199,8 +203,9 @@ type evaluator struct {
 	runs      []sweepRun
 	tmp       string
 	slots     chan struct{} // bounds the replays running at once
+	ctx       context.Context
 	interrupt <-chan struct{}
-	traces    *traceCache
+	traces    *run.TraceCache
 
 	mu      sync.Mutex
 	headers [][]string // each run's summary columns, in file order
@@ -271,7 +276,7 @@ func (e *evaluator) replay(i int, profile, dir string) (map[string]float64, erro
 	cfg := e.runs[i].cfg
 	cfg.Profile, cfg.Out, cfg.Format, cfg.Quiet, cfg.Explain = profile, dir, metrics.FormatCSV, true, false
 	defer os.RemoveAll(dir)
-	if err := replayRun(&cfg, replayOptions{interrupt: e.interrupt, traces: e.traces}, io.Discard, io.Discard); err != nil {
+	if err := run.Replay(e.ctx, &cfg, run.Options{Traces: e.traces}); err != nil {
 		return nil, fmt.Errorf("run %s: %w", e.runs[i].Key, err)
 	}
 	header, row, err := readSummaryRow(filepath.Join(dir, "summary.csv"))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -108,11 +109,11 @@ func TestTuneKTH(t *testing.T) {
 	cfg := filepath.Join(tmp, "run.yaml")
 	os.WriteFile(cfg, []byte("trace: "+filepath.Join(mustAbs(t, "../../testdata/experiments"), "kth-sp2-2000.swf.gz")+
 		"\nqueue: lattice\nbackfill: easy\nlattice: {tenants: user, tenant_buckets: 4, shares: {t0: 0.1, t1: 0.2, t2: 0.3, t3: 0.4}}\n"), 0o644)
-	run := filepath.Join(tmp, "replay")
-	if _, err := execute(t, "replay", "--config", cfg, "--profile", prof, "--quiet", "--format", "csv", "--out", run); err != nil {
+	runDir := filepath.Join(tmp, "replay")
+	if _, err := execute(t, "replay", "--config", cfg, "--profile", prof, "--quiet", "--format", "csv", "--out", runDir); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := metrics.ReadSummaryCSV(filepath.Join(run, "summary.csv"))
+	sum, err := metrics.ReadSummaryCSV(filepath.Join(runDir, "summary.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ parameters:
 		spec := filepath.Join(dir, "bad.yaml")
 		os.WriteFile(spec, []byte(c.spec), 0o644)
 		_, err := execute(t, "tune", spec)
-		if exitCode(err) != exitBadInput {
+		if exitCode(err) != run.ExitBadInput {
 			t.Fatalf("status %d: %v", exitCode(err), err)
 		}
 		for _, want := range c.want {

@@ -13,6 +13,7 @@ import (
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/policies/registry"
 )
 
 // LatticeQueue is the queue name of Lattice's multi-factor queue, the one
@@ -85,12 +86,9 @@ func (s *Spec) Validate() error {
 			add(p+".swf_procs_per_node", "must be ≥ 0")
 		}
 	}
-	queues := append(policies.OrderNames(), LatticeQueue)
 	checkAxis(s, "policies.queue", s.Policies.Queue, func(v string) error {
-		if !slices.Contains(queues, v) {
-			return fmt.Errorf("unknown queue order %q (known: %s)", v, strings.Join(queues, ", "))
-		}
-		return nil
+		_, err := registry.LookupOrder(v)
+		return err
 	}, &errs)
 	checkAxis(s, "policies.backfill", s.Policies.Backfill, func(v string) error {
 		_, err := policies.ParseBackfill(v)

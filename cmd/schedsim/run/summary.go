@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"fmt"
@@ -16,10 +16,10 @@ import (
 
 // printSummary prints the run's summary.csv as a readable table and says
 // where the files are.
-func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster, skips traces.Skips) error {
-	row, err := metrics.ReadSummaryCSV(filepath.Join(cfg.Out, "summary.csv"))
+func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips traces.Skips, dir string) error {
+	row, err := metrics.ReadSummaryCSV(filepath.Join(dir, "summary.csv"))
 	if err != nil {
-		return failed(err)
+		return Failed(err)
 	}
 	// An empty cell is a statistic over no jobs (no job started, say).
 	num := func(k string) float64 {
@@ -29,8 +29,8 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 		}
 		return v
 	}
-	fmt.Fprintf(out, "schedsim replay: %s\n", w.name)
-	fmt.Fprintf(out, "  cluster: %s\n", w.cluster)
+	fmt.Fprintf(out, "schedsim replay: %s\n", w.Name)
+	fmt.Fprintf(out, "  cluster: %s\n", w.Cluster)
 	fmt.Fprintf(out, "  policy:  queue %s, backfill %s, placement %s\n\n", cfg.Queue, cfg.Backfill, cfg.Placement.String())
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	line := func(name, value string) { fmt.Fprintf(tw, "  %s\t%s\n", name, value) }
@@ -74,7 +74,7 @@ func printSummary(out io.Writer, cfg *replayConfig, w *workload, c *sim.Cluster,
 	if cfg.Format != "csv" {
 		files += "summary.csv "
 	}
-	fmt.Fprintf(out, "\n  files in %s/: %srun.yaml\n", cfg.Out, files)
+	fmt.Fprintf(out, "\n  files in %s/: %srun.yaml\n", dir, files)
 	return nil
 }
 

@@ -1,40 +1,32 @@
-package main
+package run
 
 import (
 	"sync"
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/formats"
 )
 
-// traceCacheJobs bounds the jobs a trace cache holds, all traces together.
+// TraceCacheJobs bounds the jobs a trace cache holds, all traces together.
 // A cached job takes 248 bytes (CEA-Curie's 312,807 jobs: 74 MB), so
 // 125 MB at most; the collector's headroom for sweeps (5× the live heap,
 // within 1 GiB a worker) multiplies that in the peak memory. A trace that
 // would not fit is streamed by every run, as replay does.
-const traceCacheJobs = 500_000
+const TraceCacheJobs = 500_000
 
-// traceCache keeps parsed traces in memory for a command that replays the
+// TraceCache keeps parsed traces in memory for a command that replays the
 // same trace many times (sweep, tune): a run of a 20,000-job SWF log spent
 // about a tenth of its CPU time checksumming and parsing it, on a reading
 // goroutine that kept a second core busy, so two workers could not double
 // the throughput of one. Runs share the cached jobs read-only (the engine
 // keeps its state in JobRun; checkpointed copies a job before changing it).
 // Results are those of streaming the trace: the same jobs in the same order.
-type traceCache struct {
+type TraceCache struct {
 	mu      sync.Mutex
-	entries map[traceKey]*cachedTrace
-	jobs    int // held by entries, against traceCacheJobs
+	entries map[formats.Key]*cachedTrace
+	jobs    int // held by entries, against TraceCacheJobs
 	limit   int
-}
-
-// traceKey is what openTrace reads of a run's config.
-type traceKey struct {
-	trace, format, swfModel string
-	procsPerNode            int
-	strict                  bool
-	// clusterGiven: the header's cluster is not wanted.
-	clusterGiven bool
 }
 
 // cachedTrace is one trace read to its end, or to the error that stopped
@@ -43,35 +35,30 @@ type cachedTrace struct {
 	ready   chan struct{} // closed once loaded
 	ok      bool          // cached; else runs open the trace themselves
 	openErr error         // openTrace's own error: each run reports it
-	w       workload      // open replaces its source, skips and close (the reader's, closed)
+	w       Workload      // open replaces its source, skips and close (the reader's, closed)
 	jobs    []*sim.Job
 	endErr  error // the source's last error: io.EOF or a parse error
 	skips   traces.Skips
 }
 
-func newTraceCache() *traceCache {
-	return &traceCache{entries: map[traceKey]*cachedTrace{}, limit: traceCacheJobs}
+func NewTraceCache() *TraceCache {
+	return &TraceCache{entries: map[formats.Key]*cachedTrace{}, limit: TraceCacheJobs}
 }
 
-// cacheableFormat: opening a trace of these formats depends only on
-// traceKey. (The Google, Alibaba and Azure readers also read the scale
-// option and the backfill; those traces are streamed by every run.)
+// cacheableFormat: opening a trace of this format depends only on its
+// formats.Key (the registry says which).
 func cacheableFormat(format string) bool {
-	switch format {
-	case "swf", "native", "batsim":
-		return true
-	}
-	return false
+	f, ok := formats.Lookup(format)
+	return ok && f.Cacheable
 }
 
 // open returns the workload of c from the cache, loading it on first use;
 // a trace the cache cannot hold is opened as replay does.
-func (tc *traceCache) open(c *replayConfig) (*workload, error) {
+func (tc *TraceCache) open(c *Spec) (*Workload, error) {
 	if tc == nil || c.Trace == "" || (c.TraceFormat != "" && !cacheableFormat(c.TraceFormat)) {
-		return openTrace(c)
+		return OpenTrace(c)
 	}
-	key := traceKey{trace: c.Trace, format: c.TraceFormat, swfModel: c.SWFModel, procsPerNode: c.ProcsPerNode,
-		strict: c.Strict, clusterGiven: c.Cluster != "" || c.Platform != ""}
+	key := c.request().Key()
 	tc.mu.Lock()
 	e, found := tc.entries[key]
 	if !found {
@@ -88,46 +75,46 @@ func (tc *traceCache) open(c *replayConfig) (*workload, error) {
 	case e.openErr != nil:
 		return nil, e.openErr
 	case !e.ok:
-		return openTrace(c)
+		return OpenTrace(c)
 	}
 	w := e.w
-	w.source = &cachedSource{jobs: e.jobs, end: e.endErr}
-	w.skips = func() traces.Skips { return e.skips }
-	w.close = func() {}
+	w.Source = &cachedSource{jobs: e.jobs, end: e.endErr}
+	w.Skips = func() traces.Skips { return e.skips }
+	w.Close = func() {}
 	return &w, nil
 }
 
 // load reads the trace into e when its format allows and it fits what is
 // left of the budget.
-func (tc *traceCache) load(e *cachedTrace, c *replayConfig) {
+func (tc *TraceCache) load(e *cachedTrace, c *Spec) {
 	format := c.TraceFormat
 	if format == "" {
 		var err error
-		if format, err = sniffFormat(c.Trace, nil); err != nil {
+		if format, err = formats.Sniff(c.Trace, nil); err != nil {
 			return // each run reports it
 		}
 	}
 	if !cacheableFormat(format) {
 		return
 	}
-	w, err := openTrace(c)
+	w, err := OpenTrace(c)
 	if err != nil {
 		e.openErr = err
 		return
 	}
-	defer w.close()
+	defer w.Close()
 	tc.mu.Lock()
 	room := tc.limit - tc.jobs
 	tc.mu.Unlock()
-	if w.records > room {
+	if w.Records > room {
 		return // known too large before reading
 	}
 	var jobs []*sim.Job
-	if w.records > 0 {
-		jobs = make([]*sim.Job, 0, w.records)
+	if w.Records > 0 {
+		jobs = make([]*sim.Job, 0, w.Records)
 	}
 	for {
-		j, err := w.source.Next()
+		j, err := w.Source.Next()
 		if err != nil {
 			e.endErr = err
 			break
@@ -143,7 +130,7 @@ func (tc *traceCache) load(e *cachedTrace, c *replayConfig) {
 		return // another trace took the room meanwhile
 	}
 	tc.jobs += len(jobs)
-	e.w, e.jobs, e.skips, e.ok = *w, jobs, w.skips(), true
+	e.w, e.jobs, e.skips, e.ok = *w, jobs, w.Skips(), true
 }
 
 // cachedSource serves one run the cached jobs, then the error that ended

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 // energyConfig reads --price and --carbon (CSV time_s,value step series)
 // and sets power-down from --power-down.
-func energyConfig(cfg *replayConfig, e *sim.Config) (price, carbon *sim.StepSeries, err error) {
+func energyConfig(cfg *Spec, e *sim.Config) (price, carbon *sim.StepSeries, err error) {
 	if cfg.PowerDownS >= 0 {
 		e.PowerDown = &sim.PowerDown{After: sim.SecondsToTime(cfg.PowerDownS)}
 	}
@@ -26,10 +26,10 @@ func energyConfig(cfg *replayConfig, e *sim.Config) (price, carbon *sim.StepSeri
 }
 
 // validateEnergy checks the energy flags.
-func (c *replayConfig) validateEnergy() []error {
+func (c *Spec) validateEnergy() []error {
 	var errs []error
 	if c.PowerDownS >= 0 && c.Backfill == "conservative" {
-		errs = append(errs, fmt.Errorf("--power-down: conservative backfilling's reservations do not model the wait for nodes to wake; use none or easy"))
+		errs = append(errs, c.problem("power_down_s", "conservative backfilling's reservations do not model the wait for nodes to wake; use none or easy"))
 	}
 	return errs
 }

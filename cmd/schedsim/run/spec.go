@@ -1,78 +1,124 @@
-package main
+package run
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/policies/registry"
+	"github.com/schedsim/schedsim/traces/formats"
 	"github.com/schedsim/schedsim/traces/swf"
 )
 
-// replayConfig is everything a replay needs. The YAML keys of --config are
-// the flag names with '_' for '-'; flags given on the command line win.
-type replayConfig struct {
-	Trace          string          `yaml:"trace"`
-	TraceFormat    string          `yaml:"trace_format"`
-	GoogleScale    string          `yaml:"google_scale,omitempty"`
-	Cluster        string          `yaml:"cluster"`
-	Platform       string          `yaml:"platform"`
-	MaxHosts       int             `yaml:"max_hosts"`
-	SWFModel       string          `yaml:"swf_model"`
-	ProcsPerNode   int             `yaml:"swf_procs_per_node"`
-	Queue          string          `yaml:"queue"`
-	Profile        string          `yaml:"profile"`
-	Backfill       string          `yaml:"backfill"`
+// Spec is everything a replay needs: a run is one Spec, and run.yaml is
+// the Spec resolved (plus a provenance section that loading ignores). Its
+// parts are typed by concern; in YAML their keys sit side by side, and
+// each key is the flag of the same name with '_' for '-' (a few carry the
+// unit: mtbf_s for --mtbf). Flags are a view of it (BindFlags).
+type Spec struct {
+	TraceSpec     `yaml:",inline"`
+	ClusterSpec   `yaml:",inline"`
+	QueueSpec     `yaml:",inline"`
+	PlacementSpec `yaml:",inline"`
+	EngineSpec    `yaml:",inline"`
+	MetricsSpec   `yaml:",inline"`
+	OutputSpec    `yaml:",inline"`
+
+	// source is where the spec was loaded from, for error messages.
+	source source
+}
+
+// TraceSpec is the workload: which trace and how to read it.
+type TraceSpec struct {
+	Trace       string `yaml:"trace"`
+	TraceFormat string `yaml:"trace_format"`
+	GoogleScale string `yaml:"google_scale,omitempty"`
+	Strict      bool   `yaml:"strict"`
+}
+
+// ClusterSpec is the machine: a cluster file, a Batsim platform, or the
+// cluster the trace describes (an SWF header, in one of two models).
+type ClusterSpec struct {
+	Cluster      string `yaml:"cluster"`
+	Platform     string `yaml:"platform"`
+	MaxHosts     int    `yaml:"max_hosts"`
+	SWFModel     string `yaml:"swf_model"`
+	ProcsPerNode int    `yaml:"swf_procs_per_node"`
+}
+
+// QueueSpec is the queue order and backfilling.
+type QueueSpec struct {
+	Queue    string       `yaml:"queue"`
+	Profile  string       `yaml:"profile"`
+	Backfill string       `yaml:"backfill"`
+	Lattice  lattice.Args `yaml:"lattice,omitempty"`
+}
+
+// PlacementSpec is how a started job's tasks find nodes.
+type PlacementSpec struct {
 	Placement      placementConfig `yaml:"placement"`
 	CandidateLimit string          `yaml:"candidate_limit"`
-	Explain        bool            `yaml:"explain"`
 	Script         scriptConfig    `yaml:"script"`
-	NodeEvents     string          `yaml:"node_events"`
-	MTBFs          float64         `yaml:"mtbf_s"`
-	MTTRs          float64         `yaml:"mttr_s"`
-	CheckpointS    float64         `yaml:"checkpoint_s"`
-	MaxRestarts    int             `yaml:"max_restarts"`
-	Seed           uint64          `yaml:"seed"`
-	Out            string          `yaml:"out"`
-	Format         string          `yaml:"format"`
-	Check          bool            `yaml:"check"`
-	Quiet          bool            `yaml:"quiet"`
-	Strict         bool            `yaml:"strict"`
-	KillAtWalltime bool            `yaml:"kill_at_walltime"`
-	TauS           float64         `yaml:"bsld_tau_s"`
-	Tenants        string          `yaml:"tenants"`
-	PowerDownS     float64         `yaml:"power_down_s"` // < 0: never
-	Price          string          `yaml:"price"`        // CSV time_s,value: price per kWh
-	Carbon         string          `yaml:"carbon"`       // CSV time_s,value: gCO₂ per kWh
-	Lattice        latticeConfig   `yaml:"lattice,omitempty"`
 }
 
-func defaultConfig() replayConfig {
-	return replayConfig{
-		SWFModel:       string(swf.Pool),
-		Queue:          "fcfs",
-		Backfill:       string(policies.EASY),
-		Format:         metrics.FormatParquet,
-		KillAtWalltime: true,
-		TauS:           10,
-		PowerDownS:     -1,
-		MaxRestarts:    5,
-	}
+// EngineSpec is the engine's options: walltimes, node events, failures,
+// checkpoints, power-down, the seed of everything random.
+type EngineSpec struct {
+	KillAtWalltime bool    `yaml:"kill_at_walltime"`
+	NodeEvents     string  `yaml:"node_events"`
+	MTBFs          float64 `yaml:"mtbf_s"`
+	MTTRs          float64 `yaml:"mttr_s"`
+	CheckpointS    float64 `yaml:"checkpoint_s"`
+	MaxRestarts    int     `yaml:"max_restarts"`
+	PowerDownS     float64 `yaml:"power_down_s"` // < 0: never
+	Seed           uint64  `yaml:"seed"`
+	Check          bool    `yaml:"check"`
 }
 
-// bindFlags registers every flag on fs, pointing into c.
-func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
+// MetricsSpec is what the metrics need beyond the run: the bounded
+// slowdown's τ, the tenants, price and carbon series.
+type MetricsSpec struct {
+	TauS    float64 `yaml:"bsld_tau_s"`
+	Tenants string  `yaml:"tenants"`
+	Price   string  `yaml:"price"`  // CSV time_s,value: price per kWh
+	Carbon  string  `yaml:"carbon"` // CSV time_s,value: gCO₂ per kWh
+}
+
+// OutputSpec is where and how the run is written. Out is not part of a
+// run's identity: run.yaml leaves it out, so re-running one writes a new
+// run directory.
+type OutputSpec struct {
+	Out     string `yaml:"out,omitempty"`
+	Format  string `yaml:"format"`
+	Explain bool   `yaml:"explain"`
+	Quiet   bool   `yaml:"quiet,omitempty"`
+	// FailOn lists what makes a completed run exit 1 (FailOnKinds).
+	FailOn []string `yaml:"fail_on,omitempty"`
+}
+
+func Default() Spec {
+	var c Spec
+	c.SWFModel = string(swf.Pool)
+	c.Queue = "fcfs"
+	c.Backfill = string(policies.EASY)
+	c.Format = metrics.FormatParquet
+	c.KillAtWalltime = true
+	c.TauS = 10
+	c.PowerDownS = -1
+	c.MaxRestarts = 5
+	return c
+}
+
+// BindFlags registers every flag on fs, pointing into c.
+func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Trace, "trace", c.Trace, "trace file: .swf[.gz], Batsim .json, native .parquet/.jsonl/.csv[.gz], Alibaba 2018 directory or batch_task.csv, Azure vmtable.csv, Google 2011/2019 trace directory (default: the embedded KTH-SP2 log)")
 	fs.StringVar(&c.TraceFormat, "trace-format", c.TraceFormat, "force the trace format: swf, batsim, native, alibaba2018, azure, google2011, google2019")
 	fs.StringVar(&c.GoogleScale, "google-scale", c.GoogleScale, "Google traces: factors from normalised amounts (1 = the largest machine) to the replay's units, e.g. cpu=64,mem=256,disk=1 (default cpu=1,mem=1, no disk)")
@@ -81,7 +127,7 @@ func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&c.MaxHosts, "max-hosts", c.MaxHosts, "keep only the first N compute hosts of --platform (0: all)")
 	fs.StringVar(&c.SWFModel, "swf-model", c.SWFModel, "cluster model for SWF traces: pool (one node of MaxProcs processors) or nodes (MaxNodes whole nodes)")
 	fs.IntVar(&c.ProcsPerNode, "swf-procs-per-node", c.ProcsPerNode, "processors per node in the nodes model (default ⌈MaxProcs/MaxNodes⌉)")
-	fs.StringVar(&c.Queue, "queue", c.Queue, "queue order: "+strings.Join(queueNames(), ", "))
+	fs.StringVar(&c.Queue, "queue", c.Queue, "queue order: "+strings.Join(registry.OrderNames(), ", "))
 	fs.StringVar(&c.Profile, "profile", c.Profile, "weight profile of --queue lattice: "+strings.Join(lattice.BuiltinNames(), ", ")+", or a profile YAML file")
 	fs.StringVar(&c.Backfill, "backfill", c.Backfill, "backfilling: none, easy, conservative")
 	fs.Var(&c.Placement, "placement", "placement strategy, listed by 'schedsim policies'; arguments in --config")
@@ -94,7 +140,8 @@ func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&c.CheckpointS, "checkpoint", c.CheckpointS, "checkpoint interval in seconds for jobs that give none: a job stopped by a node event restarts from its last checkpoint (0: from zero)")
 	fs.IntVar(&c.MaxRestarts, "max-restarts", c.MaxRestarts, "node events may stop a job and queue it again this many times; the next stop kills it (as Slurm's MaxBatchRequeue; 0: no cap)")
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed, stored with the run")
-	fs.StringVar(&c.Out, "out", c.Out, "run directory (default runs/<trace>-<queue>-<backfill>[-<swf model>])")
+	fs.StringVar(&c.Out, "out", c.Out, "run directory (default runs/<trace>-<queue>-<backfill>[-<swf model>], numbered -2, -3 … when taken)")
+	fs.StringSliceVar(&c.FailOn, "fail-on", c.FailOn, "exit 1 when the run has any of: "+strings.Join(FailOnKinds, ", ")+" (for CI)")
 	fs.StringVar(&c.Format, "format", c.Format, "table format: parquet, arrow, csv (summary.csv is always written)")
 	fs.BoolVar(&c.Check, "check", c.Check, "verify the engine's invariants during the run; a violation fails it")
 	fs.BoolVar(&c.Quiet, "quiet", c.Quiet, "print nothing but errors")
@@ -107,79 +154,70 @@ func (c *replayConfig) bindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Tenants, "tenants", c.Tenants, "tenants of the tenants table and the Jain columns: user, group, queue (default: the lattice block's, else user)")
 }
 
-// loadConfigFile decodes a --config file strictly and resolves its paths
-// relative to the file's directory.
-func loadConfigFile(path string, into *replayConfig) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(into); err != nil && !errors.Is(err, io.EOF) { // io.EOF: an empty file
-		return fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	resolveConfigPaths(filepath.Dir(path), into)
-	return nil
-}
-
-// resolveConfigPaths makes the config's relative file paths relative to
+// ResolvePaths makes the config's relative file paths relative to
 // dir (a --config file's, or an experiment spec's directory).
-func resolveConfigPaths(dir string, into *replayConfig) {
-	for _, p := range []*string{&into.Trace, &into.Cluster, &into.Platform, &into.Script.Path, &into.NodeEvents, &into.Out, &into.Price, &into.Carbon} {
+func ResolvePaths(dir string, into *Spec) {
+	for _, p := range into.paths() {
 		if *p != "" && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
 	}
-	latticePaths(dir, into)
+}
+
+// paths are the spec's file paths, each once.
+func (c *Spec) paths() []*string {
+	ps := []*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Out, &c.Price, &c.Carbon,
+		&c.Lattice.EnergyPrices, &c.Lattice.ProfilesFile}
+	if isProfileFile(c.Profile) {
+		ps = append(ps, &c.Profile)
+	}
+	return ps
 }
 
 // validate reports every problem at once.
-func (c *replayConfig) validate() error {
+func (c *Spec) Validate() error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if err := checkQueue(c.Queue); err != nil {
-		add("--queue: %v", err)
-	}
+	addAt := func(key, format string, args ...any) { errs = append(errs, c.problem(key, format, args...)) }
 	if _, err := policies.ParseBackfill(c.Backfill); err != nil {
-		add("--backfill: %v", err)
+		addAt("backfill", "%v", err)
 	}
 	if _, err := swf.ParseModel(c.SWFModel); err != nil {
-		add("--swf-model: %v", err)
+		addAt("swf_model", "%v", err)
 	}
 	switch c.Format {
 	case metrics.FormatParquet, metrics.FormatArrow, metrics.FormatCSV:
 	default:
-		add("--format: unknown format %q (known: parquet, arrow, csv)", c.Format)
+		addAt("format", "unknown format %q (known: parquet, arrow, csv)", c.Format)
 	}
-	switch c.TraceFormat {
-	case "", "swf", "batsim", "native", formatAlibaba, formatAzure, formatGoogle2011, formatGoogle2019:
-	default:
-		add("--trace-format: unknown format %q (known: swf, batsim, native, alibaba2018, azure, google2011, google2019)", c.TraceFormat)
+	if c.TraceFormat != "" {
+		if err := formats.Check(c.TraceFormat); err != nil {
+			addAt("trace_format", "%v", err)
+		}
 	}
 	if st := c.Placement.String(); !slices.Contains(placement.Strategies(), st) {
-		add("--placement: unknown strategy %q (known: %s)", st, strings.Join(placement.Strategies(), ", "))
+		addAt("placement", "unknown strategy %q (known: %s)", st, strings.Join(placement.Strategies(), ", "))
 	}
 	if c.CandidateLimit != "" {
 		if _, err := placement.ParseLimit(c.CandidateLimit); err != nil {
-			add("--candidate-limit: %v", err)
+			addAt("candidate_limit", "%v", err)
 		}
 	}
-	errs = append(errs, c.validateLattice()...)
+	errs = append(errs, c.validateQueue()...)
 	errs = append(errs, c.validateEnergy()...)
 	if c.Script.Path != "" {
 		if err := c.Script.Validate(); err != nil { // fills the defaults too, for run.yaml
-			add("--script: %v", err)
+			addAt("script", "%v", err)
 		}
 	}
 	if c.MaxRestarts < 0 {
-		add("--max-restarts: want ≥ 0 (0: no cap), got %d", c.MaxRestarts)
+		addAt("max_restarts", "want ≥ 0 (0: no cap), got %d", c.MaxRestarts)
 	}
 	if (c.MTBFs > 0) != (c.MTTRs > 0) || c.MTBFs < 0 || c.MTTRs < 0 {
 		add("--mtbf and --mttr: give both, in seconds > 0")
 	}
 	if c.CheckpointS < 0 {
-		add("--checkpoint: must be ≥ 0")
+		addAt("checkpoint_s", "must be ≥ 0")
 	}
 	if (c.NodeEvents != "" || c.MTBFs > 0) && c.Backfill == string(policies.Conservative) {
 		add("--backfill conservative: its reservations do not model node events; use none or easy with --node-events, --mtbf")
@@ -188,18 +226,21 @@ func (c *replayConfig) validate() error {
 		add("--cluster and --platform: give one, not both")
 	}
 	if c.MaxHosts < 0 {
-		add("--max-hosts: must be ≥ 0")
+		addAt("max_hosts", "must be ≥ 0")
 	}
 	if c.ProcsPerNode < 0 {
-		add("--swf-procs-per-node: must be ≥ 0")
+		addAt("swf_procs_per_node", "must be ≥ 0")
 	}
 	if c.TauS < 0 {
-		add("--bsld-tau: must be ≥ 0")
+		addAt("bsld_tau_s", "must be ≥ 0")
 	}
 	switch c.Tenants {
 	case "", metrics.TenantsByUser, metrics.TenantsByGroup, metrics.TenantsByQueue:
 	default:
-		add("--tenants: want user, group or queue, got %q", c.Tenants)
+		addAt("tenants", "want user, group or queue, got %q", c.Tenants)
+	}
+	if err := checkFailOn(c.FailOn); err != nil {
+		addAt("fail_on", "%v", err)
 	}
 	return errors.Join(errs...)
 }

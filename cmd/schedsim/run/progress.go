@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"io"
@@ -11,7 +11,8 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+// IsTerminal says whether f is a terminal (progress bars only there).
+func IsTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // progress is an observer that moves a progress bar as jobs arrive. It
 // touches the bar every 1024 jobs only, so it costs nothing measurable.

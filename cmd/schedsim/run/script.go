@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"strings"
@@ -27,7 +27,9 @@ var scriptKeys = map[string]bool{"path": true, "on_error": true, "step_budget": 
 // UnmarshalYAML reads a path or a block, rejecting unknown keys.
 func (s *scriptConfig) UnmarshalYAML(v *yaml.Node) error {
 	if v.Kind == yaml.ScalarNode {
-		s.Path = v.Value
+		if v.Tag != "!!null" {
+			s.Path = v.Value
+		}
 		return nil
 	}
 	if err := knownKeys(v, "script", scriptKeys); err != nil {
@@ -39,7 +41,7 @@ func (s *scriptConfig) UnmarshalYAML(v *yaml.Node) error {
 // MarshalYAML writes the block (run.yaml).
 func (s scriptConfig) MarshalYAML() (any, error) {
 	if s.Path == "" {
-		return nil, nil
+		return "", nil
 	}
 	return s.Config, nil
 }

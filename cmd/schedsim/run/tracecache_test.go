@@ -1,14 +1,18 @@
-package main
+package run
 
 import (
+	"context"
+
 	"bytes"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/internal/runcmp"
+	"github.com/schedsim/schedsim/traces/formats"
 )
 
 // Runs served by the trace cache write the same files as runs that stream
@@ -18,29 +22,29 @@ import (
 func TestTraceCacheMatchesStreaming(t *testing.T) {
 	cases := []struct {
 		name string
-		set  func(c *replayConfig)
+		set  func(c *Spec)
 	}{
-		{"swf-easy", func(c *replayConfig) {
+		{"swf-easy", func(c *Spec) {
 			c.Trace = "embedded/KTH-SP2-1996-2.1-cln.swf.gz" // one record skipped
 		}},
-		{"swf-nodes-conservative", func(c *replayConfig) {
+		{"swf-nodes-conservative", func(c *Spec) {
 			c.Trace, c.SWFModel, c.Backfill = "../../testdata/swf/unsorted.swf", "nodes", "conservative"
 		}},
-		{"native-failures-checkpoints", func(c *replayConfig) {
+		{"native-failures-checkpoints", func(c *Spec) {
 			c.Trace, c.Cluster = "../../testdata/native/jobs.jsonl", "../../testdata/clusters/hetero.yaml"
 			c.MTBFs, c.MTTRs, c.CheckpointS, c.Seed = 3600, 600, 300, 7
 		}},
-		{"batsim", func(c *replayConfig) {
+		{"batsim", func(c *Spec) {
 			c.Trace, c.Platform = "../../testdata/batsim/medium_late_head.json", "../../testdata/batsim/platform_head.xml"
 		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			run := func(cache *traceCache, dir string) error {
-				c := defaultConfig()
+			run := func(cache *TraceCache, dir string) error {
+				c := Default()
 				tc.set(&c)
 				c.Quiet, c.Check, c.Out = true, true, dir
-				return replayRun(&c, replayOptions{traces: cache}, io.Discard, io.Discard)
+				return Replay(context.Background(), &c, Options{Traces: cache})
 			}
 			streamed := filepath.Join(t.TempDir(), "streamed")
 			if err := run(nil, streamed); err != nil {
@@ -48,7 +52,7 @@ func TestTraceCacheMatchesStreaming(t *testing.T) {
 			}
 			// Three runs at once share the cache, as sweep workers do: one
 			// loads it while the others wait (go test -race watches them).
-			cache := newTraceCache()
+			cache := NewTraceCache()
 			dirs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b"), filepath.Join(t.TempDir(), "c")}
 			errs := make([]error, len(dirs))
 			var wg sync.WaitGroup
@@ -80,12 +84,12 @@ func TestTraceCacheMatchesStreaming(t *testing.T) {
 	}
 }
 
-func traceKeyOf(t *testing.T, cache *traceCache) traceKey {
+func traceKeyOf(t *testing.T, cache *TraceCache) formats.Key {
 	for k := range cache.entries {
 		return k
 	}
 	t.Fatal("empty cache")
-	return traceKey{}
+	return formats.Key{}
 }
 
 // A strict-mode error in the middle of a trace stops every run served by
@@ -97,25 +101,25 @@ func TestTraceCacheErrors(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	replay := func(cache *traceCache, trace string) error {
-		c := defaultConfig()
+	replay := func(cache *TraceCache, trace string) error {
+		c := Default()
 		c.Trace, c.Strict, c.Quiet = trace, true, true
 		c.Out = filepath.Join(t.TempDir(), "run")
-		return replayRun(&c, replayOptions{traces: cache}, io.Discard, io.Discard)
+		return Replay(context.Background(), &c, Options{Traces: cache})
 	}
 	want := replay(nil, bad)
 	if want == nil || !strings.Contains(want.Error(), "bad.swf:3") {
 		t.Fatalf("streamed strict run: %v, want the error of line 3", want)
 	}
-	cache := newTraceCache()
+	cache := NewTraceCache()
 	for i := range 2 {
-		if got := replay(cache, bad); got == nil || got.Error() != want.Error() || exitCode(got) != exitCode(want) {
-			t.Errorf("cached run %d: %v (exit %d), want %v (exit %d)", i+1, got, exitCode(got), want, exitCode(want))
+		if got := replay(cache, bad); got == nil || got.Error() != want.Error() || ExitCode(got) != ExitCode(want) {
+			t.Errorf("cached run %d: %v (exit %d), want %v (exit %d)", i+1, got, ExitCode(got), want, ExitCode(want))
 		}
 	}
 	missing := filepath.Join(t.TempDir(), "missing.swf")
 	for i := range 2 {
-		if err := replay(cache, missing); err == nil || !strings.Contains(err.Error(), "missing.swf") || exitCode(err) != exitBadInput {
+		if err := replay(cache, missing); err == nil || !strings.Contains(err.Error(), "missing.swf") || ExitCode(err) != ExitBadInput {
 			t.Errorf("missing trace, run %d: %v", i+1, err)
 		}
 	}
@@ -124,13 +128,13 @@ func TestTraceCacheErrors(t *testing.T) {
 // A trace larger than what the cache has room for is streamed by every
 // run, and the cache holds nothing of it.
 func TestTraceCacheTooLarge(t *testing.T) {
-	cache := newTraceCache()
+	cache := NewTraceCache()
 	cache.limit = 1000 // KTH-SP2 has 28,476 records
 	for range 2 {
-		c := defaultConfig()
+		c := Default()
 		c.Trace, c.Quiet = "embedded/KTH-SP2-1996-2.1-cln.swf.gz", true
 		c.Out = filepath.Join(t.TempDir(), "run")
-		if err := replayRun(&c, replayOptions{traces: cache}, io.Discard, io.Discard); err != nil {
+		if err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -143,13 +147,13 @@ func TestTraceCacheTooLarge(t *testing.T) {
 // see each other's settings: a run with --checkpoint, then one without,
 // gives the second the tables of a streamed run without.
 func TestTraceCacheKeepsJobsUnchanged(t *testing.T) {
-	run := func(cache *traceCache, checkpoint float64) string {
-		c := defaultConfig()
+	run := func(cache *TraceCache, checkpoint float64) string {
+		c := Default()
 		c.Trace = "embedded/KTH-SP2-1996-2.1-cln.swf.gz"
 		c.MTBFs, c.MTTRs, c.Seed, c.CheckpointS = 30*86400, 3600, 3, checkpoint
 		c.Quiet, c.Format = true, "csv"
 		c.Out = filepath.Join(t.TempDir(), "run")
-		if err := replayRun(&c, replayOptions{traces: cache}, io.Discard, io.Discard); err != nil {
+		if err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {
 			t.Fatal(err)
 		}
 		return c.Out
@@ -165,7 +169,7 @@ func TestTraceCacheKeepsJobsUnchanged(t *testing.T) {
 	if with == without {
 		t.Fatal("checkpoints change nothing in this scenario; the test would not notice a shared job changed")
 	}
-	cache := newTraceCache()
+	cache := NewTraceCache()
 	if got := jobs(run(cache, 600)); got != with {
 		t.Error("a cached run with --checkpoint differs from the streamed one")
 	}
@@ -177,14 +181,14 @@ func TestTraceCacheKeepsJobsUnchanged(t *testing.T) {
 // A Google trace (whose opening also reads the scale option and the
 // backfill) is streamed by each run, cached or not, with the same result.
 func TestTraceCacheStreamsOtherFormats(t *testing.T) {
-	cache := newTraceCache()
+	cache := NewTraceCache()
 	var tables [2][]byte
 	for i := range 2 {
-		c := defaultConfig()
+		c := Default()
 		c.Trace, c.Quiet, c.Format = "../../testdata/google/2011", true, "csv"
 		c.Placement.Set("least-allocated")
 		c.Out = filepath.Join(t.TempDir(), "run")
-		if err := replayRun(&c, replayOptions{traces: cache}, io.Discard, io.Discard); err != nil {
+		if err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {
 			t.Fatal(err)
 		}
 		tables[i], _ = os.ReadFile(filepath.Join(c.Out, "jobs.csv"))
@@ -197,4 +201,13 @@ func TestTraceCacheStreamsOtherFormats(t *testing.T) {
 			t.Errorf("the Google sample was cached (%d jobs)", cache.jobs)
 		}
 	}
+}
+
+func maskedSummary(t *testing.T, dir string) string {
+	t.Helper()
+	s, err := runcmp.MaskedSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

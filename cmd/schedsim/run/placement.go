@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"fmt"
@@ -29,6 +29,18 @@ func (p *placementConfig) Set(s string) error { p.Strategy = strings.TrimSpace(s
 // Type implements pflag.Value.
 func (p *placementConfig) Type() string { return "string" }
 
+// MarshalYAML writes the strategy's name, or the block when it has
+// arguments (run.yaml).
+func (p placementConfig) MarshalYAML() (any, error) {
+	if p.Spec.Strategy == "" {
+		p.Spec.Strategy = p.String()
+	}
+	if p.Resources == nil && p.Attribute == "" && p.Calculator == "" && p.Limit == 0 && len(p.Scorers) == 0 {
+		return p.Spec.Strategy, nil
+	}
+	return p.Spec, nil
+}
+
 // placementKeys are the keys a placement block may hold.
 var placementKeys = map[string]bool{"strategy": true, "resources": true, "attribute": true, "calculator": true, "limit": true, "scorers": true}
 
@@ -38,7 +50,9 @@ var scorerKeys = map[string]bool{"name": true, "weight": true, "resources": true
 // (a nested Decode does not inherit the file decoder's strictness).
 func (p *placementConfig) UnmarshalYAML(v *yaml.Node) error {
 	if v.Kind == yaml.ScalarNode {
-		p.Strategy = v.Value
+		if v.Tag != "!!null" {
+			p.Strategy = v.Value
+		}
 		return nil
 	}
 	if err := knownKeys(v, "placement", placementKeys); err != nil {

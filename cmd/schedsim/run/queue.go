@@ -1,0 +1,98 @@
+package run
+
+import (
+	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/policies"
+	"github.com/schedsim/schedsim/policies/lattice"
+	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/policies/registry"
+	"github.com/schedsim/schedsim/sim"
+)
+
+// orderArgs is the spec block holding the arguments of the queue order
+// that reads the block key: one field of QueueSpec per such block.
+func (c *Spec) orderArgs(key string) any {
+	switch key {
+	case "lattice":
+		return &c.Lattice
+	}
+	return nil
+}
+
+// argBlocks are the spec's order-argument blocks, to refuse one given to
+// an order that does not read it.
+func (c *Spec) argBlocks() map[string]bool {
+	return map[string]bool{"lattice": !c.Lattice.IsZero()}
+}
+
+// validateQueue reports the problems of --queue, --profile and the order
+// argument blocks.
+func (c *Spec) validateQueue() []error {
+	var errs []error
+	order, err := registry.LookupOrder(c.Queue)
+	if err != nil {
+		return []error{c.problem("queue", "%v", err)}
+	}
+	for key, set := range c.argBlocks() {
+		if set && key != order.ArgsKey {
+			errs = append(errs, c.problem(key, "this block is the arguments of --queue %s", key))
+		}
+	}
+	if c.Profile != "" && order.Name != "lattice" {
+		errs = append(errs, c.problem("profile", "weight profiles need --queue lattice"))
+	}
+	if order.Validate != nil {
+		backfill, _ := policies.ParseBackfill(c.Backfill)
+		for _, e := range order.Validate(c.orderArgs(order.ArgsKey), c.Profile, backfill) {
+			key := order.ArgsKey
+			if key == "" {
+				key = "queue"
+			}
+			errs = append(errs, c.problem(key, "%v", e))
+		}
+	}
+	if order.ChoosesNodes {
+		if st := c.Placement.String(); st != "first-fit" || len(c.Placement.Spec.Scorers) > 0 || c.Script.Path != "" || c.CandidateLimit != "" || c.Explain {
+			errs = append(errs, c.problem("queue", "%s chooses nodes itself: drop --placement, --script, --candidate-limit and --explain", order.Name))
+		}
+	}
+	return errs
+}
+
+// newScheduler builds the run's scheduler from the registry.
+func newScheduler(cfg *Spec, backfill policies.Backfill, c *sim.Cluster, pipe *placement.Pipeline) (sim.Scheduler, policies.Order, error) {
+	order, err := registry.LookupOrder(cfg.Queue)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := order.Build(registry.Env{Cluster: c, Backfill: backfill, Pipeline: pipe, Args: cfg.orderArgs(order.ArgsKey), Profile: cfg.Profile})
+	return s, order.Less, err
+}
+
+// metricsTenants resolves the tenants of the metrics (tenants table, Jain
+// columns): --tenants (default user), raw values and equal shares, unless
+// the lattice queue's own tenants apply (lattice.Args.MetricsTenants).
+func (c *Spec) metricsTenants() (key string, buckets int, shares map[string]float64) {
+	if c.Queue != "lattice" {
+		return c.Tenants, 0, nil
+	}
+	return c.Lattice.MetricsTenants(c.Tenants)
+}
+
+// isProfileFile says whether --profile names a YAML file.
+func isProfileFile(p string) bool { return lattice.IsProfileFile(p) }
+
+// writeOwnership writes the lattice scheduler's vCluster ownership log as
+// the ownership table, when vClusters are on.
+func writeOwnership(rec *metrics.Recorder, sched sim.Scheduler) error {
+	s, ok := sched.(*lattice.Scheduler)
+	if !ok || !s.VClustersOn() {
+		return nil
+	}
+	log := s.Ownership()
+	changes := make([]metrics.OwnershipChange, len(log))
+	for i, o := range log {
+		changes[i] = metrics.OwnershipChange{At: o.At, Node: o.Node, Holder: o.Holder}
+	}
+	return rec.Ownership(changes)
+}

@@ -1,0 +1,370 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/embedded"
+	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/policies"
+	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/policies/script"
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/nodeevents"
+)
+
+// Replay runs one replay end to end and writes its run directory. When
+// ctx is cancelled (Ctrl-C) it stops between two instants and leaves no run
+// directory behind (nor any partial file under a final name).
+func Replay(ctx context.Context, cfg *Spec, opt Options) error {
+	stdout, stderr := writerOr(opt.Stdout), writerOr(opt.Stderr)
+	w, err := OpenWorkload(cfg, opt.Traces)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	cluster, err := sim.NewCluster(w.Nodes)
+	if err != nil {
+		return BadInput(fmt.Errorf("cluster (%s): %w", w.Cluster, err))
+	}
+	cluster.Defaults = w.Defaults
+	backfill, _ := policies.ParseBackfill(cfg.Backfill)
+	pipe, err := buildPipeline(cfg, w, cluster)
+	if err != nil {
+		return BadInput(err)
+	}
+	sched, order, err := newScheduler(cfg, backfill, cluster, pipe)
+	if err != nil {
+		return BadInput(err)
+	}
+	dir := opt.Dir
+	var target *runDir
+	if dir == "" {
+		if target, err = claimRunDir(cfg, w, opt.Overwrite); err != nil {
+			return err
+		}
+		defer target.abandon()
+		dir = target.stage
+	}
+	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: ctx.Done()}
+	price, carbon, err := energyConfig(cfg, &engineCfg)
+	if err != nil {
+		return BadInput(err)
+	}
+	tenants, buckets, shares := cfg.metricsTenants()
+	rec, err := metrics.NewRecorder(dir, cluster, metrics.Options{
+		Price:         price,
+		Carbon:        carbon,
+		Format:        cfg.Format,
+		Tau:           sim.SecondsToTime(cfg.TauS),
+		Tenants:       tenants,
+		TenantBuckets: buckets,
+		Shares:        shares,
+		Labels: []metrics.Label{
+			{Name: "trace", Value: traceLabel(cfg)},
+			{Name: "queue", Value: cfg.Queue},
+			{Name: "backfill", Value: cfg.Backfill},
+		},
+	})
+	if err != nil {
+		return Failed(err)
+	}
+	var decisions *metrics.DecisionLog
+	if cfg.Explain && pipe != nil {
+		var names []string
+		for _, s := range pipe.Scorers {
+			names = append(names, s.Name())
+		}
+		if decisions, err = rec.Decisions(names); err != nil {
+			rec.Abort()
+			return Failed(err)
+		}
+		pipe.Explain = func(t *placement.Task, node int, total float64, scores []float64) {
+			rec.Fail(decisions.Add(t.At, t.Job.ID, t.Index, int32(node), total, scores))
+		}
+	}
+	tally := &failureTally{}
+	observers := []sim.Observer{rec, tally}
+	var checker *sim.Checker
+	if cfg.Check {
+		checker = sim.NewChecker(cluster)
+		observers = append(observers, checker)
+	}
+	var bar *progress
+	if !cfg.Quiet && IsTerminal(os.Stderr) {
+		bar = newProgress(w.Records, stderr)
+		observers = append(observers, bar)
+	}
+	source := w.Source
+	if _, inMemory := source.(*cachedSource); !inMemory {
+		// Read ahead on another core while the engine runs.
+		p := traces.Prefetch(w.Source, 4096)
+		defer p.Close()
+		source = p
+	}
+	if err := nodeEventsConfig(cfg, &engineCfg); err != nil {
+		rec.Abort()
+		return BadInput(err)
+	}
+	engineCfg.NodeEvents = slices.Concat(w.NodeEvents, engineCfg.NodeEvents)
+	var jobs sim.Source = source
+	if cfg.CheckpointS > 0 || w.Format == "native" {
+		jobs = &checkpointed{Source: source, every: sim.SecondsToTime(cfg.CheckpointS), file: w.Name}
+	}
+	engine := sim.NewEngine(cluster, jobs, sched, engineCfg, observers...)
+
+	startedAt := time.Now()
+	runErr := engine.Run()
+	wall := time.Since(startedAt).Seconds()
+	bar.finish()
+	if runErr == nil && checker != nil {
+		runErr = checker.Err()
+	}
+	if runErr != nil {
+		rec.Abort()
+		var pe *traces.ParseError
+		if errors.As(runErr, &pe) {
+			return BadInput(runErr)
+		}
+		return Failed(fmt.Errorf("replay of %s: %w", w.Name, runErr))
+	}
+	if decisions != nil {
+		if err := decisions.Flush(); err != nil {
+			rec.Abort()
+			return Failed(err)
+		}
+	}
+	if err := writeOwnership(rec, sched); err != nil {
+		rec.Abort()
+		return Failed(err)
+	}
+	if err := writeScriptLog(dir, w.script); err != nil {
+		rec.Abort()
+		return Failed(err)
+	}
+	skips := w.Skips()
+	final := cfg.Out
+	if target != nil {
+		final = target.final
+	}
+	if err := writeRunYAML(dir, final, cfg, w, cluster, skips, provenance{started: startedAt, wall: wall}); err != nil {
+		rec.Abort()
+		return Failed(err)
+	}
+	if err := rec.Close(metrics.FinalInfo{Skipped: int64(skips.Total), Events: engine.EventsApplied(), WallSeconds: wall}); err != nil {
+		return Failed(err)
+	}
+	if target != nil {
+		if err := target.commit(); err != nil {
+			return Failed(err)
+		}
+	}
+	tally.report(stderr, w.Name)
+	if !cfg.Quiet {
+		if err := printSummary(stdout, cfg, w, cluster, skips, target.finalDir()); err != nil {
+			return Failed(err)
+		}
+	}
+	return tally.failOn(cfg.FailOn)
+}
+
+// Options are what a caller sets beyond the spec.
+type Options struct {
+	// Dir, when set, is where the files are written as they are made: a
+	// driver of many runs (sweep) stages each run itself. Otherwise the
+	// run is written into a hidden staging directory beside its final
+	// one and renamed into place once complete.
+	Dir string
+	// Overwrite lets a run replace an earlier run in its directory.
+	Overwrite bool
+	// Traces, when set, serves traces read once for many runs.
+	Traces *TraceCache
+	// Stdout and Stderr receive the summary and the warnings (nil:
+	// discarded).
+	Stdout, Stderr io.Writer
+}
+
+func writerOr(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
+
+// writeScriptLog writes what the placement script logged, one line a
+// message, to script.log in the run directory (only when it logged).
+func writeScriptLog(dir string, s *script.Script) error {
+	if s == nil || (len(s.Log()) == 0 && s.Dropped() == 0) {
+		return nil
+	}
+	return metrics.WriteFileAtomic(filepath.Join(dir, "script.log"), func(out io.Writer) error {
+		for _, e := range s.Log() {
+			if _, err := fmt.Fprintln(out, e.String()); err != nil {
+				return err
+			}
+		}
+		if n := s.Dropped(); n > 0 {
+			_, err := fmt.Fprintf(out, "(%d more messages dropped)\n", n)
+			return err
+		}
+		return nil
+	})
+}
+
+// nodeEventsConfig loads --node-events and sets the failure model.
+func nodeEventsConfig(cfg *Spec, e *sim.Config) error {
+	if cfg.NodeEvents != "" {
+		evs, err := nodeevents.Load(cfg.NodeEvents)
+		if err != nil {
+			return fmt.Errorf("--node-events: %w", err)
+		}
+		e.NodeEvents = evs
+	}
+	if cfg.MTBFs > 0 {
+		e.Failures = &sim.FailureModel{MTBF: sim.SecondsToTime(cfg.MTBFs), MTTR: sim.SecondsToTime(cfg.MTTRs), Seed: cfg.Seed}
+	}
+	e.MaxRestarts = cfg.MaxRestarts
+	return nil
+}
+
+// checkpointed sets each job's checkpoint interval and restore cost from
+// its labels checkpoint_s and checkpoint_cost_s (native traces), else the
+// interval from --checkpoint.
+type checkpointed struct {
+	sim.Source
+	every sim.Time
+	file  string
+}
+
+func (c *checkpointed) Next() (*sim.Job, error) {
+	j, err := c.Source.Next()
+	if err != nil {
+		return j, err
+	}
+	interval, cost := j.CheckpointInterval, j.CheckpointCost
+	if j.Traits != nil {
+		for _, l := range j.Traits.Labels {
+			var dst *sim.Time
+			switch l.Key {
+			case "checkpoint_s":
+				dst = &interval
+			case "checkpoint_cost_s":
+				dst = &cost
+			default:
+				continue
+			}
+			t, perr := sim.ParseSeconds(l.Value)
+			if perr != nil || t < 0 {
+				return nil, &traces.ParseError{File: c.file, Field: "labels." + l.Key,
+					Err: fmt.Errorf("job %s: want seconds ≥ 0, got %q", j.ID, l.Value)}
+			}
+			*dst = t
+		}
+	}
+	if interval == 0 {
+		interval = c.every
+	}
+	if interval != j.CheckpointInterval || cost != j.CheckpointCost {
+		// The reader's job may be shared by runs (TraceCache): change a copy.
+		cp := *j
+		cp.CheckpointInterval, cp.CheckpointCost = interval, cost
+		j = &cp
+	}
+	return j, nil
+}
+
+// buildPipeline returns the placement pipeline of the run, or nil for the
+// plain first fit, which is faster and enough when nothing else is asked
+// for: the first-fit strategy with no scorers and no candidate limit, on a
+// cluster without taints, parents, shortcomings or wards, with a trace
+// format that carries no placement constraints (SWF, Batsim, a Parquet
+// trace without trait columns).
+func buildPipeline(cfg *Spec, w *Workload, c *sim.Cluster) (*placement.Pipeline, error) {
+	spec := cfg.Placement.Spec
+	spec.Seed = cfg.Seed
+	if cfg.CandidateLimit != "" {
+		spec.Limit, _ = placement.ParseLimit(cfg.CandidateLimit)
+	}
+	tainted := false
+	for _, n := range c.Nodes {
+		tainted = tainted || len(n.Taints) > 0
+	}
+	plain := cfg.Placement.String() == "first-fit" && len(spec.Scorers) == 0 && spec.Limit == 0 && !cfg.Explain && cfg.Script.Path == ""
+	if plain && !tainted && !c.Special() && w.Traitless && !w.Constrained {
+		return nil, nil
+	}
+	p, err := placement.Build(c, spec)
+	if err != nil {
+		return nil, fmt.Errorf("--placement: %w", err)
+	}
+	if cfg.Script.Path != "" {
+		sc := cfg.Script.Config
+		sc.Seed = cfg.Seed
+		s, err := script.Load(sc)
+		if err != nil {
+			return nil, fmt.Errorf("--script: %w", err)
+		}
+		if err := script.Attach(p, s); err != nil {
+			return nil, fmt.Errorf("--script: %w", err)
+		}
+		w.script = s
+	}
+	return p, nil
+}
+
+// defaultRunDir names the run after its inputs: runs/<trace>-<queue>-<backfill>.
+func defaultRunDir(cfg *Spec, w *Workload) string {
+	name := traceLabel(cfg)
+	parts := []string{name, cfg.Queue, cfg.Backfill}
+	if w.Format == "swf" && cfg.Cluster == "" && cfg.Platform == "" {
+		parts = append(parts, cfg.SWFModel)
+	}
+	return filepath.Join("runs", strings.Join(parts, "-"))
+}
+
+// traceLabel is the trace's file name without format extensions.
+func traceLabel(cfg *Spec) string {
+	name := embedded.KTHName
+	if cfg.Trace != "" {
+		name = filepath.Base(cfg.Trace)
+	}
+	for _, ext := range []string{".gz", ".swf", ".json", ".jsonl", ".ndjson", ".csv", ".parquet"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	return name
+}
+
+// writeRunYAML writes run.yaml: the spec resolved, with its paths relative
+// to the run directory, and the provenance section that loading skips.
+func writeRunYAML(dir, final string, cfg *Spec, w *Workload, c *sim.Cluster, skips traces.Skips, p provenance) error {
+	spec := *cfg
+	spec.Out, spec.Quiet = "", false
+	relativePaths(final, &spec)
+	var doc yaml.Node
+	if err := doc.Encode(&spec); err != nil {
+		return err
+	}
+	var prov yaml.Node
+	if err := prov.Encode(p.record(cfg, w, c, skips)); err != nil {
+		return err
+	}
+	doc.Content = append(doc.Content, prov.Content...)
+	return metrics.WriteFileAtomic(filepath.Join(dir, "run.yaml"), func(out io.Writer) error {
+		enc := yaml.NewEncoder(out)
+		enc.SetIndent(2)
+		if err := enc.Encode(&doc); err != nil {
+			return err
+		}
+		return enc.Close()
+	})
+}
