@@ -84,10 +84,14 @@ func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b 
 func isParquet(head []byte) bool { return bytes.HasPrefix(head, []byte("PAR1")) }
 
 // looksSWF: SWF logs start with ';' header comments or a job's number.
-func looksSWF(head []byte) bool { return len(head) > 0 && (head[0] == ';' || (head[0] >= '0' && head[0] <= '9')) }
+func looksSWF(head []byte) bool {
+	return len(head) > 0 && (head[0] == ';' || (head[0] >= '0' && head[0] <= '9'))
+}
 
 // looksBatsim: a JSON object with a jobs array.
-func looksBatsim(head []byte) bool { return len(head) > 0 && head[0] == '{' && bytes.Contains(head, []byte(`"jobs"`)) }
+func looksBatsim(head []byte) bool {
+	return len(head) > 0 && head[0] == '{' && bytes.Contains(head, []byte(`"jobs"`))
+}
 
 // hasExt recognises a file by its extensions (a trailing .gz aside).
 func hasExt(exts ...string) func(string) bool {
