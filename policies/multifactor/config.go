@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -24,8 +25,20 @@ import (
 //	  partition_tiers: {batch: 1, debug: 1}         # PriorityTier
 //	  default_partition: batch
 //	  qos_priorities: {normal: 0, high: 100}
+//
+// or, with the Priority* settings and partitions from a slurm.conf:
+//
+//	multifactor:
+//	  slurm_conf: slurm.conf
+//	  shares: {physics: 40, chem: 60}
+//	  qos_priorities: {normal: 0, high: 100}
 type Config struct {
-	Weights Weights `yaml:"weights"`
+	// SlurmConf names a slurm.conf (relative to the run spec's directory)
+	// whose Priority* settings and partitions are taken (Resolve); the
+	// block then gives only shares_by, shares and qos_priorities, which
+	// Slurm keeps in its accounting database.
+	SlurmConf string  `yaml:"slurm_conf,omitempty"`
+	Weights   Weights `yaml:"weights"`
 	// MaxAgeS is PriorityMaxAge in seconds: the wait at which the age
 	// factor reaches 1. Nil means Slurm's default, 7 days.
 	MaxAgeS *float64 `yaml:"max_age_s,omitempty"`
@@ -158,7 +171,43 @@ func (c *Config) Validate() error {
 	if strings.ContainsAny(c.DefaultPartition, ", \t") {
 		add("default_partition: want one partition name, got %q", c.DefaultPartition)
 	}
+	if c.SlurmConf != "" {
+		for _, s := range []struct {
+			key string
+			set bool
+		}{{"weights", c.Weights != Weights{}}, {"max_age_s", c.MaxAgeS != nil}, {"decay_half_life_s", c.DecayHalfLifeS != nil},
+			{"favor_small", c.FavorSmall}, {"partition_priorities", len(c.PartitionPriorities) > 0},
+			{"partition_tiers", len(c.PartitionTiers) > 0}, {"default_partition", c.DefaultPartition != ""}} {
+			if s.set {
+				add("%s: slurm_conf gives it; set it in that file or here, not both", s.key)
+			}
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// Resolve returns the configuration to run: c itself, or, when c names a
+// slurm.conf, the settings read from that file (relative paths are taken
+// from dir) with c's shares_by, shares and qos_priorities. notes lists the
+// file's settings that are read but not modelled.
+func (c *Config) Resolve(dir string) (resolved Config, notes []string, err error) {
+	if err := c.Validate(); err != nil {
+		return Config{}, nil, err
+	}
+	if c.SlurmConf == "" {
+		return *c, nil, nil
+	}
+	path := c.SlurmConf
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	sc, err := ReadSlurmConf(path)
+	if err != nil {
+		return Config{}, nil, fmt.Errorf("multifactor.slurm_conf: %w", err)
+	}
+	resolved = sc.Config
+	resolved.SharesBy, resolved.Shares, resolved.QOSPriorities = c.SharesBy, c.Shares, c.QOSPriorities
+	return resolved, sc.Notes, resolved.Validate()
 }
 
 // sortedKeys returns m's keys in order, so that problems and sums come in

@@ -31,10 +31,10 @@ type Factors struct {
 func (o *Order) age(j *sim.JobRun, now sim.Time) float64 {
 	waited := now - j.Job.Submit
 	switch {
+	case waited >= o.maxAge: // first: Slurm's waited < PriorityMaxAge fails when both are 0
+		return 1
 	case waited <= 0:
 		return 0
-	case waited >= o.maxAge:
-		return 1
 	}
 	return float64(waited) / float64(o.maxAge)
 }
