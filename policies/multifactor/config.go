@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -157,8 +158,8 @@ func (c *Config) Validate() error {
 	}
 	checkInts := func(key string, m map[string]int64, limit int64, what string) {
 		for _, name := range sortedKeys(m) {
-			if strings.TrimSpace(name) == "" {
-				add("%s: a %s name is empty", key, what)
+			if !validName(name) {
+				add("%s: want %s names without blanks or commas, got %q", key, what, name)
 			}
 			if v := m[name]; v < 0 || v > limit {
 				add("%s.%s: want an integer in 0…%d, got %d", key, name, limit, v)
@@ -168,7 +169,7 @@ func (c *Config) Validate() error {
 	checkInts("partition_priorities", c.PartitionPriorities, maxPartitionValue, "partition")
 	checkInts("partition_tiers", c.PartitionTiers, maxPartitionValue, "partition")
 	checkInts("qos_priorities", c.QOSPriorities, maxQOSPriority, "QOS")
-	if strings.ContainsAny(c.DefaultPartition, ", \t") {
+	if c.DefaultPartition != "" && !validName(c.DefaultPartition) {
 		add("default_partition: want one partition name, got %q", c.DefaultPartition)
 	}
 	if c.SlurmConf != "" {
@@ -208,6 +209,12 @@ func (c *Config) Resolve(dir string) (resolved Config, notes []string, err error
 	resolved = sc.Config
 	resolved.SharesBy, resolved.Shares, resolved.QOSPriorities = c.SharesBy, c.Shares, c.QOSPriorities
 	return resolved, sc.Notes, resolved.Validate()
+}
+
+// validName says whether a partition or QOS name is one non-empty word
+// (a job's partition list is comma-separated).
+func validName(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
 }
 
 // sortedKeys returns m's keys in order, so that problems and sums come in

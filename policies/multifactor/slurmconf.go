@@ -215,8 +215,8 @@ func (p *confParser) global(n int, kv pair) error {
 // partition handles a PartitionName line.
 func (p *confParser) partition(n int, pairs []pair) error {
 	name := pairs[0].value
-	if name == "" {
-		return p.fail(n, pairs[0].key, "empty partition name")
+	if !validName(name) {
+		return p.fail(n, pairs[0].key, "want a partition name without blanks or commas, got %q", name)
 	}
 	var s partitionSettings
 	value := func(kv pair, v *int64, has *bool) error {
