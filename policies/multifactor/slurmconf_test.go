@@ -162,36 +162,3 @@ func TestResolveSlurmConf(t *testing.T) {
 		t.Errorf("missing file: got %v", err)
 	}
 }
-
-// Validate reports every problem at once, each under its key.
-func TestValidateReportsEveryProblem(t *testing.T) {
-	c := Config{
-		Weights:             Weights{Age: -1, QOS: 1 << 33},
-		MaxAgeS:             seconds(-5),
-		SharesBy:            "group",
-		Shares:              map[string]float64{"A": -1},
-		PartitionPriorities: map[string]int64{"p": 70000},
-		PartitionTiers:      map[string]int64{"": 1},
-		QOSPriorities:       map[string]int64{"q": -2},
-		DefaultPartition:    "a,b",
-	}
-	err := c.Validate()
-	if err == nil {
-		t.Fatal("no error")
-	}
-	for _, want := range []string{
-		"multifactor.weights.age:", "multifactor.weights.qos:", "multifactor.max_age_s:", "multifactor.shares_by:",
-		"multifactor.shares.A:", "multifactor.partition_priorities.p:", `multifactor.partition_tiers: want partition names without blanks or commas, got ""`,
-		"multifactor.qos_priorities.q:", "multifactor.default_partition:",
-	} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("missing %q in:\n%v", want, err)
-		}
-	}
-	if n := strings.Count(err.Error(), "\n") + 1; n != 9 {
-		t.Errorf("%d problems reported, want 9:\n%v", n, err)
-	}
-	if err := (&Config{}).Validate(); err != nil {
-		t.Errorf("the zero config: %v", err)
-	}
-}
