@@ -214,8 +214,8 @@ func (o *Order) book(c *sim.Context) {
 }
 
 // consumption is what a running job is charged per second: its cpus
-// (Slurm's default billing, allocated cpus), or the nodes it holds on a
-// cluster without a cpu resource.
+// (Slurm's default billing, allocated cpus), or the nodes it holds when
+// it asks for no cpu.
 func (o *Order) consumption(j *sim.JobRun) float64 {
 	if cpus := o.cpus(j); cpus > 0 {
 		return cpus
