@@ -122,6 +122,14 @@ func (c *Config) Tenant(j *sim.Job) string {
 	return j.Group
 }
 
+// IsZero says whether the block is empty (so a run spec can refuse it
+// with another queue order).
+func (c *Config) IsZero() bool {
+	return c.SlurmConf == "" && c.Weights == (Weights{}) && c.MaxAgeS == nil && c.DecayHalfLifeS == nil && !c.FavorSmall &&
+		c.SharesBy == "" && len(c.Shares) == 0 && len(c.PartitionPriorities) == 0 && len(c.PartitionTiers) == 0 &&
+		c.DefaultPartition == "" && len(c.QOSPriorities) == 0
+}
+
 // Validate reports every problem of c at once, one per line, each naming
 // its key under multifactor.
 func (c *Config) Validate() error {

@@ -49,6 +49,9 @@ qos_priorities: {normal: 0, high: 100}
 	if err := got.Validate(); err != nil {
 		t.Error(err)
 	}
+	if got.IsZero() || !(&Config{}).IsZero() || (&Config{MaxAgeS: seconds(0)}).IsZero() {
+		t.Error("IsZero: want false for the block and for max_age_s: 0 alone, true for the zero Config")
+	}
 	// Unset times are Slurm's defaults; 0 half-life is no decay.
 	if got.MaxAge() != 14*86400*sim.Second || got.DecayHalfLife() != 0 || (&Config{}).MaxAge() != DefaultMaxAge || (&Config{}).DecayHalfLife() != DefaultDecayHalfLife {
 		t.Errorf("max age %v, half-life %v", got.MaxAge(), got.DecayHalfLife())
