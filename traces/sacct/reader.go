@@ -1,0 +1,388 @@
+package sacct
+
+import (
+	"bufio"
+	"bytes"
+	"container/heap"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces"
+)
+
+// Options tune the reader.
+type Options struct {
+	traces.Options
+	// Location is the site's time zone, in which sacct printed its times;
+	// nil is UTC.
+	Location *time.Location
+	// Epoch is the calendar time sim time 0 stands for; the zero Time
+	// means the earliest Submit of the dump. A record submitted before
+	// it is bad.
+	Epoch time.Time
+	// PartitionTimeLimit gives the walltime of a job whose Timelimit is
+	// Partition_Limit, by partition (slurmconf.Cluster.TimeLimits); such
+	// a job in a partition not listed has none (sim.NoWalltime).
+	PartitionTimeLimit map[string]sim.Time
+	// ConfinePartitions adds the tag slurmconf.PartitionResource(p), 0,
+	// to each task's request, so the job runs only on the nodes of its
+	// partition p. The cluster must define those tags (a slurm.conf
+	// cluster does); a job whose partition no node has is rejected.
+	ConfinePartitions bool
+	// DefaultPartition is the partition of a job whose Partition is empty.
+	DefaultPartition string
+	// SubmitAtEligible makes a job arrive at its Eligible time when that
+	// is later than its Submit (a begin time, a hold, dependencies already
+	// waited out); the Dependency field is then not read, since Eligible
+	// already holds its effect.
+	SubmitAtEligible bool
+}
+
+// Reader streams the jobs of one sacct dump in submit order. It
+// implements sim.Source.
+type Reader struct {
+	path    string
+	openRaw func() (io.ReadCloser, error)
+	opt     Options
+	hdr     *header
+	hdrLine int
+	records int
+	epoch   time.Time
+
+	f     io.ReadCloser
+	sc    *bufio.Scanner
+	line  int
+	skips traces.Skips
+	names map[string]string // interned user, account, partition, QOS names
+
+	// Reordering, as the SWF reader does it: late lists the records whose
+	// submit goes back in time (found by the first pass); lateMin[i] is
+	// the least submit of late[i:]; pending holds jobs parsed but not yet
+	// safe to yield.
+	late      []lateRecord
+	lateMin   []sim.Time
+	lateNext  int
+	prefixMax sim.Time
+	pending   jobHeap
+	eof       bool
+
+	// yielded and arrays know the jobs yielded so far, when the dump has
+	// a Dependency field: a dependency on a job not among them is dropped.
+	yielded map[string]bool
+	arrays  map[string][]string // array job id → its tasks yielded ("123" → 123_1, 123_2)
+}
+
+type lateRecord struct {
+	line int
+	at   sim.Time
+}
+
+// Open reads the header, scans the dump once (for its epoch and its
+// records out of submit order) and readies the stream. The file may be
+// gzipped.
+func Open(path string, opt Options) (*Reader, error) {
+	return newReader(path, func() (io.ReadCloser, error) { return os.Open(path) }, opt)
+}
+
+// OpenBytes reads a dump held in memory; name is used in messages.
+func OpenBytes(name string, data []byte, opt Options) (*Reader, error) {
+	return newReader(name, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }, opt)
+}
+
+func newReader(path string, openRaw func() (io.ReadCloser, error), opt Options) (*Reader, error) {
+	if opt.Location == nil {
+		opt.Location = time.UTC
+	}
+	r := &Reader{path: path, openRaw: openRaw, opt: opt, names: map[string]string{}}
+	if err := r.scan(); err != nil {
+		return nil, err
+	}
+	if err := r.open(); err != nil {
+		return nil, err
+	}
+	r.nextLine() // the header, read by scan
+	r.prefixMax = -1 << 62
+	if r.hdr.has(cDependency) && !opt.SubmitAtEligible {
+		r.yielded, r.arrays = map[string]bool{}, map[string][]string{}
+	}
+	return r, nil
+}
+
+// Epoch is the calendar time sim time 0 stands for, in the site's zone.
+func (r *Reader) Epoch() time.Time { return r.epoch }
+
+// Location is the site's time zone the dump is read in.
+func (r *Reader) Location() *time.Location { return r.opt.Location }
+
+// Records is the number of data lines of the dump, for a progress bar.
+func (r *Reader) Records() int { return r.records }
+
+// Skips reports the records that yielded no job so far: bad ones
+// (lenient mode) and those that never ran (pending, cancelled before
+// they started, steps), by reason.
+func (r *Reader) Skips() traces.Skips { return r.skips }
+
+// Close releases the file.
+func (r *Reader) Close() error {
+	if r.f == nil {
+		return nil
+	}
+	err := r.f.Close()
+	r.f = nil
+	return err
+}
+
+func (r *Reader) open() error {
+	f, err := r.openRaw()
+	if err != nil {
+		return err
+	}
+	src, err := traces.Decompressed(f, r.path)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	r.f = f
+	r.sc = bufio.NewScanner(src)
+	r.sc.Buffer(make([]byte, 1<<16), 1<<20)
+	r.line = 0
+	return nil
+}
+
+// nextLine returns the next line that is not blank, or false at the end.
+func (r *Reader) nextLine() (string, bool) {
+	for r.sc.Scan() {
+		r.line++
+		if t := strings.TrimRight(r.sc.Text(), "\r"); strings.TrimSpace(t) != "" {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+func (r *Reader) scanErr() error {
+	if err := r.sc.Err(); err != nil {
+		return &traces.ParseError{File: r.path, Line: r.line + 1, Err: err}
+	}
+	return nil
+}
+
+// scan is the first pass: the header, the epoch, and the records whose
+// submit goes back in time.
+func (r *Reader) scan() error {
+	if err := r.open(); err != nil {
+		return err
+	}
+	defer r.Close()
+	first, ok := r.nextLine()
+	if !ok {
+		if err := r.scanErr(); err != nil {
+			return err
+		}
+		return &traces.ParseError{File: r.path, Err: errors.New("empty dump: want sacct --parsable2 output with its header line")}
+	}
+	h, err := parseHeader(first)
+	if err != nil {
+		return &traces.ParseError{File: r.path, Line: r.line, Err: err}
+	}
+	r.hdr, r.hdrLine = h, r.line
+	type seen struct {
+		line int
+		at   int64 // Unix seconds
+	}
+	var order []seen
+	earliest := int64(1 << 62)
+	for {
+		line, ok := r.nextLine()
+		if !ok {
+			break
+		}
+		r.records++
+		if at, ok := r.submitUnix(line); ok {
+			order = append(order, seen{r.line, at})
+			earliest = min(earliest, at)
+		}
+	}
+	if err := r.scanErr(); err != nil {
+		return err
+	}
+	switch {
+	case !r.opt.Epoch.IsZero():
+		r.epoch = r.opt.Epoch.In(r.opt.Location)
+	case len(order) > 0:
+		r.epoch = time.Unix(earliest, 0).In(r.opt.Location)
+	default:
+		r.epoch = time.Unix(0, 0).In(r.opt.Location)
+	}
+	max := int64(-1 << 62)
+	for _, s := range order {
+		if s.at < max {
+			r.late = append(r.late, lateRecord{s.line, r.simTime(time.Unix(s.at, 0))})
+		} else {
+			max = s.at
+		}
+	}
+	r.lateMin = make([]sim.Time, len(r.late))
+	m := sim.Forever
+	for i := len(r.late) - 1; i >= 0; i-- {
+		m = min(m, r.late[i].at)
+		r.lateMin[i] = m
+	}
+	return nil
+}
+
+// submitUnix returns a data line's submit time (its Eligible time when
+// later, with SubmitAtEligible), if it has one.
+func (r *Reader) submitUnix(line string) (int64, bool) {
+	t, known, err := parseCalendar(fieldAt(line, r.hdr.at[cSubmit]), r.opt.Location)
+	if err != nil || !known {
+		return 0, false
+	}
+	at := t.Unix()
+	if r.opt.SubmitAtEligible && r.hdr.has(cEligible) {
+		if e, known, err := parseCalendar(fieldAt(line, r.hdr.at[cEligible]), r.opt.Location); err == nil && known {
+			at = max(at, e.Unix())
+		}
+	}
+	return at, true
+}
+
+// fieldAt returns the i-th '|'-separated field of line ("" past the end).
+func fieldAt(line string, i int) string {
+	for ; i > 0; i-- {
+		k := strings.IndexByte(line, '|')
+		if k < 0 {
+			return ""
+		}
+		line = line[k+1:]
+	}
+	if k := strings.IndexByte(line, '|'); k >= 0 {
+		return line[:k]
+	}
+	return line
+}
+
+// simTime is t on the replay's clock.
+func (r *Reader) simTime(t time.Time) sim.Time {
+	return sim.Time(t.Unix()-r.epoch.Unix()) * sim.Second
+}
+
+// Next returns the next job in (submit, file order), or io.EOF.
+func (r *Reader) Next() (*sim.Job, error) {
+	for {
+		if len(r.pending) > 0 && (r.eof || r.pending[0].job.Submit <= r.bound()) {
+			return r.yield(heap.Pop(&r.pending).(pendingJob).job), nil
+		}
+		if r.eof {
+			return nil, io.EOF
+		}
+		j, err := r.readRecord()
+		if err == io.EOF {
+			r.eof = true
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if j != nil {
+			heap.Push(&r.pending, pendingJob{j, r.line})
+		}
+	}
+}
+
+// bound is the least submit time any record after the current line can
+// have: records in order are no earlier than the running maximum, and the
+// out-of-order ones are known from the first pass.
+func (r *Reader) bound() sim.Time {
+	for r.lateNext < len(r.late) && r.late[r.lateNext].line <= r.line {
+		r.lateNext++
+	}
+	b := r.prefixMax
+	if r.lateNext < len(r.late) {
+		b = min(b, r.lateMin[r.lateNext])
+	}
+	return b
+}
+
+// readRecord parses the next data line; (nil, nil) for a line that yields
+// no job.
+func (r *Reader) readRecord() (*sim.Job, error) {
+	line, ok := r.nextLine()
+	if !ok {
+		if err := r.scanErr(); err != nil {
+			return nil, err
+		}
+		return nil, io.EOF
+	}
+	if at, ok := r.submitUnix(line); ok {
+		r.prefixMax = max(r.prefixMax, r.simTime(time.Unix(at, 0)))
+	}
+	j, perr, bad := r.parse(line)
+	if perr != nil {
+		if bad && r.opt.Strict {
+			return nil, perr
+		}
+		r.skips.Add(perr)
+		return nil, nil
+	}
+	return j, nil
+}
+
+// yield resolves j's dependencies against the jobs yielded before it: the
+// dump covers a window of the site's history, so a job it does not hold
+// (or that never ran) is not waited for. A dependency on a whole array
+// ("123") waits for the array's tasks yielded so far.
+func (r *Reader) yield(j *sim.Job) *sim.Job {
+	if r.yielded == nil {
+		return j
+	}
+	if len(j.DependsOn) > 0 {
+		var kept []sim.Dependency
+		for _, d := range j.DependsOn {
+			switch {
+			case r.yielded[d.ID]:
+				kept = append(kept, d)
+			case len(r.arrays[d.ID]) > 0:
+				for _, task := range r.arrays[d.ID] {
+					kept = append(kept, sim.Dependency{ID: task, AfterAny: d.AfterAny})
+				}
+			}
+		}
+		j.DependsOn = kept
+	}
+	r.yielded[j.ID] = true
+	if base, _, ok := strings.Cut(j.ID, "_"); ok {
+		r.arrays[base] = append(r.arrays[base], j.ID)
+	}
+	return j
+}
+
+type pendingJob struct {
+	job  *sim.Job
+	line int
+}
+
+// jobHeap orders pending jobs by (submit, line): container/heap's
+// interface.
+type jobHeap []pendingJob
+
+func (h jobHeap) Len() int { return len(h) }
+func (h jobHeap) Less(a, b int) bool {
+	if h[a].job.Submit != h[b].job.Submit {
+		return h[a].job.Submit < h[b].job.Submit
+	}
+	return h[a].line < h[b].line
+}
+func (h jobHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *jobHeap) Push(x any)   { *h = append(*h, x.(pendingJob)) }
+func (h *jobHeap) Pop() any {
+	s := *h
+	p := s[len(s)-1]
+	s[len(s)-1] = pendingJob{}
+	*h = s[:len(s)-1]
+	return p
+}
