@@ -48,7 +48,7 @@ func newPipelinePlacer(c *sim.Cluster, p *placement.Pipeline) *pipelinePlacer {
 		pipe:   p,
 		ledger: placement.NewLedger(c),
 		never:  &placement.Pipeline{Filters: p.Filters, Stats: &placement.Stats{}},
-		empty:  placement.NewLedger(c),
+		empty:  placement.NewPermissiveLedger(c), // the empty cluster, shortcomings cancelled
 	}
 }
 

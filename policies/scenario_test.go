@@ -14,16 +14,20 @@ package policies_test
 //	  nodes: [...]
 //	placement:    # a placement.Spec: strategy, resources, attribute,
 //	  strategy: … # calculator, limit, scorers
+//	script: lxd-default.star  # optional placement script, beside the file
 //	backfill: none          # or easy; default none
 //	until_s: 100            # optional horizon
 //	jobs:
 //	  - {id: j1, submit_s: 0, runtime_s: 10, tasks: 2, request: {cpu: 1},
-//	     traits: {selector: {zone: a}}}
+//	     traits: {selector: {zone: a}}, cotask_group: web, gang: false}
 //	expect: |     # last: `go test -run Scenarios -update` rewrites it
 //	  j1: start 0 on n1,n2
 //
 // An outcome is `start T on NODE,…` (one node per task), `rejected: REASON`
-// or `queued` (still waiting at the horizon). Each scenario runs twice and
+// or `queued` (still waiting at the horizon; `queued: REASON` when the
+// engine says what it waits for). A job with gang: false and several
+// tasks has one line per task, ID#0, ID#1, … (the engine runs each task
+// as its own job). Each scenario runs twice and
 // the two renderings must be byte-identical: placement is deterministic.
 
 import (
@@ -39,6 +43,7 @@ import (
 
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/policies/script"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
 )
@@ -62,6 +67,7 @@ func updating() bool {
 type scenario struct {
 	Cluster   yaml.Node      `yaml:"cluster"`
 	Placement placement.Spec `yaml:"placement"`
+	Script    string         `yaml:"script"`
 	Backfill  string         `yaml:"backfill"`
 	Until     *seconds       `yaml:"until_s"`
 	Jobs      []jobSpec      `yaml:"jobs"`
@@ -76,6 +82,10 @@ type jobSpec struct {
 	Tasks    int        `yaml:"tasks"`      // default 1
 	Request  amounts    `yaml:"request"`
 	Traits   *traitSpec `yaml:"traits"`
+	// Cotask is the job's co-task group; Gang false makes its tasks
+	// independent (sim.Job.IndependentTasks).
+	Cotask string `yaml:"cotask_group"`
+	Gang   *bool  `yaml:"gang"`
 }
 
 type traitSpec struct {
@@ -290,6 +300,15 @@ func playScenario(t *testing.T, path string, sc *scenario, clusterText []byte) s
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	if sc.Script != "" {
+		s, err := script.Load(script.Config{Path: filepath.Join(filepath.Dir(path), sc.Script)})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if err := script.Attach(pipe, s); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
 	backfill := policies.NoBackfill
 	if sc.Backfill != "" {
 		if backfill, err = policies.ParseBackfill(sc.Backfill); err != nil {
@@ -318,11 +337,20 @@ func playScenario(t *testing.T, path string, sc *scenario, clusterText []byte) s
 	}
 	var b strings.Builder
 	for _, j := range jobs {
-		out, ok := rec.got[j.ID]
-		if !ok {
-			out = "queued"
+		ids := []string{j.ID}
+		if j.IndependentTasks && j.Tasks > 1 {
+			ids = ids[:0]
+			for i := range j.Tasks {
+				ids = append(ids, fmt.Sprintf("%s#%d", j.ID, i))
+			}
 		}
-		fmt.Fprintf(&b, "%s: %s\n", j.ID, out)
+		for _, id := range ids {
+			out, ok := rec.got[id]
+			if !ok {
+				out = "queued"
+			}
+			fmt.Fprintf(&b, "%s: %s\n", id, out)
+		}
 	}
 	return b.String()
 }
@@ -345,6 +373,9 @@ func buildJobs(specs []jobSpec) ([]*sim.Job, error) {
 		if j.Tasks == 0 {
 			j.Tasks = 1
 		}
+		j.CotaskGroup = s.Cotask
+		j.Gang = s.Gang == nil || *s.Gang
+		j.IndependentTasks = !j.Gang
 		if i > 0 && j.Submit < jobs[i-1].Submit {
 			return nil, fmt.Errorf("jobs[%d] (%s): submitted before the job above it", i, s.ID)
 		}
@@ -386,8 +417,14 @@ func (o *outcomes) Ended(sim.Time, *sim.JobRun) {}
 func (o *outcomes) Rejected(now sim.Time, j *sim.JobRun) {
 	o.got[j.Job.ID] = "rejected: " + j.Reason
 }
-func (o *outcomes) Stepped(sim.Time, *sim.Context)  {}
-func (o *outcomes) Finished(sim.Time, *sim.Context) {}
+func (o *outcomes) Stepped(sim.Time, *sim.Context) {}
+func (o *outcomes) Finished(_ sim.Time, c *sim.Context) {
+	for _, j := range c.Queue() {
+		if j.Status == sim.Queued && j.Reason != "" {
+			o.got[j.Job.ID] = "queued: " + j.Reason
+		}
+	}
+}
 
 // rewriteExpect replaces the file's expect block (its last key) with got,
 // or appends one, leaving everything above it as written.

@@ -44,6 +44,11 @@ type Cluster struct {
 	leafLevel []bool // resource r is defined on some leaf
 	negative  bool   // some capacity is negative (shortcoming or ward)
 	special   bool   // parents or negative amounts: the full fit semantics
+	// permissive is the most permissive state the cluster can reach, laid
+	// out like capacity (shortcoming.go); it is capacity itself when no
+	// node has a shortcoming.
+	permissive   []Amount
+	shortcomings bool
 }
 
 // absent marks a resource a node does not define.
@@ -99,6 +104,7 @@ func NewCluster(nodes []NodeSpec) (*Cluster, error) {
 		return nil, err
 	}
 	c.special = c.negative || c.parentOf != nil
+	c.initPermissive()
 	return c, nil
 }
 

@@ -79,6 +79,9 @@ type Engine struct {
 	jobEvents     int       // submit, release and live finish events in the heap (a stopped run's does not count)
 	deps          depState
 	pd            *powerDownState // nil without power-down
+	// split holds the per-task jobs of a job with independent tasks not
+	// yet submitted (split.go).
+	split []*Job
 }
 
 // NewEngine wires a cluster, a trace, a scheduler and observers.
@@ -204,6 +207,7 @@ func (e *Engine) Run() error {
 		e.now = e.cfg.Until
 	}
 	e.flushHeld()
+	e.explainWaiting()
 	for _, o := range e.observers {
 		o.Finished(e.now, &e.ctx)
 	}
@@ -212,12 +216,22 @@ func (e *Engine) Run() error {
 
 // pull reads the next trace job and schedules its arrival.
 func (e *Engine) pull() error {
-	j, err := e.src.Next()
-	if err == io.EOF {
-		return nil
-	}
-	if err != nil {
-		return err
+	var j *Job
+	if len(e.split) > 0 {
+		j, e.split = e.split[0], e.split[1:]
+	} else {
+		var err error
+		j, err = e.src.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if j.IndependentTasks && j.Tasks > 1 {
+			e.split = splitTasks(j)
+			j, e.split = e.split[0], e.split[1:]
+		}
 	}
 	if j.Submit < e.lastTime {
 		return fmt.Errorf("job %s: submit time %s s is before the previous job's %s s: the trace must be in submit order", j.ID, j.Submit, e.lastTime)
@@ -296,8 +310,10 @@ func (e *Engine) submit(j *JobRun) {
 	}
 }
 
-// neverFits compiles j's request and returns why j can never run on the
-// empty cluster, or "".
+// neverFits compiles j's request and returns why j can never run, or "":
+// no node can hold its tasks in the most permissive state the cluster can
+// reach (the empty cluster, with its shortcomings cancelled:
+// shortcoming.go).
 func (e *Engine) neverFits(j *JobRun) string {
 	if j.Job.Tasks < 1 {
 		return "job has no tasks"
@@ -311,7 +327,7 @@ func (e *Engine) neverFits(j *JobRun) string {
 	most, ok := e.fitCache[string(e.keyBuf)] // no allocation for the lookup
 	if !ok {
 		for n := range e.cluster.Nodes {
-			most += e.cluster.TasksFitting(e.cluster.capacity, n, req, immune, 1<<30)
+			most += e.cluster.TasksFitting(e.cluster.permissive, n, req, immune, 1<<30)
 			if most >= 1<<30 {
 				most = 1 << 30
 				break
@@ -322,6 +338,9 @@ func (e *Engine) neverFits(j *JobRun) string {
 	if most < j.Job.Tasks {
 		if most == 0 {
 			return "no node can hold one task"
+		}
+		if e.cluster.shortcomings {
+			return fmt.Sprintf("needs %d tasks but the cluster holds only %d, even with its shortcomings cancelled", j.Job.Tasks, most)
 		}
 		return fmt.Sprintf("needs %d tasks but the empty cluster holds only %d", j.Job.Tasks, most)
 	}

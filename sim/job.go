@@ -11,14 +11,22 @@ type Job struct {
 	// Request is what each task needs on the node it lands on. A resource
 	// not listed is not touched; a listed resource must exist on the node.
 	Request []Quantity
-	// Gang jobs start all their tasks at once (HPC). The engine only starts
-	// whole jobs, so this documents the trace's intent.
+	// Gang jobs start all their tasks at once (HPC). The engine starts a
+	// job's tasks together unless IndependentTasks says otherwise, so Gang
+	// documents the trace's intent.
 	Gang      bool
 	User      string
 	Group     string
 	Queue     string
 	Partition string
 	Priority  int
+	// IndependentTasks asks for the tasks to start as each fits, each with
+	// its own start and end (the native format's gang: false; Fenzo's
+	// independent tasks). The engine replays such a job of several tasks
+	// as one job per task (split.go). A reader whose jobs are merely not
+	// gangs (Alibaba's instances) leaves it false: their tasks start
+	// together, as they always have.
+	IndependentTasks bool
 	// QOS is the quality of service the job asked for (Slurm's QOS); ""
 	// when the trace has none.
 	QOS string

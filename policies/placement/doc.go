@@ -20,7 +20,12 @@
 //
 // The pipeline reads a Ledger, its own record of what is placed where: free
 // amounts (with the engine's fit semantics, sim.Cluster.TasksFitting), task
-// counts, aversion groups and exclusive hosts per node. In a simulation the
+// counts, aversion groups and exclusive hosts per node, and the nodes of
+// each co-task group's tasks (cotasks.go: Fenzo's unique and balanced
+// constraints see a job's group across jobs). A rejection names each
+// constraint with its attribute ("0/3 nodes: 3 host-attribute
+// instance=r5"), and a unique constraint with fewer values than co-tasks
+// says so ("unique-attribute zone: 3 values, 4 co-tasks"). In a simulation the
 // Placer keeps the ledger in step with the engine (it books what it starts
 // and gives back what ends); as a library the ledger is the whole state
 // (see Distributor, the pylighthouse form).

@@ -84,6 +84,45 @@ func constraintFitness(l *Ledger, t *Task, c *sim.Constraint, n int) float64 {
 	return 0
 }
 
+// constraintRule names a constraint in rejection reasons: its kind and
+// attribute ("unique-attribute zone", "host-attribute zone=a").
+func constraintRule(c *sim.Constraint) string {
+	switch c.Kind {
+	case UniqueAttribute:
+		return c.Kind + " " + uniqueKey(c)
+	case HostAttribute:
+		return c.Kind + " " + c.Attribute + "=" + c.Value
+	}
+	if c.Attribute == "" {
+		return c.Kind
+	}
+	return c.Kind + " " + c.Attribute
+}
+
+// constraintVerdict explains a constraint that no node can pass whatever
+// the ledger holds: a unique attribute with fewer distinct values among
+// the nodes that hold tasks than the task and its co-tasks need
+// ("unique-attribute zone: 3 values, 4 co-tasks"). "" otherwise.
+func constraintVerdict(l *Ledger, t *Task, c *sim.Constraint) string {
+	if c.Kind != UniqueAttribute {
+		return ""
+	}
+	key := uniqueKey(c)
+	ids, values := l.Attribute(key)
+	seen := make([]bool, len(values))
+	distinct := 0
+	for _, n := range l.leaves {
+		if id := ids[n]; id != 0 && !seen[id] {
+			seen[id] = true
+			distinct++
+		}
+	}
+	if co := len(t.Co) + 1; distinct < co {
+		return fmt.Sprintf("%s: %d values, %d co-tasks", constraintRule(c), distinct, co)
+	}
+	return ""
+}
+
 func uniqueKey(c *sim.Constraint) string {
 	if c.Attribute == "" {
 		return HostName

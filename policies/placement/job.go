@@ -3,21 +3,22 @@ package placement
 import "fmt"
 
 // PlaceJob places all tasks of a job, one after the other, each seeing
-// where the earlier ones went (t.Co), and books them in the ledger. When a
-// task finds no node it gives back the tasks already booked and returns
-// nil and the reason. t describes every task (t.Index and t.Co are set
+// where its co-tasks are (t.Co: the earlier tasks of the job, or, for a
+// job of a co-task group, every booked task of the group, cotasks.go),
+// and books them in the ledger. When a task finds no node it gives back
+// the tasks already booked and returns nil and the reason. t describes every task (t.Index and t.Co are set
 // here); tasks is how many. allow is as for Pipeline.Place, counted over
 // the whole job: allow(n, k) is how many of the job's tasks node n may hold
 // when k would fit.
 func (p *Pipeline) PlaceJob(l *Ledger, t *Task, tasks int, allow func(n, fit int) int, out []int32) ([]int32, string) {
 	out = out[:0]
-	t.Co = out
+	t.Co = l.coTasks(t, out)
 	p.pending = p.pending[:0]
 	var perNode func(n, fit int) int
 	if allow != nil {
 		perNode = func(n, fit int) int {
 			already := 0
-			for _, m := range t.Co {
+			for _, m := range out {
 				if int(m) == n {
 					already++
 				}
@@ -44,7 +45,7 @@ func (p *Pipeline) PlaceJob(l *Ledger, t *Task, tasks int, allow func(n, fit int
 		}
 		l.Take(t, n)
 		out = append(out, int32(n))
-		t.Co = out
+		t.Co = l.coTasks(t, out)
 	}
 	if p.Explain != nil {
 		for _, c := range p.pending {

@@ -24,6 +24,9 @@ type Ledger struct {
 	exclusives int
 	// groups[g][n] counts tasks of aversion group g on node n.
 	groups map[string][]int32
+	// cotasks[g] holds the node of each booked task of co-task group g
+	// (cotasks.go); nil until a job with a group is booked.
+	cotasks map[string][]int32
 	// placedOne and placed remember each job's nodes, to give them back at
 	// its end: a job's first task in placedOne (keys are the engine's
 	// arrival numbers, so a sliding window without hashing or pointers),
@@ -58,11 +61,19 @@ type Tracker interface {
 func (l *Ledger) Attach(tr Tracker) { l.trackers = append(l.trackers, tr) }
 
 // NewLedger returns the ledger of an empty cluster.
-func NewLedger(c *sim.Cluster) *Ledger {
+func NewLedger(c *sim.Cluster) *Ledger { return newLedger(c, c.CapacityVector()) }
+
+// NewPermissiveLedger returns the ledger of the most permissive state the
+// cluster can reach: the empty cluster with every shortcoming cancelled
+// (sim.Cluster.PermissiveVector). A job that does not fit it can never
+// run; it is the ledger for that probe, not for placing.
+func NewPermissiveLedger(c *sim.Cluster) *Ledger { return newLedger(c, c.PermissiveVector()) }
+
+func newLedger(c *sim.Cluster, free []sim.Amount) *Ledger {
 	l := &Ledger{
 		Cluster:   c,
 		R:         c.NumResources(),
-		Free:      c.CapacityVector(),
+		Free:      free,
 		Tasks:     make([]int32, len(c.Nodes)),
 		exclusive: make([]int32, len(c.Nodes)),
 		groups:    map[string][]int32{},
@@ -70,7 +81,7 @@ func NewLedger(c *sim.Cluster) *Ledger {
 	}
 	l.attrs.init(c)
 	l.invCap = make([]float64, len(l.Free))
-	for i, a := range l.Free {
+	for i, a := range c.CapacityVector() {
 		if a > 0 {
 			l.invCap[i] = 1 / float64(a)
 		}
@@ -172,6 +183,7 @@ func (l *Ledger) book(t *Task, n int, sign int32) {
 	l.changed(n)
 	l.Cluster.Consume(l.Free, n, t.Need, t.Immune, sim.Amount(sign))
 	l.Tasks[n] += sign
+	l.bookCotask(t, n, sign)
 	if isExclusive(t) {
 		l.exclusive[n] += sign
 		l.exclusives += int(sign)

@@ -120,10 +120,20 @@ type Selector interface {
 }
 
 // Stats counts, for the last placement attempt, how many nodes each rule
-// rejected, and which node was chosen (−1 for none).
+// rejected, and which node was chosen (−1 for none). Verdict, when set,
+// is a rule's own account of why no node can pass it, which says more
+// than node counts ("unique-attribute zone: 3 values, 4 co-tasks").
 type Stats struct {
 	Rejected []Rejection
 	Chosen   int32
+	Verdict  string
+}
+
+// notingFilter is a Filter that tells the pipeline itself what it
+// rejected, under names of its own (one per constraint) and with a
+// verdict when it can give one.
+type notingFilter interface {
+	keepNoting(l *Ledger, t *Task, cands []int32, p *Pipeline) []int32
 }
 
 // Rejection is how many nodes one rule turned away.
@@ -135,6 +145,9 @@ type Rejection struct {
 // Reason says why no node was found: which rules rejected how many nodes,
 // as in "0/12 nodes: 8 fit (resources), 4 selector".
 func (s *Stats) Reason(total int) string {
+	if s.Verdict != "" {
+		return s.Verdict
+	}
 	msg := fmt.Sprintf("0/%d nodes", total)
 	sep := ": "
 	for _, r := range s.Rejected {
@@ -157,6 +170,7 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 	if p.Stats != nil {
 		p.Stats.Rejected = p.Stats.Rejected[:0]
 		p.Stats.Chosen = -1
+		p.Stats.Verdict = ""
 	}
 	p.Rejection, p.Fatal = "", nil
 	if p.indexable(l, t, allow) {
@@ -189,7 +203,8 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 	}
 	var i int
 	if p.Decider != nil {
-		d := p.Decider.Decide(l, t, cands, func() int { return p.pick(l, t, cands) })
+		fellBack := false
+		d := p.Decider.Decide(l, t, cands, func() int { fellBack = true; return p.pick(l, t, cands) })
 		switch {
 		case d.Err != nil:
 			p.Fatal = d.Err
@@ -200,6 +215,11 @@ func (p *Pipeline) Place(l *Ledger, t *Task, allow func(n, fit int) int) int {
 			return -1
 		}
 		i = d.Index
+		if p.Explain != nil && !fellBack && i >= 0 {
+			// The Decider chose by itself (a script's set_target): the
+			// explanation records its choice with the scorers' view of it.
+			p.explainChoice(l, t, int(cands[i]), p.totals(l, t, cands[i:i+1])[0])
+		}
 	} else {
 		i = p.pick(l, t, cands)
 	}
@@ -231,6 +251,13 @@ func (p *Pipeline) feasible(l *Ledger, t *Task, allow func(n, fit int) int, from
 	}
 	p.reject(FitRule, len(from)-len(cands))
 	for _, f := range p.Filters {
+		if nf, ok := f.(notingFilter); ok {
+			cands = nf.keepNoting(l, t, cands, p)
+			if len(cands) == 0 {
+				break
+			}
+			continue
+		}
 		before := len(cands)
 		cands = f.Keep(l, t, cands)
 		p.reject(f.Name(), before-len(cands))
@@ -318,6 +345,13 @@ next:
 func (p *Pipeline) reject(rule string, nodes int) {
 	if p.Stats != nil {
 		p.Stats.Rejected = append(p.Stats.Rejected, Rejection{rule, nodes})
+	}
+}
+
+// verdict records a rule's account of why no node passes it (Stats.Verdict).
+func (p *Pipeline) verdict(why string) {
+	if p.Stats != nil && p.Stats.Verdict == "" {
+		p.Stats.Verdict = why
 	}
 }
 

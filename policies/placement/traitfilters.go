@@ -119,16 +119,34 @@ func inList(list, item string) bool {
 }
 
 // constraintFilter applies the task's hard Fenzo constraints (fenzo.go).
+// In a pipeline it reports each constraint's rejections under the
+// constraint's own name ("unique-attribute zone"), and a unique constraint
+// that has fewer values than co-tasks says so (constraintVerdict).
 type constraintFilter struct{}
 
 func (constraintFilter) Name() string { return "constraints" }
-func (constraintFilter) Keep(l *Ledger, t *Task, cands []int32) []int32 {
+func (f constraintFilter) Keep(l *Ledger, t *Task, cands []int32) []int32 {
+	return f.keepNoting(l, t, cands, nil)
+}
+
+func (constraintFilter) keepNoting(l *Ledger, t *Task, cands []int32, p *Pipeline) []int32 {
 	for i := range t.traits().Constraints {
 		c := &t.traits().Constraints[i]
 		if c.Soft || c.Kind == ExclusiveHost { // exclusive hosts: Ledger.Fits
 			continue
 		}
+		before := len(cands)
 		cands = keepIf(cands, func(n int) bool { return constraintHolds(l, t, c, n) })
+		if p == nil {
+			continue
+		}
+		p.reject(constraintRule(c), before-len(cands))
+		if len(cands) == 0 {
+			if why := constraintVerdict(l, t, c); why != "" {
+				p.verdict(why)
+			}
+			break
+		}
 	}
 	return cands
 }

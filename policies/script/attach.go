@@ -8,7 +8,9 @@ import (
 
 // Attach installs s into pipeline p: its filter after p's filters, its
 // scorer after p's scorers with the config's weight, and a Decider that
-// runs instance_placement and reports the script's errors. A pipeline's
+// runs instance_placement and reports the script's errors. With
+// instance_placement, it also adds the scorer named ChoiceScorer, of
+// weight 0, which marks in explanations the placements set_target made. A pipeline's
 // existing Decider is kept as the fallback of a script without
 // instance_placement; a script with one cannot replace it.
 //
@@ -43,6 +45,12 @@ func Attach(p *placement.Pipeline, s *Script) error {
 		}
 		p.Scorers = append(p.Scorers, placement.Weighted{Scorer: sc, Weight: s.cfg.Weight})
 	}
-	p.Decider = &Decider{s: s, inner: p.Decider}
+	d := &Decider{s: s, inner: p.Decider, ownChoice: len(p.Scorers) > 0 || p.Select != nil}
+	p.Decider = d
+	if s.placement != nil {
+		// Weight 0: it changes no score, it names the script's own
+		// choices in explanations.
+		p.Scorers = append(p.Scorers, placement.Weighted{Scorer: choiceScorer{d}, Weight: 0})
+	}
 	return nil
 }

@@ -16,6 +16,12 @@ type Decider struct {
 	// inner is a Decider the pipeline had before Attach, consulted when
 	// the script has no instance_placement.
 	inner placement.Decider
+	// ownChoice says the pipeline chooses by scores or a selection of its
+	// own; without one, instance_placement's None means LXD's default
+	// (lxddefault.go).
+	ownChoice bool
+	// chosen is the node set_target chose for the task last decided.
+	chosen scriptChoice
 }
 
 // Decide implements placement.Decider.
@@ -27,7 +33,15 @@ func (d *Decider) Decide(l *placement.Ledger, t *placement.Task, cands []int32, 
 	var dec placement.Decision
 	switch {
 	case s.placement != nil:
-		dec = s.decide(l, t, cands, fallback)
+		d.chosen = scriptChoice{}
+		lxd := fallback
+		if !d.ownChoice {
+			lxd = func() int { return fewestInstances(l, cands) }
+		}
+		dec = s.decide(l, t, cands, lxd)
+		if dec.Err == nil && dec.Reject == "" && dec.Index >= 0 && s.cur.entry == EntryPlacement && s.cur.target >= 0 {
+			d.chosen = scriptChoice{set: true, key: t.Key, index: t.Index, node: cands[dec.Index]}
+		}
 	case d.inner != nil:
 		dec = d.inner.Decide(l, t, cands, fallback)
 	default:
@@ -83,8 +97,8 @@ func (s *Script) candidates(cands []int32) *starlark.List {
 
 // decide calls instance_placement(request, candidate_members): a value
 // other than None rejects the job with str(value) as the reason; else
-// set_target's member is the choice, or, without set_target, the
-// pipeline's own (fallback).
+// set_target's member is the choice, or, without set_target, fallback's
+// (LXD's default or the pipeline's own, as Decide gives it).
 func (s *Script) decide(l *placement.Ledger, t *placement.Task, cands []int32, fallback func() int) placement.Decision {
 	s.bind(l, t, EntryPlacement, cands, -1)
 	v, err := s.call(s.placement, s.requestValue(t), s.candidates(cands))

@@ -7,8 +7,12 @@
 //     scriptlet, as a placement.Decider: it has the final say among the
 //     candidates that passed every filter. It may call set_target(name) to
 //     choose one; returning a value other than None rejects the job with
-//     str(value) as the reason; returning None without set_target falls
-//     back to the pipeline's own choice (its strategy and scorers).
+//     str(value) as the reason; returning None without set_target leaves
+//     the choice to LXD's default, the candidate with the fewest
+//     instances, or, when the pipeline chooses by scores or a selection of
+//     its own (a strategy other than first fit, or the script's score()),
+//     to the pipeline (lxddefault.go). Explanations name the placements
+//     set_target made under the scorer "script".
 //   - score(task, node), a placement.Scorer: a number, clamped into [0, 1]
 //     (higher is better); NaN, None or a non-number is a script error.
 //   - filter(task, node), a placement.Filter: True keeps the node, False

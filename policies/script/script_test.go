@@ -412,7 +412,10 @@ func TestAttach(t *testing.T) {
 	if err := Attach(p, s); err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Filters) != filters+1 || len(p.Scorers) != scorers+1 || p.Scorers[scorers].Weight != 3 || p.Decider == nil {
+	// The script's score(), then the weight-0 scorer that marks
+	// instance_placement's own choices in explanations.
+	if len(p.Filters) != filters+1 || len(p.Scorers) != scorers+2 || p.Scorers[scorers].Weight != 3 || p.Decider == nil ||
+		p.Scorers[scorers+1].Name() != ChoiceScorer || p.Scorers[scorers+1].Weight != 0 {
 		t.Errorf("attached: %d filters, %+v", len(p.Filters), p.Scorers)
 	}
 	if err := Attach(p, s); err == nil {

@@ -29,7 +29,7 @@
 //	queue        string   -        no        ""
 //	partition    string   -        no        ""
 //	priority     integer  -        no        0         larger is more important
-//	gang         boolean  -        no        true      all tasks start together
+//	gang         boolean  -        no        true      all tasks start together; false: each task starts as it fits (see below)
 //	depends_on   list     -        no        []        earlier jobs this one waits for (see "Dependencies")
 //
 // and the optional placement traits (sim.Traits; see "Placement traits"):
@@ -89,6 +89,15 @@
 //     them (sim.CheckConstraint): host-attribute and
 //     balanced-attribute need an attribute, groups is ≥ 0.
 //   - architecture, member_group, project: strings.
+//   - labels: the label cotask_group (CotaskLabel) also names the job's
+//     co-task group (sim.Job.CotaskGroup): jobs with the same value are one
+//     another's co-tasks for the unique-attribute and balanced-attribute
+//     constraints (replicas of a service submitted as separate jobs).
+//
+// gang: false, written out, makes a job's tasks independent
+// (sim.Job.IndependentTasks): the engine starts each as it fits and the
+// outputs have a row per task, ID#0, ID#1, … A job without the field, or
+// with gang: true, starts its tasks together.
 //
 // Inside tolerations and constraints, a key that is not listed is an
 // unknown field, and stops the reader as a top-level one does. Errors name

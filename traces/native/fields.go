@@ -324,6 +324,7 @@ func (r *record) finish() (field, error) {
 			return f, errMissing
 		}
 	}
+	markIndependent(&r.job)
 	return 0, nil
 }
 

@@ -130,6 +130,7 @@ func (d *parquetDecoder) decodeRow(rec *record, i int) (string, string, error) {
 	if b.gang.present(i) {
 		j.Gang = b.gang.bools[i]
 	}
+	markIndependent(j)
 	for k, c := range b.text {
 		if v := c.str(i, &d.interner); v != "" {
 			switch textFields[k] {

@@ -96,6 +96,7 @@ func (d *parquetDecoder) labels(rec *record, f field, n *nestedField, r int) err
 			rec.traits().Selector = labels
 		} else {
 			rec.traits().Labels = labels
+			rec.job.CotaskGroup = cotaskGroup(labels)
 		}
 	}
 	return nil

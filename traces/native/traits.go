@@ -147,6 +147,7 @@ func (r *record) decodeLabels(s *jsonScanner, f field, k vkind, str func([]byte)
 			r.traits().Selector = labels
 		} else {
 			r.traits().Labels = labels
+			r.job.CotaskGroup = cotaskGroup(labels)
 		}
 	}
 	return nil

@@ -79,7 +79,8 @@ func TestNoTraitsNil(t *testing.T) {
 func traitJobs() []*sim.Job {
 	return []*sim.Job{
 		{ID: "plain", Submit: 0, Runtime: 1, Walltime: sim.NoWalltime, Tasks: 1, Gang: true},
-		{ID: "all", Submit: 1, Runtime: 2, Walltime: 3, Tasks: 4, Priority: -2, User: "u",
+		// gang: false with 4 tasks reads back as independent tasks.
+		{ID: "all", Submit: 1, Runtime: 2, Walltime: 3, Tasks: 4, Priority: -2, User: "u", IndependentTasks: true,
 			Request: []sim.Quantity{{Resource: "cpu", Amount: 1500}},
 			Traits: &sim.Traits{
 				Immunities:     []string{"gpu", "ib, \"quoted\""},
