@@ -25,6 +25,7 @@ type Recorder struct {
 	opt Options
 	mem memory.Allocator
 	res []string // snake_case resource names, cluster order
+	cal calendar // the epoch, when known
 
 	jobs   *jobsTable
 	series *seriesTable
@@ -72,7 +73,8 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	r := &Recorder{dir: dir, c: c, opt: opt, mem: mem, res: resourceNames(c.Resources), nodes: newNodeUsage(c), frag: newFragTracker(c)}
+	r := &Recorder{dir: dir, c: c, opt: opt, mem: mem, res: resourceNames(c.Resources), cal: newCalendar(opt.Epoch, opt.TimeZone),
+		nodes: newNodeUsage(c), frag: newFragTracker(c)}
 	r.nodes.frag = r.frag
 	r.tally.price, r.tally.carbon = opt.Price, opt.Carbon
 	r.ten = newTenantLedger(c, &r.opt)
@@ -83,11 +85,11 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 		return nil, err
 	}
 	var err error
-	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, mem); err != nil {
+	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, r.cal, mem); err != nil {
 		return nil, err
 	}
 	r.tables = append(r.tables, r.jobs.table)
-	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem, r.frag, &r.nodes.power.notOn, opt.Price, opt.Carbon); err != nil {
+	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem, r.frag, &r.nodes.power.notOn, opt.Price, opt.Carbon, r.cal); err != nil {
 		r.Abort()
 		return nil, err
 	}
@@ -319,7 +321,7 @@ func (r *Recorder) write(final FinalInfo) error {
 	if r.opt.Format != FormatCSV {
 		formats = append(formats, FormatCSV)
 	}
-	schema := summarySchema(cols)
+	schema := summarySchema(cols, r.cal)
 	for _, f := range formats {
 		tb, err := newTable(r.dir, "summary", f, schema, r.mem)
 		if err != nil {

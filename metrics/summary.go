@@ -190,8 +190,9 @@ func (r *Recorder) makespan(end sim.Time) sim.Time {
 	return end - r.tally.firstSubmit
 }
 
-// summarySchema declares the summary table from its columns.
-func summarySchema(cols []col) *arrow.Schema {
+// summarySchema declares the summary table from its columns, with the
+// calendar's metadata when the epoch is known.
+func summarySchema(cols []col, cal calendar) *arrow.Schema {
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
 		fields[i] = arrow.Field{Name: c.name, Nullable: c.kind == arrow.FLOAT64}
@@ -204,7 +205,7 @@ func summarySchema(cols []col) *arrow.Schema {
 			fields[i].Type = arrow.BinaryTypes.String
 		}
 	}
-	return arrow.NewSchema(fields, nil)
+	return cal.schema(fields)
 }
 
 // writeSummary sends the one summary row to tb, whose schema is
