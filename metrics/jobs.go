@@ -43,8 +43,8 @@ var jobsFields = []arrow.Field{
 	{Name: "request", Type: arrow.BinaryTypes.String},                           // per-task request in trace order, "cpu=4,mem=2048"
 	{Name: "partition", Type: arrow.BinaryTypes.String},
 	{Name: "qos", Type: arrow.BinaryTypes.String},
-	{Name: "priority", Type: arrow.PrimitiveTypes.Int64},      // the trace's priority, 0 when it has none
-	{Name: "trace_runtime_s", Type: arrow.PrimitiveTypes.Float64}, // the run time the trace gives, kept for jobs that never ran
+	{Name: "priority", Type: arrow.PrimitiveTypes.Int64},                           // the trace's priority, 0 when it has none
+	{Name: "trace_runtime_s", Type: arrow.PrimitiveTypes.Float64},                  // the run time the trace gives, kept for jobs that never ran
 	{Name: "recorded_start_s", Type: arrow.PrimitiveTypes.Float64, Nullable: true}, // when the traced system started it; null when not recorded
 }
 
