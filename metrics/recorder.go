@@ -33,6 +33,7 @@ type Recorder struct {
 	frag   *fragTracker
 	ten    *tenantLedger
 	tally  tally
+	calib  calibration
 	idleW  float64 // the cluster's draw with nothing running
 
 	tables []*table // every file opened, for Close and Abort
@@ -76,6 +77,9 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	r := &Recorder{dir: dir, c: c, opt: opt, mem: mem, res: resourceNames(c.Resources), cal: newCalendar(opt.Epoch, opt.TimeZone),
 		nodes: newNodeUsage(c), frag: newFragTracker(c)}
 	r.nodes.frag = r.frag
+	if i := mainResourceOf(c); i >= 0 {
+		r.calib.mainRes = c.Resources[i]
+	}
 	r.tally.price, r.tally.carbon = opt.Price, opt.Carbon
 	r.ten = newTenantLedger(c, &r.opt)
 	for _, n := range c.Nodes {
@@ -127,6 +131,7 @@ func (r *Recorder) Submitted(now sim.Time, j *sim.JobRun) {
 	t.lastSubmit = now
 	r.ten.submitted(now, j)
 	r.frag.submitted(j)
+	r.calib.submitted(j)
 	r.moved = true
 }
 
@@ -138,6 +143,7 @@ func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 	if j.Restarts > 0 {
 		return // a restart: the wait was counted at the first start
 	}
+	r.calib.started(j)
 	w := (j.Start - j.Job.Submit).Seconds()
 	t := &r.tally
 	t.waits = append(t.waits, w)

@@ -83,7 +83,8 @@ func floatCol(name string, v float64) col {
 // ran 0 s. A statistic over no job is null. utilization_<res> is the
 // time-weighted mean of allocated/capacity over the makespan; utilization
 // is that of cpu, or of the first resource without cpu. jain_bsld and
-// jain_usage_share are Jain's index over the tenants (see tenants.go).
+// jain_usage_share are Jain's index over the tenants (see tenants.go);
+// calib_* compare the run with the schedule the trace recorded (calib.go).
 func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	t := &r.tally
 	m := r.makespan(end).Seconds()
@@ -154,6 +155,11 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	for i, name := range r.res {
 		cols = append(cols, floatCol("frag_"+name, r.frag.mean(i)))
 	}
+	mainCap := nan
+	if i := mainResourceOf(r.c); i >= 0 {
+		mainCap = r.c.TotalCapacity(i).Float()
+	}
+	cols = append(cols, r.calib.cols(mainCap, t.firstSubmit, t.lastSubmit)...)
 	cost, carbon := nan, nan
 	if t.price != nil {
 		cost = t.costJ / 3.6e6 // J × price/kWh ÷ 3.6e6 J/kWh
