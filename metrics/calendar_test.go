@@ -104,6 +104,26 @@ func TestCalendarColumns(t *testing.T) {
 		f.Close()
 	}
 
+	// ReadJobs gives the same instants from every format, and the
+	// metadata from the binary ones.
+	for f, dir := range dirs {
+		back, err := ReadJobs(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range back.Len() {
+			for _, col := range []string{"submit_time", "start_time", "end_time"} {
+				at, ok := back.Time(col, i)
+				if want := jobsT[col][i]; (want == nil) == ok || (ok && at != want) {
+					t.Fatalf("%s: ReadJobs row %d %s = %v (%v), want %v", f, i, col, at, ok, want)
+				}
+			}
+		}
+		if want := map[bool]string{true: "Europe/Stockholm"}[f != FormatCSV]; back.Metadata(MetaTimeZone) != want {
+			t.Errorf("%s: ReadJobs metadata %s = %q, want %q", f, MetaTimeZone, back.Metadata(MetaTimeZone), want)
+		}
+	}
+
 	// Without an epoch: no timestamp column, no metadata.
 	plain := t.TempDir()
 	runCut(t, plain, c, jobs[:50], sim.Config{}, Options{TimeZone: "Europe/Stockholm"}, FinalInfo{}, 0)
