@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow/go/v17/arrow/ipc"
 	"github.com/apache/arrow/go/v17/parquet/file"
+	"github.com/apache/arrow/go/v17/parquet/schema"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -63,9 +64,17 @@ func TestCalendarColumns(t *testing.T) {
 	if nulls == 0 {
 		t.Error("no job without a start: the nulls are not exercised")
 	}
-	if first := jobsT["submit_time"][0].(time.Time); first.Location() != time.UTC {
-		t.Errorf("timestamps in %v, want UTC", first.Location())
+	// Parquet says the instants are UTC (isAdjustedToUTC), so readers
+	// such as DuckDB and pandas show instants, not local wall times.
+	pf, err := file.OpenParquetFile(filepath.Join(dirs[FormatParquet], "jobs.parquet"), false)
+	if err != nil {
+		t.Fatal(err)
 	}
+	col := pf.MetaData().Schema.Column(pf.MetaData().Schema.ColumnIndexByName("submit_time"))
+	if ts, ok := col.LogicalType().(*schema.TimestampLogicalType); !ok || !ts.IsAdjustedToUTC() || ts.TimeUnit() != schema.TimeUnitMicros {
+		t.Errorf("submit_time's Parquet type is %v, want a UTC microsecond timestamp", col.LogicalType())
+	}
+	pf.Close()
 	ts := readParquet(t, filepath.Join(dirs[FormatParquet], "timeseries.parquet"))
 	for i := range ts["time_s"] {
 		if want := at(ts["time_s"][i]); ts["time"][i] != want {
