@@ -103,11 +103,11 @@ func BenchmarkEncodeSweepTables(b *testing.B) {
 	base := b.TempDir()
 	cpu0 := cpuTime()
 	for b.Loop() {
-		jt, err := newJobsTable(base, FormatParquet, 10*sim.Second, memory.DefaultAllocator)
+		jt, err := newJobsTable(base, FormatParquet, 10*sim.Second, calendar{}, memory.DefaultAllocator)
 		if err != nil {
 			b.Fatal(err)
 		}
-		st, err := newSeriesTable(base, FormatParquet, c, []string{"cpu"}, memory.DefaultAllocator, newFragTracker(c), new(int64), nil, nil)
+		st, err := newSeriesTable(base, FormatParquet, c, []string{"cpu"}, memory.DefaultAllocator, newFragTracker(c), new(int64), nil, nil, calendar{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -65,6 +65,40 @@ func allValid(n int) []byte {
 	return b
 }
 
+// intColumn is an int64 column of a known length, nulls allowed; typ is
+// Int64 or a Timestamp (microseconds, the engine's unit), whose values are
+// int64s too.
+type intColumn struct {
+	typ   arrow.DataType
+	vals  []int64
+	valid []byte // validity bitmap, made at the first null
+	nulls int
+}
+
+func newIntColumn(typ arrow.DataType, n int) *intColumn {
+	return &intColumn{typ: typ, vals: make([]int64, n)}
+}
+
+// setNull marks row i null; its value stays 0.
+func (c *intColumn) setNull(i int) {
+	if c.valid == nil {
+		c.valid = allValid(len(c.vals))
+	}
+	bitutil.ClearBit(c.valid, i)
+	c.nulls++
+}
+
+func (c *intColumn) array() arrow.Array {
+	var validity *memory.Buffer
+	if c.nulls > 0 {
+		validity = memory.NewBufferBytes(c.valid)
+	}
+	data := array.NewData(c.typ, len(c.vals),
+		[]*memory.Buffer{validity, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(c.vals))}, nil, c.nulls, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
 // intArray wraps vals as an int64 column without nulls.
 func intArray(vals []int64) arrow.Array {
 	data := array.NewData(arrow.PrimitiveTypes.Int64, len(vals),

@@ -21,12 +21,15 @@ func TestColumnsMatchBuilders(t *testing.T) {
 		{Name: "s", Type: arrow.BinaryTypes.String},
 		{Name: "empty", Type: arrow.BinaryTypes.String},
 		{Name: "dense", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "maybe", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "at", Type: arrow.FixedWidthTypes.Timestamp_us, Nullable: true},
 	}, nil)
 	for _, rows := range []int{1, 7, 8, 9, 511, 512, 513, 1000} {
 		rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 		x, dense := newFloatColumn(rows), newFloatColumn(rows)
 		n := make([]int64, rows)
 		s, empty := newStringColumn(rows, 0), newStringColumn(rows, 0)
+		maybe, at := newIntColumn(arrow.PrimitiveTypes.Int64, rows), newIntColumn(arrow.FixedWidthTypes.Timestamp_us, rows)
 		for i := range rows {
 			v := float64(i) / 3
 			if i%5 == 2 {
@@ -45,9 +48,27 @@ func TestColumnsMatchBuilders(t *testing.T) {
 			empty.addString("")
 			rb.Field(4).(*array.Float64Builder).Append(v)
 			dense.vals[i] = v
+			if i%3 == 1 {
+				rb.Field(5).(*array.Int64Builder).AppendNull()
+				maybe.setNull(i)
+			} else {
+				rb.Field(5).(*array.Int64Builder).Append(int64(-i))
+				maybe.vals[i] = int64(-i)
+			}
+			// Timestamps are null in the first rows only (jobs still queued
+			// come last, but a record may hold only them).
+			if i < 3 {
+				rb.Field(6).(*array.TimestampBuilder).AppendNull()
+				at.setNull(i)
+			} else {
+				us := int64(843480031_000000) + int64(i)*1_500_000
+				rb.Field(6).(*array.TimestampBuilder).Append(arrow.Timestamp(us))
+				at.vals[i] = us
+			}
 		}
 		want := rb.NewRecord()
-		got := newRecord(schema, []arrow.Array{x.array(), intArray(n), s.array(), empty.array(), dense.array()}, rows)
+		got := newRecord(schema, []arrow.Array{x.array(), intArray(n), s.array(), empty.array(), dense.array(),
+			maybe.array(), at.array()}, rows)
 		if !array.RecordEqual(want, got) {
 			t.Fatalf("%d rows: records differ", rows)
 		}

@@ -32,6 +32,17 @@
 // only the nodes an event touched; its memory is the distinct task shapes
 // seen (at most 65,536) plus a few numbers per node and resource.
 //
+// The jobs table also says what each job asked for as the trace gives it
+// (requested processors, the per-task request, partition, QOS, priority,
+// the trace's runtime even for jobs that never ran) and, when the trace
+// records it, when the job really started; the summary's calib_* columns
+// compare the run's schedule with that recorded one (calib.go). With
+// Options.Epoch, the jobs and timeseries tables carry UTC timestamps and
+// the files record the epoch and time zone (calendar.go).
+//
+// ReadJobs reads a run's jobs table back in any format; ExportBatsim
+// writes it as Batsim's out_jobs.csv (batsim.go).
+//
 // Every file is written to a hidden temp file in the run directory and
 // renamed into place by Close, summary.csv last: a run that fails or is
 // aborted leaves no file under a final name, and the presence of

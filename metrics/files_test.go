@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/parquet"
@@ -54,6 +55,12 @@ func readAny(t *testing.T, path string, ref readTable) readTable {
 					t.Fatalf("%s: %s row %d: %v", path, name, r, err)
 				}
 				vals = append(vals, n)
+			case time.Time:
+				at, err := time.Parse(time.RFC3339Nano, v)
+				if err != nil {
+					t.Fatalf("%s: %s row %d: %v", path, name, r, err)
+				}
+				vals = append(vals, at)
 			default:
 				vals = append(vals, v)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -91,6 +92,10 @@ func newCSVWriter(schema *arrow.Schema, w io.Writer) (*csvWriter, error) {
 	for i, f := range schema.Fields() {
 		switch f.Type.ID() {
 		case arrow.FLOAT64, arrow.INT64, arrow.STRING:
+		case arrow.TIMESTAMP:
+			if ts := f.Type.(*arrow.TimestampType); ts.Unit != arrow.Microsecond || ts.TimeZone != "UTC" {
+				return nil, fmt.Errorf("metrics: csv: column %s: only UTC microsecond timestamps are written, not %s", f.Name, f.Type)
+			}
 		default:
 			return nil, fmt.Errorf("metrics: csv: column %s has unsupported type %s", f.Name, f.Type)
 		}
@@ -120,6 +125,8 @@ func (c *csvWriter) write(rec arrow.Record) error {
 				c.buf = strconv.AppendInt(c.buf, a.Value(row), 10)
 			case *array.String:
 				c.buf = appendCSVString(c.buf, a.Value(row))
+			case *array.Timestamp:
+				c.buf = appendTimestamp(c.buf, int64(a.Value(row)))
 			}
 		}
 		c.buf = append(c.buf, '\n')
@@ -142,6 +149,14 @@ func (c *csvWriter) close() error { return c.flush() }
 
 // appendFloat is the one float format of every CSV this package writes.
 func appendFloat(dst []byte, f float64) []byte { return strconv.AppendFloat(dst, f, 'g', -1, 64) }
+
+// appendTimestamp prints microseconds since the Unix epoch as RFC 3339 in
+// UTC with the fewest fraction digits that keep it exact
+// ("1996-09-23T12:00:31Z", "…:31.5Z"), which DuckDB, pandas and
+// encoding/csv readers parse as a UTC instant.
+func appendTimestamp(dst []byte, us int64) []byte {
+	return time.UnixMicro(us).UTC().AppendFormat(dst, time.RFC3339Nano)
+}
 
 // appendCSVString quotes s when it holds a comma, a quote or a line break,
 // or starts with a space or a tab (which some readers would trim).

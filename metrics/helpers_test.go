@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -127,7 +128,8 @@ func runCut(t testing.TB, dir string, c *sim.Cluster, jobs []*sim.Job, cfg sim.C
 	mem.AssertSize(t, 0)
 }
 
-// table is a file read back, every value as nil, int64, float64 or string.
+// table is a file read back, every value as nil, int64, float64, string
+// or time.Time (UTC).
 type readTable map[string][]any
 
 func readParquet(t testing.TB, path string) readTable {
@@ -193,6 +195,8 @@ func fromArrow(tbl arrow.Table) readTable {
 					vals = append(vals, a.Value(k))
 				case *array.String:
 					vals = append(vals, a.Value(k))
+				case *array.Timestamp:
+					vals = append(vals, time.UnixMicro(int64(a.Value(k))).UTC())
 				default:
 					panic("unexpected type " + f.Type.String())
 				}

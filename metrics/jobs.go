@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -9,11 +10,13 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// jobsSchema is the jobs table: one row per submitted job, in the order
-// the jobs left the system (rejected, ended, or still queued/running when
-// the run finished). Times are seconds; null means "did not happen" (a
-// rejected job has no start) or "unknown" (no requested walltime).
-var jobsSchema = arrow.NewSchema([]arrow.Field{
+// jobsFields are the jobs table's columns: one row per submitted job, in
+// the order the jobs left the system (rejected, ended, or still
+// queued/running when the run finished). Times are seconds; null means
+// "did not happen" (a rejected job has no start) or "unknown" (no
+// requested walltime). With a known epoch, calendar timestamps follow
+// (jobsSchema).
+var jobsFields = []arrow.Field{
 	{Name: "job_id", Type: arrow.BinaryTypes.String}, // as in the trace
 	{Name: "user", Type: arrow.BinaryTypes.String},
 	{Name: "group", Type: arrow.BinaryTypes.String},
@@ -35,7 +38,30 @@ var jobsSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "energy_j", Type: arrow.PrimitiveTypes.Float64},                     // dynamic energy, above the nodes' idle draw
 	{Name: "restarts", Type: arrow.PrimitiveTypes.Int64},                       // times a node event stopped it and it was queued again
 	{Name: "lost_work_s", Type: arrow.PrimitiveTypes.Float64},                  // run time those stops threw away (since the last checkpoint)
-}, nil)
+	// What the job asked for, as the trace says it, whatever became of it.
+	{Name: "requested_procs", Type: arrow.PrimitiveTypes.Int64, Nullable: true}, // processors (cores) asked for; null when the trace gives none
+	{Name: "request", Type: arrow.BinaryTypes.String},                           // per-task request in trace order, "cpu=4,mem=2048"
+	{Name: "partition", Type: arrow.BinaryTypes.String},
+	{Name: "qos", Type: arrow.BinaryTypes.String},
+	{Name: "priority", Type: arrow.PrimitiveTypes.Int64},                           // the trace's priority, 0 when it has none
+	{Name: "trace_runtime_s", Type: arrow.PrimitiveTypes.Float64},                  // the run time the trace gives, kept for jobs that never ran
+	{Name: "recorded_start_s", Type: arrow.PrimitiveTypes.Float64, Nullable: true}, // when the traced system started it; null when not recorded
+}
+
+// jobsCalendarFields follow jobsFields when the epoch is known: the
+// submit_s, start_s and end_s instants as UTC timestamps, null alike.
+var jobsCalendarFields = []arrow.Field{
+	{Name: "submit_time", Type: timestampType},
+	{Name: "start_time", Type: timestampType, Nullable: true},
+	{Name: "end_time", Type: timestampType, Nullable: true},
+}
+
+func jobsSchema(cal calendar) *arrow.Schema {
+	if !cal.known {
+		return cal.schema(jobsFields)
+	}
+	return cal.schema(append(slices.Clip(jobsFields), jobsCalendarFields...))
+}
 
 // jobRow is one job staged on the engine's goroutine: only what the
 // JobRun will not keep (times, strings, the node list) and no derived
@@ -45,13 +71,16 @@ var jobsSchema = arrow.NewSchema([]arrow.Field{
 type jobRow struct {
 	submit, start, end, walltime sim.Time
 	lost                         sim.Time
+	traceRuntime, recordedStart  sim.Time
 	restarts                     int64
 	energyJ                      float64
 	tasks, nodes                 int64
+	requestedProcs, priority     int64
 	// text[k] is where string k (see the str* constants) ends in the
 	// batch's text; it starts where string k−1 ends.
-	text  [numStrs]uint32
-	state sim.JobStatus
+	text     [numStrs]uint32
+	state    sim.JobStatus
+	recorded bool
 }
 
 // The staged strings of a job, in text order.
@@ -61,7 +90,10 @@ const (
 	strGroup
 	strQueue
 	strReason
+	strPartition
+	strQOS
 	strNodeList
+	strRequest
 	numStrs
 )
 
@@ -80,15 +112,16 @@ type jobsTable struct {
 	cut   int            // rows per record
 	total int64          // rows in all
 	tau   sim.Time
+	cal   calendar
 	nodes []int32 // scratch copy of a job's nodes, sorted for node_list
 }
 
-func newJobsTable(dir, format string, tau sim.Time, mem memory.Allocator) (*jobsTable, error) {
-	tb, err := newTable(dir, "jobs", format, jobsSchema, mem)
+func newJobsTable(dir, format string, tau sim.Time, cal calendar, mem memory.Allocator) (*jobsTable, error) {
+	tb, err := newTable(dir, "jobs", format, jobsSchema(cal), mem)
 	if err != nil {
 		return nil, err
 	}
-	t := &jobsTable{table: tb, cur: idleJobBatches.get(), free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau}
+	t := &jobsTable{table: tb, cur: idleJobBatches.get(), free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau, cal: cal}
 	t.free <- idleJobBatches.get()
 	return t, nil
 }
@@ -103,8 +136,10 @@ func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) err
 	row := jobRow{
 		submit: job.Submit, start: j.FirstStart, end: j.End, walltime: job.Walltime,
 		energyJ: energyJ, tasks: int64(job.Tasks), state: state, lost: j.LostWork, restarts: int64(j.Restarts),
+		traceRuntime: job.Runtime, recordedStart: job.RecordedStart, recorded: job.Recorded,
+		requestedProcs: job.RequestedProcs, priority: int64(job.Priority),
 	}
-	for k, str := range [...]string{job.ID, job.User, job.Group, job.Queue, j.Reason} {
+	for k, str := range [...]string{job.ID, job.User, job.Group, job.Queue, j.Reason, job.Partition, job.QOS} {
 		b.text = append(b.text, str...)
 		row.text[k] = uint32(len(b.text))
 	}
@@ -115,6 +150,8 @@ func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) err
 		row.nodes = int64(n)
 	}
 	row.text[strNodeList] = uint32(len(b.text))
+	b.text = appendRequest(b.text, job.Request)
+	row.text[strRequest] = uint32(len(b.text))
 	b.rows = append(b.rows, row)
 	t.total++
 	if len(b.rows) >= t.cut || len(b.text) >= maxBatchText {
@@ -182,10 +219,16 @@ func (t *jobsTable) record(b *jobBatch) arrow.Record {
 	}
 	from = 0
 	state := newStringColumn(n, len("completed")*n)
-	tasks, nodes, restarts := make([]int64, n), make([]int64, n), make([]int64, n)
+	tasks, nodes, restarts, priority := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
 	submit, start, end, wait, runtime := newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
 	walltime, turnaround, slowdownC, bsldC := newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
 	energy, lost := newFloatColumn(n), newFloatColumn(n)
+	procs := newIntColumn(arrow.PrimitiveTypes.Int64, n)
+	traceRun, recorded := newFloatColumn(n), newFloatColumn(n)
+	var submitAt, startAt, endAt *intColumn
+	if t.cal.known {
+		submitAt, startAt, endAt = newIntColumn(timestampType, n), newIntColumn(timestampType, n), newIntColumn(timestampType, n)
+	}
 	for i := range b.rows {
 		r := &b.rows[i]
 		for k, end := range r.text {
@@ -229,15 +272,52 @@ func (t *jobsTable) record(b *jobBatch) arrow.Record {
 		energy.vals[i] = r.energyJ
 		restarts[i] = r.restarts
 		lost.vals[i] = r.lost.Seconds()
+		if r.requestedProcs > 0 {
+			procs.vals[i] = r.requestedProcs
+		} else {
+			procs.setNull(i)
+		}
+		priority[i] = r.priority
+		traceRun.vals[i] = r.traceRuntime.Seconds()
+		if r.recorded {
+			recorded.vals[i] = r.recordedStart.Seconds()
+		} else {
+			recorded.setNull(i)
+		}
+		if t.cal.known {
+			t.calendarRow(i, r, submitAt, startAt, endAt)
+		}
 	}
 	// In jobsSchema's order.
-	return newRecord(t.schema, []arrow.Array{
+	cols := []arrow.Array{
 		strs[strID].array(), strs[strUser].array(), strs[strGroup].array(), strs[strQueue].array(),
 		intArray(tasks), submit.array(), start.array(), end.array(), wait.array(), runtime.array(),
 		walltime.array(), turnaround.array(), slowdownC.array(), bsldC.array(),
 		state.array(), strs[strReason].array(), intArray(nodes), strs[strNodeList].array(),
 		energy.array(), intArray(restarts), lost.array(),
-	}, n)
+		procs.array(), strs[strRequest].array(), strs[strPartition].array(), strs[strQOS].array(),
+		intArray(priority), traceRun.array(), recorded.array(),
+	}
+	if t.cal.known {
+		cols = append(cols, submitAt.array(), startAt.array(), endAt.array())
+	}
+	return newRecord(t.schema, cols, n)
+}
+
+// calendarRow fills row i of the timestamp columns, null where the
+// second counts are.
+func (t *jobsTable) calendarRow(i int, r *jobRow, submitAt, startAt, endAt *intColumn) {
+	submitAt.vals[i] = t.cal.at(r.submit)
+	if started(r.state) {
+		startAt.vals[i] = t.cal.at(r.start)
+	} else {
+		startAt.setNull(i)
+	}
+	if r.state == sim.Completed || r.state == sim.Killed {
+		endAt.vals[i] = t.cal.at(r.end)
+	} else {
+		endAt.setNull(i)
+	}
 }
 
 // slowdown is turnaround / runtime; the ratio of two microsecond counts is

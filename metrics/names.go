@@ -102,3 +102,37 @@ func appendNodeRanges(dst []byte, nodes []int32) ([]byte, int) {
 	}
 	return dst, len(nodes)
 }
+
+// appendRequest appends a per-task request as the trace lists it,
+// "cpu=4,mem=2048", amounts exact in units ("gpu=0.5"). It allocates
+// nothing when dst has room: it runs once per job.
+func appendRequest(dst []byte, req []sim.Quantity) []byte {
+	for i, q := range req {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, q.Resource...)
+		dst = append(dst, '=')
+		dst = appendAmount(dst, q.Amount)
+	}
+	return dst
+}
+
+// appendAmount appends a as sim.Amount.String prints it: units, exact,
+// without trailing zeros.
+func appendAmount(dst []byte, a sim.Amount) []byte {
+	u := uint64(a)
+	if a < 0 {
+		dst = append(dst, '-')
+		u = uint64(-a)
+	}
+	dst = strconv.AppendUint(dst, u/uint64(sim.Milli), 10)
+	if f := u % uint64(sim.Milli); f != 0 {
+		dst = append(dst, '.')
+		for d := uint64(sim.Milli) / 10; f != 0; d /= 10 {
+			dst = append(dst, byte('0'+f/d))
+			f %= d
+		}
+	}
+	return dst
+}

@@ -3,6 +3,8 @@ package metrics
 import (
 	"slices"
 	"testing"
+
+	"github.com/schedsim/schedsim/sim"
 )
 
 func TestSnake(t *testing.T) {
@@ -40,5 +42,25 @@ func TestNodeRanges(t *testing.T) {
 		if string(buf) != c.want || n != c.n {
 			t.Errorf("%v → %q, %d; want %q, %d", c.nodes, buf, n, c.want, c.n)
 		}
+	}
+}
+
+// TestRequestText: amounts print as sim.Amount.String does, in the
+// trace's order.
+func TestRequestText(t *testing.T) {
+	req := []sim.Quantity{
+		{Resource: "cpu", Amount: sim.Units(4)}, {Resource: "mem", Amount: sim.Units(2048)},
+		{Resource: "gpu", Amount: 500}, {Resource: "x", Amount: 1}, {Resource: "y", Amount: 1230}, {Resource: "z", Amount: -2500},
+	}
+	if got, want := string(appendRequest(nil, req)), "cpu=4,mem=2048,gpu=0.5,x=0.001,y=1.23,z=-2.5"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	for _, a := range []sim.Amount{0, 1, 10, 999, 1000, 1001, 123456789, -7} {
+		if got := string(appendAmount(nil, a)); got != a.String() {
+			t.Errorf("appendAmount(%d) = %q, String %q", a, got, a.String())
+		}
+	}
+	if got := appendRequest(nil, nil); len(got) != 0 {
+		t.Errorf("no request: %q", got)
 	}
 }

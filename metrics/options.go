@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -50,6 +51,17 @@ type Options struct {
 	// summary's energy_cost and carbon_kg, the timeseries' price_per_kwh
 	// and carbon_g_per_kwh.
 	Price, Carbon *sim.StepSeries
+
+	// Epoch, when not the zero time.Time, is the calendar instant the
+	// run's time 0 stands for (an SWF header's UnixStartTime); it is kept
+	// to the microsecond. The jobs table then gains submit_time,
+	// start_time and end_time, the timeseries table time: UTC timestamps
+	// beside the second counts (calendar.go). TimeZone is the trace's IANA
+	// time zone ("Europe/Stockholm"), recorded beside the epoch in the
+	// files' metadata for tools that show local time; it is ignored
+	// without an Epoch.
+	Epoch    time.Time
+	TimeZone string
 }
 
 // Label is one constant summary column.

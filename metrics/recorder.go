@@ -25,6 +25,7 @@ type Recorder struct {
 	opt Options
 	mem memory.Allocator
 	res []string // snake_case resource names, cluster order
+	cal calendar // the epoch, when known
 
 	jobs   *jobsTable
 	series *seriesTable
@@ -32,6 +33,7 @@ type Recorder struct {
 	frag   *fragTracker
 	ten    *tenantLedger
 	tally  tally
+	calib  calibration
 	idleW  float64 // the cluster's draw with nothing running
 
 	tables []*table // every file opened, for Close and Abort
@@ -72,8 +74,12 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	r := &Recorder{dir: dir, c: c, opt: opt, mem: mem, res: resourceNames(c.Resources), nodes: newNodeUsage(c), frag: newFragTracker(c)}
+	r := &Recorder{dir: dir, c: c, opt: opt, mem: mem, res: resourceNames(c.Resources), cal: newCalendar(opt.Epoch, opt.TimeZone),
+		nodes: newNodeUsage(c), frag: newFragTracker(c)}
 	r.nodes.frag = r.frag
+	if i := mainResourceOf(c); i >= 0 {
+		r.calib.mainRes = c.Resources[i]
+	}
 	r.tally.price, r.tally.carbon = opt.Price, opt.Carbon
 	r.ten = newTenantLedger(c, &r.opt)
 	for _, n := range c.Nodes {
@@ -83,11 +89,11 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 		return nil, err
 	}
 	var err error
-	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, mem); err != nil {
+	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, r.cal, mem); err != nil {
 		return nil, err
 	}
 	r.tables = append(r.tables, r.jobs.table)
-	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem, r.frag, &r.nodes.power.notOn, opt.Price, opt.Carbon); err != nil {
+	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem, r.frag, &r.nodes.power.notOn, opt.Price, opt.Carbon, r.cal); err != nil {
 		r.Abort()
 		return nil, err
 	}
@@ -125,6 +131,7 @@ func (r *Recorder) Submitted(now sim.Time, j *sim.JobRun) {
 	t.lastSubmit = now
 	r.ten.submitted(now, j)
 	r.frag.submitted(j)
+	r.calib.submitted(j)
 	r.moved = true
 }
 
@@ -136,6 +143,7 @@ func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 	if j.Restarts > 0 {
 		return // a restart: the wait was counted at the first start
 	}
+	r.calib.started(j)
 	w := (j.Start - j.Job.Submit).Seconds()
 	t := &r.tally
 	t.waits = append(t.waits, w)
@@ -319,7 +327,7 @@ func (r *Recorder) write(final FinalInfo) error {
 	if r.opt.Format != FormatCSV {
 		formats = append(formats, FormatCSV)
 	}
-	schema := summarySchema(cols)
+	schema := summarySchema(cols, r.cal)
 	for _, f := range formats {
 		tb, err := newTable(r.dir, "summary", f, schema, r.mem)
 		if err != nil {

@@ -83,7 +83,8 @@ func floatCol(name string, v float64) col {
 // ran 0 s. A statistic over no job is null. utilization_<res> is the
 // time-weighted mean of allocated/capacity over the makespan; utilization
 // is that of cpu, or of the first resource without cpu. jain_bsld and
-// jain_usage_share are Jain's index over the tenants (see tenants.go).
+// jain_usage_share are Jain's index over the tenants (see tenants.go);
+// calib_* compare the run with the schedule the trace recorded (calib.go).
 func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	t := &r.tally
 	m := r.makespan(end).Seconds()
@@ -154,6 +155,11 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	for i, name := range r.res {
 		cols = append(cols, floatCol("frag_"+name, r.frag.mean(i)))
 	}
+	mainCap := nan
+	if i := mainResourceOf(r.c); i >= 0 {
+		mainCap = r.c.TotalCapacity(i).Float()
+	}
+	cols = append(cols, r.calib.cols(mainCap, t.firstSubmit, t.lastSubmit)...)
 	cost, carbon := nan, nan
 	if t.price != nil {
 		cost = t.costJ / 3.6e6 // J × price/kWh ÷ 3.6e6 J/kWh
@@ -190,8 +196,9 @@ func (r *Recorder) makespan(end sim.Time) sim.Time {
 	return end - r.tally.firstSubmit
 }
 
-// summarySchema declares the summary table from its columns.
-func summarySchema(cols []col) *arrow.Schema {
+// summarySchema declares the summary table from its columns, with the
+// calendar's metadata when the epoch is known.
+func summarySchema(cols []col, cal calendar) *arrow.Schema {
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
 		fields[i] = arrow.Field{Name: c.name, Nullable: c.kind == arrow.FLOAT64}
@@ -204,7 +211,7 @@ func summarySchema(cols []col) *arrow.Schema {
 			fields[i].Type = arrow.BinaryTypes.String
 		}
 	}
-	return arrow.NewSchema(fields, nil)
+	return cal.schema(fields)
 }
 
 // writeSummary sends the one summary row to tb, whose schema is

@@ -14,15 +14,19 @@ import (
 // timeseriesSchema declares the timeseries table for resources named res.
 // Each row is the state right after an event time's scheduling pass; it
 // holds until the next row's time. price and carbon add the columns of
-// the series given (Options.Price, Options.Carbon).
-func timeseriesSchema(res []string, price, carbon bool) *arrow.Schema {
+// the series given (Options.Price, Options.Carbon); a known epoch adds
+// time, time_s as a UTC timestamp, right after it.
+func timeseriesSchema(res []string, price, carbon bool, cal calendar) *arrow.Schema {
 	f64 := arrow.PrimitiveTypes.Float64
-	fields := []arrow.Field{
-		{Name: "time_s", Type: f64},
+	fields := []arrow.Field{{Name: "time_s", Type: f64}}
+	if cal.known {
+		fields = append(fields, arrow.Field{Name: "time", Type: timestampType})
+	}
+	fields = append(fields, []arrow.Field{
 		{Name: "queued_jobs", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "running_jobs", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "power_w", Type: f64},
-	}
+	}...)
 	for _, r := range res {
 		// allocated / online capacity; null when the capacity is 0 (tags)
 		fields = append(fields, arrow.Field{Name: "utilization_" + r, Type: f64, Nullable: true})
@@ -42,7 +46,7 @@ func timeseriesSchema(res []string, price, carbon bool) *arrow.Schema {
 	if carbon {
 		fields = append(fields, arrow.Field{Name: "carbon_g_per_kwh", Type: f64})
 	}
-	return arrow.NewSchema(fields, nil)
+	return cal.schema(fields)
 }
 
 // seriesRow is one staged step; its R allocations are in the batch.
@@ -83,14 +87,15 @@ type seriesTable struct {
 	asleep    *int64          // nodes not on now (metrics/power.go)
 	price     *sim.StepSeries // nil when not given
 	carbon    *sim.StepSeries
+	cal       calendar
 	pending   bool     // the newest step was skipped…
 	pendingAt sim.Time // …and happened then
 
 	capacity []float64 // total capacity per resource, units, that utilization divides by; nodes do not go offline yet
 }
 
-func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory.Allocator, frag *fragTracker, asleep *int64, price, carbon *sim.StepSeries) (*seriesTable, error) {
-	tb, err := newTable(dir, "timeseries", format, timeseriesSchema(res, price != nil, carbon != nil), mem)
+func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory.Allocator, frag *fragTracker, asleep *int64, price, carbon *sim.StepSeries, cal calendar) (*seriesTable, error) {
+	tb, err := newTable(dir, "timeseries", format, timeseriesSchema(res, price != nil, carbon != nil, cal), mem)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +103,7 @@ func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory
 	s := &seriesTable{
 		table: tb, cur: idleSeriesBatches.get(), free: make(chan *seriesBatch, 2), cut: rowsPerRecord, R: R,
 		lastAlloc: make([]sim.Amount, R), stepAlloc: make([]sim.Amount, R), lastFrag: make([]float64, R), stepFrag: make([]float64, R),
-		frag: frag, asleep: asleep, price: price, carbon: carbon, capacity: make([]float64, R),
+		frag: frag, asleep: asleep, price: price, carbon: carbon, cal: cal, capacity: make([]float64, R),
 	}
 	for r := range res {
 		s.capacity[r] = c.TotalCapacity(r).Float()
@@ -196,6 +201,10 @@ func (s *seriesTable) record(b *seriesBatch) arrow.Record {
 		util[k], alloc[k], frag[k] = newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
 	}
 	var price, carbon *floatColumn
+	var instant *intColumn // the time column
+	if s.cal.known {
+		instant = newIntColumn(timestampType, n)
+	}
 	if s.price != nil {
 		price = newFloatColumn(n)
 	}
@@ -205,6 +214,9 @@ func (s *seriesTable) record(b *seriesBatch) arrow.Record {
 	for i := range b.rows {
 		r := &b.rows[i]
 		at.vals[i] = r.at.Seconds()
+		if instant != nil {
+			instant.vals[i] = s.cal.at(r.at)
+		}
 		queued[i], running[i], asleep[i] = r.queued, r.running, r.asleep
 		power.vals[i] = r.powerW
 		for k, a := range b.alloc[i*R : (i+1)*R] {
@@ -230,7 +242,11 @@ func (s *seriesTable) record(b *seriesBatch) arrow.Record {
 		}
 	}
 	// In timeseriesSchema's order.
-	cols := []arrow.Array{at.array(), intArray(queued), intArray(running), power.array()}
+	cols := []arrow.Array{at.array()}
+	if instant != nil {
+		cols = append(cols, instant.array())
+	}
+	cols = append(cols, intArray(queued), intArray(running), power.array())
 	for _, group := range [][]*floatColumn{util, alloc, frag} {
 		for _, c := range group {
 			cols = append(cols, c.array())

@@ -16,8 +16,17 @@
 // elsewhere means unknown and is ignored. A record with processors ≤ 0 or
 // runtime < 0 is bad: lenient mode skips it and counts it, strict mode stops
 // with file:line and the field. A runtime of 0 is legal: the job starts and
-// ends at once. The wait time (field 3) is the original system's and is not
-// used.
+// ends at once. Job.RequestedProcs, kept for the outputs in both models,
+// is the requested count (field 8), else the allocated one.
+//
+// The wait time (field 3) is the traced system's, so submit + wait is when
+// the job really started there (Job.Recorded, Job.RecordedStart), which
+// calibration compares a replay with; -1 is unknown.
+//
+// The header's UnixStartTime is the instant submit time 0 stands for
+// (Header.Epoch), TimeZoneString the installation's time zone
+// (Header.TimeZone, Header.Location; the older numeric TimeZone field, the
+// standard-time offset, stands in when the name is missing).
 //
 // Fields 17 and 18 become a dependency (sim.Job.DependsOn): a job with a
 // preceding job number > 0 enters the queue only once that job has ended,

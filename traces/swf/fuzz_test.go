@@ -10,7 +10,8 @@ import (
 )
 
 // FuzzReader: whatever the bytes, the reader never panics, yields jobs in
-// submit order with sane fields, and ends.
+// submit order with sane fields (a recorded start no earlier than the
+// submit), and ends.
 func FuzzReader(f *testing.F) {
 	if data, err := os.ReadFile(sample); err == nil {
 		f.Add(data, false)
@@ -41,7 +42,8 @@ func FuzzReader(f *testing.F) {
 					}
 					break
 				}
-				if int64(j.Submit) < last || j.Runtime < 0 || j.Tasks < 1 || j.Walltime < 0 {
+				if int64(j.Submit) < last || j.Runtime < 0 || j.Tasks < 1 || j.Walltime < 0 || j.RequestedProcs < 1 ||
+					(j.Recorded && j.RecordedStart < j.Submit) {
 					t.Fatalf("bad job %+v", j)
 				}
 				last = int64(j.Submit)

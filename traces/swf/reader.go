@@ -309,20 +309,38 @@ func (r *Reader) parse(b []byte) (*sim.Job, *traces.ParseError) {
 	if perr != nil {
 		return nil, perr
 	}
+	// What the job asked for, in both models: the requested count, else
+	// the allocated one.
+	asked := reqProcs
+	if asked <= 0 {
+		asked = alloc
+	}
+	// The wait is the traced system's: submit + wait is when the job
+	// really started. -1 (or anything unreadable, in lenient mode) is
+	// unknown.
+	wait, werr := parseTime(f[2])
+	recorded := werr == nil && wait >= 0 && wait <= sim.Forever-submit
+	var recordedStart sim.Time
+	if recorded {
+		recordedStart = submit + wait
+	}
 	tasks, req := shape(r.opt.Model, procs, r.perNode)
 	return &sim.Job{
-		ID:        string(f[0]),
-		Submit:    submit,
-		Runtime:   run,
-		Walltime:  wall,
-		Tasks:     tasks,
-		Request:   req,
-		Gang:      true,
-		User:      r.intern("u", f[11]),
-		Group:     r.intern("g", f[12]),
-		Queue:     r.intern("q", f[14]),
-		Partition: r.intern("p", f[15]),
-		DependsOn: deps,
+		ID:             string(f[0]),
+		Submit:         submit,
+		Runtime:        run,
+		Walltime:       wall,
+		Tasks:          tasks,
+		Request:        req,
+		RequestedProcs: asked,
+		Recorded:       recorded,
+		RecordedStart:  recordedStart,
+		Gang:           true,
+		User:           r.intern("u", f[11]),
+		Group:          r.intern("g", f[12]),
+		Queue:          r.intern("q", f[14]),
+		Partition:      r.intern("p", f[15]),
+		DependsOn:      deps,
 	}, nil
 }
 

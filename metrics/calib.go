@@ -1,0 +1,128 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// calibration compares the run's schedule with the one a trace recorded
+// (sim.Job.Recorded: SWF's wait field, sacct's Start), for the summary's
+// calib_* columns. A planner replays the history under several queue
+// orders and backfills and keeps the one closest to what happened before
+// projecting. Like the waits of the summary, it keeps three float64 per
+// compared job so that its quantiles are exact.
+type calibration struct {
+	// Per job that has a recorded start and started in the run, in start
+	// order: |simulated start − recorded start| and both waits, from the
+	// trace's submit (a job held back by dependencies waits from there in
+	// the trace too).
+	startErr, simWait, recWait []float64
+
+	// The recorded schedule's use of the main resource: Σ amount × tasks
+	// × trace runtime over jobs with a recorded start, and the latest
+	// recorded end.
+	mainRes string // "" when the cluster has no resource
+	work    float64
+	end     sim.Time
+	any     bool // some job has a recorded start
+}
+
+// submitted counts a recorded job's work, whatever becomes of it in the
+// run: on the traced system it ran.
+func (c *calibration) submitted(j *sim.JobRun) {
+	job := j.Job
+	if !job.Recorded {
+		return
+	}
+	amt, _ := sim.Get(job.Request, c.mainRes)
+	c.work += amt.Float() * float64(job.Tasks) * job.Runtime.Seconds()
+	end := job.RecordedStart + job.Runtime
+	if !c.any || end > c.end {
+		c.end = end
+	}
+	c.any = true
+}
+
+// started compares a job's first start with its recorded one.
+func (c *calibration) started(j *sim.JobRun) {
+	if !j.Job.Recorded {
+		return
+	}
+	c.startErr = append(c.startErr, math.Abs((j.Start - j.Job.RecordedStart).Seconds()))
+	c.simWait = append(c.simWait, (j.Start - j.TraceSubmit).Seconds())
+	c.recWait = append(c.recWait, (j.Job.RecordedStart - j.TraceSubmit).Seconds())
+}
+
+// cols are the calib_* summary columns; every statistic is null when no
+// job could be compared (the trace records no start, or none started):
+//
+//	calib_jobs                  jobs with a recorded start that started in the run
+//	calib_start_error_median_s  median of |simulated − recorded start| over them
+//	calib_start_error_p90_s     its 90th percentile (both type 7, as numpy)
+//	calib_wait_ks               Kolmogorov–Smirnov distance between their
+//	                            simulated and recorded wait distributions
+//	calib_mean_wait_ratio       mean simulated wait / mean recorded wait
+//	calib_p95_wait_ratio        p95 simulated wait / p95 recorded wait
+//	calib_recorded_utilization  the recorded schedule's utilization of the
+//	                            main resource, beside the run's utilization
+//
+// The wait ratios compare the statistics, not job by job: most recorded
+// waits are 0, which would leave most per-job ratios undefined.
+// Recorded utilization is the work of the jobs with a recorded start over
+// capacity × the span from the first submit to the last submit or
+// recorded end, whichever is later (the run's makespan, recorded).
+func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time) []col {
+	nan := math.NaN()
+	errMed, errP90, ks, meanRatio, p95Ratio, util := nan, nan, nan, nan, nan, nan
+	if n := len(c.startErr); n > 0 {
+		errs := slices.Sorted(slices.Values(c.startErr))
+		errMed, errP90 = quantile(errs, 0.5), quantile(errs, 0.9)
+		sw := slices.Sorted(slices.Values(c.simWait))
+		rw := slices.Sorted(slices.Values(c.recWait))
+		ks = ksDistance(sw, rw)
+		meanRatio = sum(sw) / sum(rw) // the n's cancel; 0/0 and x/0 give null
+		p95Ratio = quantile(sw, 0.95) / quantile(rw, 0.95)
+	}
+	if c.any {
+		util = c.work / (capacity * (max(lastSubmit, c.end) - firstSubmit).Seconds())
+	}
+	return []col{
+		intCol("calib_jobs", int64(len(c.startErr))),
+		floatCol("calib_start_error_median_s", errMed),
+		floatCol("calib_start_error_p90_s", errP90),
+		floatCol("calib_wait_ks", ks),
+		floatCol("calib_mean_wait_ratio", meanRatio),
+		floatCol("calib_p95_wait_ratio", p95Ratio),
+		floatCol("calib_recorded_utilization", util),
+	}
+}
+
+// ksDistance is the two-sample Kolmogorov–Smirnov statistic
+// sup_x |A(x) − B(x)| of the empirical CDFs of a and b, both sorted and
+// not empty. The CDFs only step at sample values, so it is enough to look
+// right after each distinct value.
+func ksDistance(a, b []float64) float64 {
+	var d float64
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		x := min(a[i], b[j])
+		for i < len(a) && a[i] <= x {
+			i++
+		}
+		for j < len(b) && b[j] <= x {
+			j++
+		}
+		d = max(d, math.Abs(float64(i)/float64(len(a))-float64(j)/float64(len(b))))
+	}
+	return d
+}
+
+func sum(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
