@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	_ "time/tzdata" // zone names in run specs work without the host's zone files
 
 	"github.com/spf13/cobra"
 
