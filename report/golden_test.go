@@ -84,7 +84,7 @@ func goldenSweep(t *testing.T) *Sweep {
 // rewrites them). It also checks that a second rendering gives the same
 // PNG and SVG bytes.
 func TestGoldenSVG(t *testing.T) {
-	figs, err := Figures(goldenRuns())
+	figs, err := Figures(goldenRuns(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

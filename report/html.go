@@ -13,7 +13,7 @@ import (
 // page is the data of index.html.
 type page struct {
 	Runs    []pageRun
-	Rows    []pageRow
+	Summary summaryTable
 	Figures []pageFigure // the runs' figures
 	Sweeps  []pageSweep
 }
@@ -21,6 +21,7 @@ type page struct {
 type pageRun struct {
 	N     int
 	Label string
+	Short string // what sets the run apart, the table's header
 	Dir   string
 	Color string // CSS colour, the run's palette entry
 }
@@ -35,9 +36,13 @@ type pageRow struct {
 	Values []pageCell // per run; empty when that run has no such column or a null
 }
 
-// pageCell is a summary value as shown, rounded to be read, and the exact
-// value from summary.csv (a tooltip) when rounding changed it.
-type pageCell struct{ Text, Exact string }
+// pageCell is a summary value as shown, rounded to be read, the exact
+// value from summary.csv (a tooltip) when rounding changed it, and
+// whether it is the best of its row.
+type pageCell struct {
+	Text, Exact string
+	Best        bool
+}
 
 // pageSweep is a sweep's section: its figures and its points, one row per
 // parameter combination, the Pareto front marked.
@@ -74,6 +79,8 @@ table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; font-family: monospace; }
 tr.front td { font-weight: bold; background: #f4f4f4; }
+td.best { font-weight: bold; background: #eef6ee; }
+details { margin: 1em 0; }
 .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: middle; }
 figure { margin: 2em 0; }
 figure img { max-width: 100%; border: 1px solid #eee; }
@@ -88,12 +95,20 @@ figcaption { color: #555; font-size: 0.9em; }
 {{range .Runs}}<li><span class="swatch" style="background:{{.Color}}"></span>{{.Label}} <small>({{.Dir}})</small></li>
 {{end}}</ol>
 <h2>Summary</h2>
-<table>
-<tr><th>metric</th>{{range .Runs}}<th><span class="swatch" style="background:{{.Color}}"></span>run {{.N}}</th>{{end}}</tr>
-{{range .Rows}}<tr><td>{{.Name}}</td>{{range .Values}}<td{{if .Exact}} title="{{.Exact}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{with .Summary}}{{if .Rows}}<table>
+<tr><th>metric</th>{{range $.Runs}}<th><span class="swatch" style="background:{{.Color}}"></span>{{.Short}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.Name}}</td>{{range .Values}}<td{{if .Exact}} title="{{.Exact}}"{{end}}{{if .Best}} class="best"{{end}}>{{.Text}}{{if .Best}} ★{{end}}</td>{{end}}</tr>
 {{end}}</table>
-<p>Column definitions: README, "Outputs and metric definitions". Values are rounded to 4 significant digits (integers in full); hover over one for the exact value of <code>summary.csv</code>. <code>wall_s</code>, <code>events_per_s</code> and <code>jobs_per_s</code> measure the machine, not the schedule.</p>
-{{range .Figures}}{{template "figure" .}}{{end}}{{end}}
+<p>★ the best run of each row (lowest wait, slowdown and energy; highest utilization and Jain's index). Hover over a value for the exact number in <code>summary.csv</code>.</p>
+{{end}}{{if .Same}}<p>{{if gt (len $.Runs) 1}}The same in every run{{else}}Zero{{end}}: {{range $i, $s := .Same}}{{if $i}}; {{end}}{{$s}}{{end}}.</p>
+{{end}}<details><summary>Every column of <code>summary.csv</code>, exact values</summary>
+<div class="scroll"><table>
+<tr><th>column</th>{{range $.Runs}}<th>run {{.N}}</th>{{end}}</tr>
+{{range .Details}}<tr><td>{{.Name}}</td>{{range .Values}}<td>{{.Text}}</td>{{end}}</tr>
+{{end}}</table></div>
+<p><code>wall_s</code>, <code>events_per_s</code> and <code>jobs_per_s</code> measure the machine, not the schedule.</p>
+</details>
+{{end}}{{range .Figures}}{{template "figure" .}}{{end}}{{end}}
 {{- range .Sweeps}}<h2>Sweep {{.Name}}</h2>
 <p><small>{{.Dir}}</small>: {{.Runs}} runs.</p>
 {{range .Notes}}<p>{{.}}</p>
@@ -118,23 +133,15 @@ figcaption { color: #555; font-size: 0.9em; }
 // figures and table.
 func renderIndex(runs []*Run, runFigs []Figure, views []*sweepView, pngs map[string][]byte) ([]byte, error) {
 	var pg page
+	lt := reduceLabels(runs)
 	for i, r := range runs {
-		pg.Runs = append(pg.Runs, pageRun{N: i + 1, Label: r.Label, Dir: r.Dir, Color: cssColor(runColor(i))})
-	}
-	seen := map[string]bool{}
-	for _, r := range runs {
-		for _, c := range r.SummaryCols {
-			if seen[c] {
-				continue
-			}
-			seen[c] = true
-			row := pageRow{Name: c}
-			for _, r2 := range runs {
-				row.Values = append(row.Values, readable(r2.SummaryVals[c]))
-			}
-			pg.Rows = append(pg.Rows, row)
+		short := lt.Entries[i]
+		if len(runs) == 1 {
+			short = "run 1"
 		}
+		pg.Runs = append(pg.Runs, pageRun{N: i + 1, Label: r.Label, Short: short, Dir: r.Dir, Color: cssColor(runColor(i))})
 	}
+	pg.Summary = buildSummary(runs)
 	pg.Figures = pageFigures(runFigs, pngs)
 	for _, v := range views {
 		pg.Sweeps = append(pg.Sweeps, sweepSection(v, pngs))
@@ -200,31 +207,6 @@ func sweepSection(v *sweepView, pngs map[string][]byte) pageSweep {
 		ps.Rows = append(ps.Rows, row)
 	}
 	return ps
-}
-
-// readable rounds a summary value for the page: an integer in full, other
-// numbers to 4 significant digits without an exponent between 10⁻³ and
-// 10¹⁵; text (labels) and empty (null) values as they are.
-func readable(s string) pageCell {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return pageCell{Text: s}
-	}
-	a := math.Abs(v)
-	var text string
-	switch {
-	case v == math.Trunc(v) && a < 1e15:
-		text = strconv.FormatFloat(v, 'f', 0, 64)
-	case a >= 1e-3 && a < 1e15:
-		digits := max(0, 3-int(math.Floor(math.Log10(a))))
-		text = strconv.FormatFloat(v, 'f', digits, 64)
-	default:
-		text = strconv.FormatFloat(v, 'g', 4, 64)
-	}
-	if text == s {
-		return pageCell{Text: text}
-	}
-	return pageCell{Text: text, Exact: s}
 }
 
 func cssColor(c color.Color) string {

@@ -17,8 +17,17 @@ type Inputs struct {
 	Sweeps []*Sweep
 }
 
-// Options tune the sweep figures.
+// Options tune the figures.
 type Options struct {
+	// Size is every figure's size; zero fields take DefaultSize's.
+	Size Size
+	// GanttWindow is the span of the Gantt charts, in seconds since the
+	// run's first event: [from, to). Zero: the whole run when it has at
+	// most ganttMaxJobs jobs, else its first day.
+	GanttWindow [2]float64
+	// GanttColor colours the Gantt bars: "user" (the default) or "state".
+	GanttColor string
+
 	// HeatmapMetrics are the sweep summary columns drawn as weight
 	// heatmaps, one figure each; when empty, those of
 	// DefaultHeatmapMetrics the summary has.
@@ -80,7 +89,7 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 	var runFigs []Figure
 	if len(in.Runs) > 0 {
 		var err error
-		if runFigs, err = Figures(in.Runs); err != nil {
+		if runFigs, err = Figures(in.Runs, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -113,7 +122,7 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 	pngs := map[string][]byte{}
 	for _, f := range figs {
 		for _, ext := range []string{"png", "svg"} {
-			data, err := f.render(ext)
+			data, err := f.renderAt(ext, opts.Size)
 			if err != nil {
 				return nil, fmt.Errorf("figure %s: %w", f.Name, err)
 			}
