@@ -143,6 +143,12 @@ func runsLegend(runs []*Run) *plot.Legend {
 	if len(runs) < 2 {
 		return nil
 	}
+	return outsideLegend()
+}
+
+// outsideLegend is an empty legend in the report's style, for
+// Figure.Legend.
+func outsideLegend() *plot.Legend {
 	l := plot.NewLegend()
 	l.TextStyle.Font.Size = vg.Points(9)
 	l.ThumbnailWidth = vg.Points(14)

@@ -16,6 +16,16 @@ type page struct {
 	Summary summaryTable
 	Figures []pageFigure // the runs' figures
 	Sweeps  []pageSweep
+	Openb   []pageOpenb
+}
+
+// pageOpenb is an openb output's section: its figures and its summary as
+// written.
+type pageOpenb struct {
+	Name, Dir string
+	Figures   []pageFigure
+	Header    []string
+	Rows      [][]string
 }
 
 type pageRun struct {
@@ -118,6 +128,14 @@ figcaption { color: #555; font-size: 0.9em; }
 {{range .Rows}}<tr{{if .Front}} class="front"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table></div>
 <p>Bold, <code>front</code> = yes: on the Pareto front (mean wait, Jain's index of bounded slowdown, energy).</p>
+{{end}}{{end}}
+{{- range .Openb}}<h2>GPU placement: {{.Name}}</h2>
+<p><small>{{.Dir}}</small></p>
+{{range .Figures}}{{template "figure" .}}{{end}}{{if .Rows}}<h3>Summary (openb_summary.csv)</h3>
+<div class="scroll"><table>
+<tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table></div>
 {{end}}{{end}}</body>
 </html>
 {{define "figure"}}<figure id="{{.Name}}">
@@ -131,8 +149,13 @@ figcaption { color: #555; font-size: 0.9em; }
 // table (metrics as rows, runs as columns: there are more metrics than
 // runs), the runs' figures with their PNGs inline, then each sweep's
 // figures and table.
-func renderIndex(runs []*Run, runFigs []Figure, views []*sweepView, pngs map[string][]byte) ([]byte, error) {
+func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, openbFigs [][]Figure, pngs map[string][]byte) ([]byte, error) {
+	runs := in.Runs
 	var pg page
+	for i, o := range in.Openb {
+		pg.Openb = append(pg.Openb, pageOpenb{Name: o.Name, Dir: o.Dir, Figures: pageFigures(openbFigs[i], pngs),
+			Header: o.SummaryCols, Rows: o.SummaryRows})
+	}
 	lt := reduceLabels(runs)
 	for i, r := range runs {
 		short := lt.Entries[i]

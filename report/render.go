@@ -123,6 +123,13 @@ func sequentialMap(lo, hi float64) palette.ColorMap {
 	return lightToDark(brewer.YlGnBu[9].Colors(), lo, hi)
 }
 
+// pointMap is the colour scale of scatter points by a metric:
+// ColorBrewer's YlGnBu without its three lightest colours, so every point
+// shows on white.
+func pointMap(lo, hi float64) palette.ColorMap {
+	return lightToDark(brewer.YlGnBu[9].Colors()[3:], lo, hi)
+}
+
 // energyMap is the colour scale of points by energy: ColorBrewer's YlOrRd
 // without its three lightest colours, so every point shows on white,
 // light orange for the least energy to dark red for the most.

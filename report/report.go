@@ -10,11 +10,13 @@ import (
 )
 
 // Inputs are the directories of one report: run directories, drawn one
-// line or box per run, and sweep directories, drawn as a weight heatmap
-// and a Pareto front each.
+// line or box per run; sweep directories, drawn as weight heatmaps (or a
+// tuning run's evaluated weights) and a Pareto front each; and openb
+// outputs, drawn as allocation and fragmentation curves per policy.
 type Inputs struct {
 	Runs   []*Run
 	Sweeps []*Sweep
+	Openb  []*Openb
 }
 
 // Options tune the figures.
@@ -63,6 +65,14 @@ func LoadInputs(dirs []string) (*Inputs, error) {
 	}
 	in := &Inputs{}
 	for _, d := range dirs {
+		if isOpenb(d) {
+			o, err := LoadOpenb(d)
+			if err != nil {
+				return nil, err
+			}
+			in.Openb = append(in.Openb, o)
+			continue
+		}
 		if isSweep(d) {
 			s, err := LoadSweep(d)
 			if err != nil {
@@ -103,6 +113,19 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 		views[i] = v
 		figs = append(figs, v.Figures...)
 	}
+	var openbFigs [][]Figure
+	for i, o := range in.Openb {
+		prefix := ""
+		if len(in.Openb) > 1 {
+			prefix = fmt.Sprintf("openb%d_", i+1)
+		}
+		fs, err := openbFigures(o, prefix)
+		if err != nil {
+			return nil, err
+		}
+		openbFigs = append(openbFigs, fs)
+		figs = append(figs, fs...)
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
@@ -134,7 +157,7 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 			}
 		}
 	}
-	page, err := renderIndex(in.Runs, runFigs, views, pngs)
+	page, err := renderIndex(in, runFigs, views, openbFigs, pngs)
 	if err != nil {
 		return nil, err
 	}
