@@ -152,6 +152,7 @@ func outsideLegend() *plot.Legend {
 	l := plot.NewLegend()
 	l.TextStyle.Font.Size = vg.Points(9)
 	l.ThumbnailWidth = vg.Points(14)
+	l.Padding = vg.Points(2)
 	return &l
 }
 

@@ -165,7 +165,7 @@ func ganttWindow(r *Run, t0, tn float64, opts Options) (from, to float64, what s
 	w := opts.GanttWindow
 	switch {
 	case w[1] > w[0]:
-		return t0 + w[0], t0 + w[1], fmt.Sprintf("from %s to %s after the first event (--gantt-window)",
+		return t0 + w[0], t0 + w[1], fmt.Sprintf("the window %s to %s after the first event (--gantt-window)",
 			durationText(w[0]), durationText(w[1]))
 	case len(r.Jobs) <= ganttMaxJobs:
 		return t0, math.Max(tn, t0+1), "the whole run"
@@ -223,8 +223,7 @@ func ganttFigure(r *Run, lt legendText, i int, name string, opts Options) (f Fig
 	p.X.Min, p.X.Max = ax.x(from, t0), ax.x(to, t0)
 	p.Y.Min, p.Y.Max = 0, float64(rows)
 	p.Y.Tick.Marker = nodeTicks(nodes)
-	leg := plot.NewLegend()
-	leg.TextStyle.Font.Size = vg.Points(9)
+	leg := outsideLegend()
 	leg.ThumbnailWidth = vg.Points(10)
 	for _, k := range keys {
 		label := k
@@ -233,7 +232,7 @@ func ganttFigure(r *Run, lt legendText, i int, name string, opts Options) (f Fig
 		}
 		leg.Add(label, swatch{colors[k], colors[k]})
 	}
-	f.Legend = &leg
+	f.Legend = leg
 	lanes := ""
 	if rows > len(nodes) {
 		lanes = " A node running several jobs at once is split into that many rows."

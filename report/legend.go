@@ -86,17 +86,13 @@ func (lt legendText) Subtitle() string {
 		case "trace":
 			head = p.Value
 		case "cluster":
-			if head != "" {
-				head += " on " + p.Value
-			} else {
-				head = p.Value
-			}
+			head += " on " + p.Value
 		default:
 			rest = append(rest, p.Dim+" "+p.Value)
 		}
 	}
 	parts := rest
-	if head != "" {
+	if head = strings.TrimSpace(head); head != "" {
 		parts = append([]string{head}, rest...)
 	}
 	s := strings.Join(parts, " · ")

@@ -110,10 +110,17 @@ func heatmapMetrics(s *Sweep, opts Options) []string {
 	return out
 }
 
-// CheckOptions reports, before anything is drawn, an option the sweep
-// figures cannot use: heatmap weights a sweep does not vary, a heatmap
-// metric asked for that its summary lacks.
+// CheckOptions reports, before anything is drawn, an option the figures
+// cannot use: a figure size out of bounds, an unknown Gantt colouring,
+// heatmap weights a sweep does not vary, a heatmap metric asked for that
+// its summary lacks.
 func CheckOptions(in *Inputs, opts Options) error {
+	if err := opts.Size.Check(); err != nil {
+		return err
+	}
+	if c := opts.GanttColor; c != "" && c != "user" && c != "state" {
+		return fmt.Errorf("--gantt-color %q: want user or state", c)
+	}
 	for _, s := range in.Sweeps {
 		if len(s.Rows) == 0 {
 			continue
