@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
