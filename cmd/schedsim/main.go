@@ -31,7 +31,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newReplayCommand(), newBenchCommand(), newPoliciesCommand())
 	root.AddCommand(newOpenbCommand())
 	root.AddCommand(newReportCommand())
-	root.AddCommand(newConvertCommand())
+	root.AddCommand(newConvertCommand(), newExportCommand())
 	root.AddCommand(newSweepCommand(), newMergeCommand())
 	root.AddCommand(newCompareCommand())
 	root.AddCommand(newTuneCommand())
