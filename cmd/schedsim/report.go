@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -39,7 +40,7 @@ func newReportCommand() *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return run.BadInput(fmt.Errorf("report: --out DIR is required"))
+				out = filepath.Join("reports", filepath.Base(filepath.Clean(args[0])))
 			}
 			if window != "" {
 				w, err := report.ParseWindow(window)
@@ -66,7 +67,7 @@ func newReportCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&out, "out", "", "report directory (created if missing)")
+	f.StringVar(&out, "out", "", "report directory (created if missing; default reports/<first input's name>)")
 	f.BoolVar(&quiet, "quiet", false, "print nothing but errors")
 	f.StringSliceVar(&opts.HeatmapMetrics, "heatmap-metric", nil,
 		"sweep summary columns drawn as weight heatmaps, one figure each (default: "+strings.Join(report.DefaultHeatmapMetrics, ",")+", those the sweep has)")
