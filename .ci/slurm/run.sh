@@ -20,13 +20,15 @@
 #     waits for ever (DependencyNeverSatisfied); submit.sh --retry 1 resubmits shard
 #     1 of 4 and a new merge. The merged summary.csv and summary.parquet must equal a
 #     single-process sweep's byte for byte.
-#  4. Accounting: a handful of short jobs of several sizes and time limits (one of
-#     them fails), dumped with sacct --allocations --parsable2 --format=ALL into
-#     sacct.txt (copied to $SCHEDSIM_CI_ARTIFACTS when set); the dump must list them
-#     with the CPUs asked for.
-#  5. Replay of that dump (--trace-format sacct): job count, job ids in submit order
-#     and sizes (tasks × CPUs per task = NCPUS) against the dump. Skipped, with a
-#     message, while `schedsim replay --help` does not mention sacct.
+#  4. Accounting: seven 2-second jobs of 1 to 4 CPUs (-n, -c; -N is 1, there being
+#     one node) and several time limits, one of them failing, through slurmdbd into
+#     MariaDB, dumped with sacct --allocations --parsable2 --format=ALL into sacct.txt
+#     (copied to $SCHEDSIM_CI_ARTIFACTS when set); the dump must list them with the
+#     CPUs asked for.
+#  5. Replay of that dump (--trace-format sacct) on a cluster file of the one host:
+#     job count, job ids in submit order and none rejected (replay's jobs table), and
+#     sizes (tasks × request.cpu of `schedsim convert` = NCPUS) against the dump.
+#     Skipped, with a message, while `schedsim replay --help` does not mention sacct.
 # On exit, pass or fail, the daemons are stopped by their pids (TERM, then KILL);
 # on failure the daemons' logs are printed and the directory is kept.
 #
@@ -288,8 +290,10 @@ if [ -n "${SCHEDSIM_CI_ARTIFACTS:-}" ]; then
 	mkdir -p "$SCHEDSIM_CI_ARTIFACTS"
 	cp "$dump" "$SCHEDSIM_CI_ARTIFACTS/sacct.txt"
 	dump_kept=$SCHEDSIM_CI_ARTIFACTS/sacct.txt
-else
+elif [ -n "${SCHEDSIM_SLURM_DIR:-}" ]; then
 	dump_kept=$dump
+else
+	dump_kept="$dump (removed with $work at the end; set SCHEDSIM_CI_ARTIFACTS or SCHEDSIM_SLURM_DIR to keep it)"
 fi
 sacct --allocations -j "$joblist" --format=JobID,Submit,State,NNodes,NCPUS,Timelimit,ReqMem
 python3 - "$dump" "$(IFS=,; echo "${ids[*]}")" "$(IFS=,; echo "${want_cpus[*]}")" <<'EOF'
