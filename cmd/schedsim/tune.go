@@ -27,7 +27,7 @@ import (
 	"github.com/schedsim/schedsim/policies/lattice"
 )
 
-// newTuneCommand is `schedsim tune EXPERIMENT.yaml` (SPEC §7): it searches
+// newTuneCommand is `schedsim tune EXPERIMENT.yaml`: it searches
 // the weights of a lattice profile for the experiment's tune: objective
 // under its constraints, replaying every run of the experiment (with the
 // profile axis replaced by the candidate) for each profile evaluated.

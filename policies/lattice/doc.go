@@ -1,5 +1,5 @@
 // Package lattice is Lattice's multi-factor queue (../shared/seeds/
-// lattice-scheduling.txt, SPEC §5): every queued job gets a composite score
+// lattice-scheduling.txt): every queued job gets a composite score
 //
 //	Score(j) = Σ wᵢ·fᵢ(j),  i = 1…9
 //
