@@ -47,6 +47,7 @@ type Scheduler struct {
 	take     []bool
 
 	passes      int64
+	variation   FactorVariation
 	preemptions int64
 	reclaims    int64
 }
