@@ -28,7 +28,7 @@ import (
 	"github.com/schedsim/schedsim/policies/lattice"
 )
 
-// newTuneCommand is `schedsim tune EXPERIMENT.yaml` (SPEC §7): it searches
+// newTuneCommand is `schedsim tune EXPERIMENT.yaml`: it searches
 // the weights of a lattice profile for the experiment's tune: objective
 // under its constraints, replaying every run of the experiment (with the
 // profile axis replaced by the candidate) for each profile evaluated.
@@ -40,13 +40,17 @@ func newTuneCommand() *cobra.Command {
 		Use:   "tune EXPERIMENT.yaml",
 		Short: "Search lattice profile weights (CMA-ES or Nelder–Mead) for an objective under constraints",
 		Long: `tune reads an experiment (the sweep format, queue lattice) and its tune: block, evaluates the
-named profiles (the experiment's profiles:, else every built-in one), then searches the weights
+named profiles (the experiment's profiles:, else every built-in one), measures on their runs
+which factors ever differ between the jobs queued in a pass (the others cannot change a schedule
+and are left out of the search unless tune.keep_inert is true), then searches the weights
 from the best of them with gonum/optimize (CMA-ES, its population replayed in parallel, or
 Nelder–Mead). Each profile is scored by replaying every run of the experiment (traces × clusters
 × backfills × parameter points × seeds) and averaging. It prints the named profiles, the best
 objective after each iteration, the Pareto front of everything evaluated and the best profile as
 YAML for --profile FILE; --out DIR gets summary.csv and summary.parquet (one row per profile, the
-sweep summary format that 'schedsim report' draws), convergence.csv and best-profile.yaml.
+sweep summary format that 'schedsim report' draws), convergence.csv, best-profile.yaml and
+best.yaml, a complete run spec: 'schedsim replay --config best.yaml' replays the best profile
+(on the first run of the experiment; best-<run>.yaml for each when there are several).
 
 Exit status: 0 when a profile meets the constraints, 1 when none does or a replay fails, 2 bad input.`,
 		Args: cobra.ExactArgs(1),

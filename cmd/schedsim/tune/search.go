@@ -54,8 +54,8 @@ type Result struct {
 	Variation   lattice.FactorVariation // over the named profiles' runs
 	Inert       []lattice.Factor        // every factor that varied in no pass of them
 	Dropped     []lattice.Factor        // requested, inert, left out of the search
-	Named       []*Point // the named profiles, in the order given
-	Searched    []*Point // distinct searched profiles, by (iteration, weights)
+	Named       []*Point                // the named profiles, in the order given
+	Searched    []*Point                // distinct searched profiles, by (iteration, weights)
 	Convergence []Step
 	Best        *Point // best feasible point, named ones included; nil if none
 	Scale       float64
