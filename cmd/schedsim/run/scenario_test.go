@@ -55,6 +55,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -85,8 +86,10 @@ type scenarioFile struct {
 type scenarioRun struct {
 	Name   string    `yaml:"name"`
 	Config yaml.Node `yaml:"config"`
-	Expect string    `yaml:"expect"`
+	Expect yaml.Node `yaml:"expect"` // a literal block (|), for -update
 }
+
+var update = flag.Bool("update", false, "rewrite the expect: blocks of the engine scenarios with the outcomes")
 
 // runnerKeys are the spec keys the runner sets itself.
 var runnerKeys = []string{"trace", "trace_format", "cluster", "platform", "out", "format", "quiet", "strict", "check"}
@@ -116,17 +119,24 @@ func TestEngineScenarios(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, r := range sc.Runs {
+			outcomes := make([]string, len(sc.Runs))
+			for i, r := range sc.Runs {
 				t.Run(r.Name, func(t *testing.T) {
 					got, err := playTwice(t, path, dir, names, sc.jobOrder(), sc.Jobs, r)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if want := strings.TrimRight(r.Expect, "\n") + "\n"; got != want {
-						t.Errorf("%s:%d: run %s: outcome differs from expect:\n--- got\n%s--- want\n%s",
-							path, r.Config.Line, r.Name, got, want)
+					outcomes[i] = got
+					if want := strings.TrimRight(r.Expect.Value, "\n") + "\n"; got != want && !*update {
+						t.Errorf("%s:%d: run %s: outcome differs from expect (go test -run EngineScenarios -update rewrites it):\n--- got\n%s--- want\n%s",
+							path, r.Expect.Line, r.Name, got, want)
 					}
 				})
+			}
+			if *update && !t.Failed() {
+				if err := rewriteExpects(path, sc.Runs, outcomes); err != nil {
+					t.Fatal(err)
+				}
 			}
 		})
 	}
@@ -182,14 +192,49 @@ func loadScenario(path string) (*scenarioFile, error) {
 				add(k.Line, "run %s: config: %s is the runner's to set (it owns %s)", r.Name, k.Value, strings.Join(runnerKeys, ", "))
 			}
 		}
-		if strings.TrimSpace(r.Expect) == "" {
-			add(r.Config.Line, "run %s: want an expect: block", r.Name)
+		if r.Expect.Kind != yaml.ScalarNode || r.Expect.Style != yaml.LiteralStyle {
+			add(r.Config.Line, "run %s: want an expect: | block (a literal block, one line a job)", r.Name)
 		}
 	}
 	if len(problems) > 0 {
 		return nil, errors.New(strings.Join(problems, "\n"))
 	}
 	return &sc, nil
+}
+
+// rewriteExpects replaces each run's expect: block in the file with its
+// outcome, keeping everything else (comments included) as written. A
+// literal block's lines are those after its key that are blank or indented
+// deeper than the key.
+func rewriteExpects(path string, runs []scenarioRun, outcomes []string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+	for i := len(runs) - 1; i >= 0; i-- { // from the end, so earlier line numbers hold
+		key := runs[i].Expect.Line - 1 // the line of "expect: |"
+		if key < 0 || key >= len(lines) {
+			return fmt.Errorf("%s: run %s: expect block not found", path, runs[i].Name)
+		}
+		end := key + 1
+		for end < len(lines) && (strings.TrimSpace(lines[end]) == "" || indent(lines[end]) > indent(lines[key])) {
+			end++
+		}
+		for end > key+1 && strings.TrimSpace(lines[end-1]) == "" {
+			end-- // blank lines after the block stay
+		}
+		pad := strings.Repeat(" ", indent(lines[key])+2)
+		var block []string
+		for _, l := range strings.SplitAfter(strings.TrimRight(outcomes[i], "\n")+"\n", "\n") {
+			if l != "" {
+				block = append(block, pad+l)
+			}
+		}
+		lines = slices.Concat(lines[:key+1], block, lines[end:])
+	}
+	return os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
 }
 
 // materialise writes the cluster file, the trace and the extra files into
@@ -316,7 +361,11 @@ func playTwice(t *testing.T, path, dir string, names []string, order map[string]
 		spec.Out = outs[i]
 		var stderr bytes.Buffer
 		if err := run.Replay(t.Context(), &spec, run.Options{Stderr: &stderr}); err != nil {
-			return "", fmt.Errorf("%s: run %s: %v%s\n%s", path, r.Name, err, jobLine(err, path, jobs), stderr.String())
+			msg := fmt.Sprintf("%s: run %s: %v%s", path, r.Name, err, jobLine(err, path, jobs))
+			if stderr.Len() > 0 {
+				msg += "\n" + strings.TrimRight(stderr.String(), "\n")
+			}
+			return "", errors.New(msg)
 		}
 	}
 	if err := runcmp.SameRun(outs[0], outs[1]); err != nil {
