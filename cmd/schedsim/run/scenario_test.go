@@ -48,7 +48,9 @@ package run_test
 // node event restarts; S stays its first start), and the nodes are those of
 // its last run, sorted by index. Every run is replayed twice into two run
 // directories, which must be the same byte for byte (wall-clock columns
-// and provenance aside).
+// and provenance aside). `go test -run EngineScenarios -update` rewrites
+// the expect: blocks with the outcomes, leaving the rest of each file as
+// written; read the diff, and the comments' arithmetic, before committing.
 
 import (
 	"bytes"
