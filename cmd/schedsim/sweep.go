@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
 
 	"github.com/schollz/progressbar/v3"
@@ -249,28 +251,34 @@ func (s *sweeper) runAll(todo []sweepRun) {
 		)
 		defer s.bar.Finish()
 	}
-	next := make(chan *sweepRun)
-	var wg sync.WaitGroup
-	for range min(s.workers, len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range next {
-				s.finished(r.Key, s.runOne(r))
-			}
-		}()
-	}
-feed:
+	// A failed run is counted and the others go on: the group's
+	// functions never fail; an interrupt stops feeding it.
+	var g errgroup.Group
+	g.SetLimit(s.workers)
 	for i := range todo {
 		select {
-		case next <- &todo[i]:
 		case <-s.interrupt:
-			break feed
+			waitAll(&g)
+			return
+		default:
 		}
+		r := &todo[i]
+		g.Go(func() error {
+			select {
+			case <-s.interrupt:
+				return nil
+			default:
+			}
+			s.finished(r.Key, s.runOne(r))
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
+	waitAll(&g)
 }
+
+// waitAll waits for the runs started; their outcomes are counted by
+// finished, not returned.
+func waitAll(g *errgroup.Group) { _ = g.Wait() }
 
 // finished counts a run's outcome and reports a failure.
 func (s *sweeper) finished(key string, err error) {

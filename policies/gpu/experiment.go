@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Experiment is the paper's experiment (Weng et al., §6): pods arrive one
@@ -195,22 +196,16 @@ func (e *Experiment) RunAll(policies []string, seeds []uint64, workers int) ([]*
 		}
 	}
 	out := make([]*Result, len(jobs))
+	// Every run goes on when one fails, and all errors are reported.
 	errs := make([]error, len(jobs))
-	ch := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < max(1, min(workers, len(jobs))); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range ch {
-				out[j.i], errs[j.i] = e.Run(j.policy, j.seed)
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(max(1, workers))
 	for _, j := range jobs {
-		ch <- j
+		g.Go(func() error {
+			out[j.i], errs[j.i] = e.Run(j.policy, j.seed)
+			return nil
+		})
 	}
-	close(ch)
-	wg.Wait()
+	g.Wait()
 	return out, errors.Join(errs...)
 }
