@@ -124,10 +124,10 @@ func TestLatticeFlags(t *testing.T) {
 	// A config with a lattice block but another queue is refused.
 	cfg := filepath.Join(dir, "c.yaml")
 	os.WriteFile(cfg, []byte("lattice: {cycle_s: 30, tenants: tribe}\n"), 0o644)
-	if _, err := execute(t, "replay", "--quiet", "--config", cfg); err == nil || !strings.Contains(err.Error(), "needs --queue lattice") {
+	if _, err := execute(t, "replay", "--quiet", "--config", cfg); err == nil || !strings.Contains(err.Error(), "lattice: this block is the arguments of --queue lattice") {
 		t.Errorf("lattice block without the queue: %v", err)
 	}
-	if _, err := execute(t, "replay", "--quiet", "--config", cfg, "--queue", "lattice"); err == nil || !strings.Contains(err.Error(), `lattice.tenants: want user, group or queue, got "tribe"`) {
+	if _, err := execute(t, "replay", "--quiet", "--config", cfg, "--queue", "lattice"); err == nil || !strings.Contains(err.Error(), `lattice: tenants: want user, group or queue, got "tribe"`) {
 		t.Errorf("bad tenants: %v", err)
 	}
 }

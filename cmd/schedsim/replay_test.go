@@ -156,7 +156,7 @@ func TestConfigFile(t *testing.T) {
 	}
 	os.WriteFile(cfg, []byte("backfill: none\nbackfil: easy\n"), 0o644)
 	_, err = execute(t, "replay", "--config", cfg)
-	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "line 2: field backfil not found") {
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), `run.yaml:2: unknown key "backfil" (did you mean "backfill"?)`) {
 		t.Errorf("unknown key: got %v", err)
 	}
 }

@@ -365,7 +365,7 @@ func TestSweepBadInput(t *testing.T) {
 		{"spec", "traces: [{path: " + trace + "}]\npolicies: {backfill: [easy, sometimes]}\nseeds: -1\nfoo: 1\n",
 			[]string{`:2: policies.backfill[1]: unknown backfill "sometimes"`, ":3: seeds: want a count ≥ 1", `:4: unknown key "foo"`}},
 		{"replay block", "traces: [{path: " + trace + "}]\nreplay:\n  bsld_tau_s: 5\n  colour: red\n",
-			[]string{`line 4: field colour not found`}},
+			[]string{`experiment.yaml:4: unknown key "colour"`}},
 		{"parameter", "traces: [{path: " + trace + "}]\nparameters:\n  ranges:\n    - {name: no_such_setting, values: [1]}\n",
 			[]string{`:4: parameters.ranges[0].name: no_such_setting = 1: not a replay setting`}},
 		{"missing trace", "traces: [{path: /nonexistent/x.swf}]\n",

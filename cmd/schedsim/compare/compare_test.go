@@ -158,7 +158,7 @@ func writeRun(t *testing.T, dir, seed string, bsld string) {
 	}
 	csv := "jobs,mean_bsld,utilization,trace,queue,backfill\n100," + bsld + ",0.5,kth,fcfs,easy\n"
 	os.WriteFile(filepath.Join(dir, "summary.csv"), []byte(csv), 0o644)
-	os.WriteFile(filepath.Join(dir, "run.yaml"), []byte("config:\n  seed: "+seed+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "run.yaml"), []byte("seed: "+seed+"\n"), 0o644)
 }
 
 // Run directories: one a side is compared whatever its labels; with one

@@ -231,7 +231,7 @@ func nearest[V any](k string, known map[string]V) string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	best, bestD := "", len(k)/2+2
+	best, bestD := "", max(3, len(k)/3+1)
 	for _, n := range names {
 		if d := editDistance(k, n); d < bestD || (strings.Contains(n, k) && len(k) >= 3 && best == "") {
 			best, bestD = n, d
