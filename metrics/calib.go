@@ -78,12 +78,12 @@ func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time) [
 	errMed, errP90, ks, meanRatio, p95Ratio, util := nan, nan, nan, nan, nan, nan
 	if n := len(c.startErr); n > 0 {
 		errs := slices.Sorted(slices.Values(c.startErr))
-		errMed, errP90 = quantile(errs, 0.5), quantile(errs, 0.9)
+		errMed, errP90 = Quantile(errs, 0.5), Quantile(errs, 0.9)
 		sw := slices.Sorted(slices.Values(c.simWait))
 		rw := slices.Sorted(slices.Values(c.recWait))
 		ks = ksDistance(sw, rw)
 		meanRatio = sum(sw) / sum(rw) // the n's cancel; 0/0 and x/0 give null
-		p95Ratio = quantile(sw, 0.95) / quantile(rw, 0.95)
+		p95Ratio = Quantile(sw, 0.95) / Quantile(rw, 0.95)
 	}
 	if c.any {
 		util = c.work / (capacity * (max(lastSubmit, c.end) - firstSubmit).Seconds())

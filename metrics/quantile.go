@@ -2,7 +2,7 @@ package metrics
 
 import "math"
 
-// quantile returns the p-quantile (0 ≤ p ≤ 1) of xs with numpy's default
+// Quantile returns the p-quantile (0 ≤ p ≤ 1) of xs with numpy's default
 // method ("linear", Hyndman & Fan type 7), so numbers match what analysts
 // compute from jobs.parquet with numpy or pandas:
 //
@@ -11,7 +11,7 @@ import "math"
 //	    x[hi] − (1−g)·(x[hi] − x[lo]) when g ≥ 0.5, for the same rounding.
 //
 // xs must be sorted ascending. It returns NaN for an empty slice.
-func quantile(xs []float64, p float64) float64 {
+func Quantile(xs []float64, p float64) float64 {
 	n := len(xs)
 	if n == 0 {
 		return math.NaN()

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Expected values are numpy.quantile(xs, p) with the default method,
+// Expected values are numpy.Quantile(xs, p) with the default method,
 // worked by hand: h = (n−1)·p, q = x[⌊h⌋] + (h−⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]).
 func TestQuantile(t *testing.T) {
 	for _, c := range []struct {
@@ -25,17 +25,17 @@ func TestQuantile(t *testing.T) {
 		{[]float64{1, 2, 3}, 1, 3},                     // p = 1: the maximum
 		{[]float64{-5, 5}, 0.1, -4},                    // h = 0.1 → −5 + 0.1·10
 	} {
-		if got := quantile(c.xs, c.p); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("quantile(%v, %v) = %v, want %v", c.xs, c.p, got, c.want)
+		if got := Quantile(c.xs, c.p); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Quantile(%v, %v) = %v, want %v", c.xs, c.p, got, c.want)
 		}
 	}
 	// Bit for bit what numpy 1.24 prints for np.percentile([0, 10, 20, 30], 95):
 	// (n−1)·0.95 rounds to 2.8499999999999996 and numpy's lerp computes
 	// 30 − 10·(1 − 0.8499999999999996).
-	if got := quantile([]float64{0, 10, 20, 30}, 0.95); got != 28.499999999999996 {
+	if got := Quantile([]float64{0, 10, 20, 30}, 0.95); got != 28.499999999999996 {
 		t.Errorf("quantile = %v, numpy gives 28.499999999999996", got)
 	}
-	if !math.IsNaN(quantile(nil, 0.5)) {
+	if !math.IsNaN(Quantile(nil, 0.5)) {
 		t.Error("quantile of nothing is not NaN")
 	}
 }

@@ -260,7 +260,7 @@ func (l *tenantLedger) rows() []tenantRow {
 			}
 			r.meanWait = s / float64(n)
 		}
-		r.p95Wait = quantile(a.waits, 0.95)
+		r.p95Wait = Quantile(a.waits, 0.95)
 		if a.bsldN > 0 {
 			r.meanBsld = a.bsldSum / float64(a.bsldN)
 		}

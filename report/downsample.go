@@ -3,6 +3,8 @@ package report
 import (
 	"math"
 	"sort"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // maxPoints bounds the vertices of one line, so an SVG stays a few hundred
@@ -102,22 +104,10 @@ func cdfPoints(xs []float64) (qs, ps []float64) {
 	}
 	for k := 0; k < maxPoints; k++ {
 		p := float64(k) / float64(maxPoints-1)
-		qs = append(qs, quantile7(xs, p))
+		qs = append(qs, metrics.Quantile(xs, p))
 		ps = append(ps, p)
 	}
 	return qs, ps
-}
-
-// quantile7 is numpy's default quantile of sorted xs: linear interpolation
-// between the closest ranks h = (n−1)·p.
-func quantile7(xs []float64, p float64) float64 {
-	h := float64(len(xs)-1) * p
-	lo := math.Floor(h)
-	i := int(lo)
-	if i+1 >= len(xs) {
-		return xs[len(xs)-1]
-	}
-	return xs[i] + (h-lo)*(xs[i+1]-xs[i])
 }
 
 // thinOutliers keeps at most maxOutliers of the outlier indices, evenly

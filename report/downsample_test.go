@@ -3,6 +3,8 @@ package report
 import (
 	"math"
 	"testing"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // TestStepLineBuckets checks the bucket mean is time-weighted and the
@@ -46,7 +48,7 @@ func TestCDFPoints(t *testing.T) {
 		t.Errorf("long: %d points, %v … %v", len(qs), qs[0], qs[len(qs)-1])
 	}
 	// numpy.quantile(range(1, 5), 0.5) = 2.5.
-	if q := quantile7([]float64{1, 2, 3, 4}, 0.5); q != 2.5 {
+	if q := metrics.Quantile([]float64{1, 2, 3, 4}, 0.5); q != 2.5 {
 		t.Errorf("quantile7 = %v, want 2.5", q)
 	}
 }

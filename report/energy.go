@@ -33,11 +33,15 @@ func cumulative(t, p []float64) (xs, ys []float64) {
 // energyFigure is the cumulative energy of each run against time, from
 // the timeseries' power_w. Runs without power (no power model: power_w is
 // all zero) are left out; no figure when none has any.
-func energyFigure(runs []*Run) (*Figure, error) {
+func energyFigure(runs []*Run, lt legendText) (*Figure, error) {
 	f := Figure{Name: "energy", Title: "Cumulative energy",
 		Caption: "Energy drawn since the first event: ∫ power dt over the timeseries' power_w, exact per piece " +
 			"(the last point is the summary's energy_kwh)."}
-	p := newPlot(f.Title, "time since the first event (h)", "energy (kWh)")
+	p := runsPlot(f.Title, "", "energy (kWh)", lt)
+	span, epoch := runsSpan(runs)
+	ax := newTimeAxis(span, epoch)
+	ax.apply(p)
+	f.Legend = runsLegend(runs)
 	any := false
 	for i, r := range runs {
 		if len(r.Time) == 0 || !anyNonZero(r.Power) {
@@ -46,24 +50,24 @@ func energyFigure(runs []*Run) (*Figure, error) {
 		xs, ys := cumulative(r.Time, r.Power)
 		t0 := r.Time[0]
 		for j := range xs {
-			xs[j] -= t0
+			xs[j] = ax.x(xs[j], t0)
 		}
-		// s → h and J → kWh.
-		l, err := plotter.NewLine(xyOf(xs, ys, 1.0/3600, 1.0/3.6e6))
+		l, err := plotter.NewLine(xyOf(xs, ys, 1, 1.0/3.6e6)) // J → kWh
 		if err != nil {
 			return nil, err
 		}
 		l.Color = runColor(i)
 		l.Width = vg.Points(1.5)
 		p.Add(l)
-		p.Legend.Add(r.Label, l)
+		if f.Legend != nil {
+			f.Legend.Add(lt.Entries[i], l)
+		}
 		any = true
 	}
 	if !any {
 		return nil, nil
 	}
 	p.Y.Min = 0
-	headroom(p, len(runs))
 	f.Plot = p
 	return &f, nil
 }

@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -15,21 +17,19 @@ import (
 
 // Figure is one chart of the report; Name is the file stem of its PNG and
 // SVG. ColorBar, when set, is drawn at the right of Plot: the scale of a
-// heatmap or of the colour of a scatter's points.
+// heatmap or of the colour of a scatter's points. Legend, when set, is
+// drawn right of the plot, outside its data. Panels, when set, replace
+// Plot: a grid of small plots (rows of columns, nil for an empty cell)
+// under the figure's Title.
 type Figure struct {
 	Name     string
 	Title    string
 	Caption  string
 	Plot     *plot.Plot
 	ColorBar *plot.Plot
+	Legend   *plot.Legend
+	Panels   [][]*plot.Plot
 }
-
-// Size of every figure: wide enough for a time axis, small enough that two
-// fit on a laptop screen in the page.
-const (
-	figW = 8 * vg.Inch
-	figH = 4.5 * vg.Inch
-)
 
 // runColor is run i's colour in every figure: one palette, indexed by the
 // run's position on the command line, so a run is recognizable across
@@ -39,7 +39,8 @@ func runColor(i int) color.Color {
 }
 
 // Figures draws the report's charts for runs, in page order.
-func Figures(runs []*Run) ([]Figure, error) {
+func Figures(runs []*Run, opts Options) ([]Figure, error) {
+	lt := reduceLabels(runs)
 	var figs []Figure
 	add := func(f Figure, err error) error {
 		if err != nil {
@@ -48,62 +49,69 @@ func Figures(runs []*Run) ([]Figure, error) {
 		figs = append(figs, f)
 		return nil
 	}
-	if err := add(waitCDF(runs)); err != nil {
+	if err := add(waitCDF(runs, lt)); err != nil {
 		return nil, err
 	}
-	if err := add(bsldBoxes(runs)); err != nil {
+	if err := add(bsldBoxes(runs, lt)); err != nil {
 		return nil, err
 	}
-	tenants, err := tenantFigures(runs)
+	tenants, err := tenantFigures(runs, lt, opts.Size)
 	if err != nil {
 		return nil, fmt.Errorf("figure tenants: %w", err)
 	}
 	figs = append(figs, tenants...)
-	series := []struct {
-		name, title, y, caption string
-		get                     func(*Run) []float64
-		scale                   float64
-		agg                     aggregate
-		optional                bool // drawn only when some run has a non-zero value
-	}{
-		{"utilization", "Utilization over time", "utilization of the power resource (%)",
-			"Allocated share of the resource that drives power (summary's utilization); bucket means on long runs.",
-			func(r *Run) []float64 { return r.Util }, 100, aggMean, false},
-		{"queue", "Queue length over time", "queued jobs (jobs)",
-			"Released jobs waiting in the queue; bucket maxima on long runs, so peaks show.",
-			func(r *Run) []float64 { return r.Queued }, 1, aggMax, false},
-		{"power", "Power over time", "power (kW)",
-			"Cluster power draw from the node power model; bucket means on long runs.",
-			func(r *Run) []float64 { return r.Power }, 1e-3, aggMean, false},
-		{"fragmentation", "Fragmentation over time", "fragmented share of the free power resource (%)",
-			"Share of the free capacity of the resource that drives power that a typical task of the trace cannot use " +
-				"(README, fragmentation); drawn as 0 while nothing is free; bucket means on long runs.",
-			func(r *Run) []float64 { return zeroNaN(r.Frag) }, 100, aggMean, true},
-		{"nodes_asleep", "Nodes asleep over time", "nodes asleep or switching (nodes)",
-			"Nodes powered down (--power-down), switching on or off included; bucket means on long runs.",
-			func(r *Run) []float64 { return r.Asleep }, 1, aggMean, true},
-	}
-	for _, s := range series {
+	for _, s := range timeSeriesSpecs {
 		if s.optional && !anyRun(runs, func(r *Run) bool { return anyNonZero(s.get(r)) }) {
 			continue
 		}
-		f, err := timeSeries(runs, s.name, s.title, s.y, s.get, s.scale, s.agg)
-		f.Caption = s.caption
-		if err := add(f, err); err != nil {
+		if err := add(timeSeries(runs, lt, s)); err != nil {
 			return nil, err
 		}
 	}
-	energy, err := energyFigure(runs)
+	energy, err := energyFigure(runs, lt)
 	if err != nil {
 		return nil, fmt.Errorf("figure energy: %w", err)
 	}
 	if energy != nil {
 		figs = append(figs, *energy)
 	}
-	return figs, nil
+	gantts, err := ganttFigures(runs, lt, opts)
+	if err != nil {
+		return nil, err
+	}
+	return append(figs, gantts...), nil
 }
 
-// newPlot sets up the common look: title, axis labels, legend on top.
+// seriesSpec is one time-series figure: what it reads of a run, the
+// scale to its unit and how its axis reads.
+type seriesSpec struct {
+	name, title, y, caption string
+	get                     func(*Run) []float64
+	scale                   float64
+	percent                 bool // y is a share in %, 0 to 100
+	optional                bool // drawn only when some run has a non-zero value
+}
+
+var timeSeriesSpecs = []seriesSpec{
+	{name: "utilization", title: "Utilization over time", y: "utilization of the power resource",
+		caption: "Allocated share of the resource that drives power (summary's utilization).",
+		get:     func(r *Run) []float64 { return r.Util }, scale: 100, percent: true},
+	{name: "queue", title: "Queue length over time", y: "queued jobs (jobs)",
+		caption: "Released jobs waiting in the queue.",
+		get:     func(r *Run) []float64 { return r.Queued }, scale: 1},
+	{name: "power", title: "Power over time", y: "power (kW)",
+		caption: "Cluster power draw from the node power model.",
+		get:     func(r *Run) []float64 { return r.Power }, scale: 1e-3},
+	{name: "fragmentation", title: "Fragmentation over time", y: "fragmented share of the free power resource",
+		caption: "Share of the free capacity of the resource that drives power that a typical task of the trace " +
+			"cannot use; counted as 0 while nothing is free.",
+		get: func(r *Run) []float64 { return zeroNaN(r.Frag) }, scale: 100, percent: true, optional: true},
+	{name: "nodes_asleep", title: "Nodes asleep over time", y: "nodes asleep or switching (nodes)",
+		caption: "Nodes powered down (--power-down), switching on or off included.",
+		get:     func(r *Run) []float64 { return r.Asleep }, scale: 1, optional: true},
+}
+
+// newPlot sets up the common look: title, axis labels, grid.
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
@@ -118,27 +126,53 @@ func newPlot(title, x, y string) *plot.Plot {
 	return p
 }
 
-// headroom raises the y axis so the legend (top left, one line per run)
-// does not sit on the data.
-func headroom(p *plot.Plot, nRuns int) {
-	if p.Y.Max > p.Y.Min {
-		p.Y.Max += (p.Y.Max - p.Y.Min) * 0.09 * float64(nRuns+1)
+// runsPlot is newPlot for a figure comparing runs: the title gets a
+// second line with what the runs share (trace, cluster, settings).
+func runsPlot(title, x, y string, lt legendText) *plot.Plot {
+	if sub := lt.Subtitle(); sub != "" {
+		title += "\n" + sub
 	}
+	p := newPlot(title, x, y)
+	p.Title.TextStyle.Font.Size = vg.Points(11)
+	return p
+}
+
+// runsLegend is a legend for the runs, drawn outside the data (see
+// Figure.Legend); nil for a single run, which the title names.
+func runsLegend(runs []*Run) *plot.Legend {
+	if len(runs) < 2 {
+		return nil
+	}
+	return outsideLegend()
+}
+
+// outsideLegend is an empty legend in the report's style, for
+// Figure.Legend.
+func outsideLegend() *plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font.Size = vg.Points(9)
+	l.ThumbnailWidth = vg.Points(14)
+	l.Padding = vg.Points(2)
+	return &l
 }
 
 // waitCDF is the empirical CDF of wait per run. The x axis is logarithmic:
 // waits span seconds to days, and most are near zero; waits under one
 // second are drawn at one second.
-func waitCDF(runs []*Run) (Figure, error) {
+func waitCDF(runs []*Run, lt legendText) (Figure, error) {
 	f := Figure{Name: "wait_cdf", Title: "Wait-time CDF",
 		Caption: "Share of started jobs that waited at most x (log scale; waits under 1 s are drawn at 1 s)."}
-	p := newPlot(f.Title, "wait (s, log scale)", "share of started jobs")
+	p := runsPlot(f.Title, "wait (log scale)", "share of started jobs", lt)
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker = durationTicks{}
+	p.Y.Tick.Marker = percentTicks{scale: 100}
+	f.Legend = runsLegend(runs)
+	longest := 1.0
 	for i, r := range runs {
 		xs := make([]float64, len(r.Wait))
 		for j, w := range r.Wait {
 			xs[j] = math.Max(w, 1)
+			longest = math.Max(longest, xs[j])
 		}
 		qs, ps := cdfPoints(xs)
 		if len(qs) == 0 {
@@ -152,29 +186,33 @@ func waitCDF(runs []*Run) (Figure, error) {
 		l.Width = vg.Points(1.5)
 		l.StepStyle = plotter.PostStep
 		p.Add(l)
-		p.Legend.Add(r.Label, l)
+		if f.Legend != nil {
+			f.Legend.Add(lt.Entries[i], l)
+		}
 	}
-	// Headroom for the legend as on the other figures: a run whose jobs
-	// mostly start at once reaches 1 at the left edge, under it. Ticks and
-	// grid lines stop at 1, so the axis does not read as a share past 1.
+	// The axis starts at 1 s, where shorter waits are drawn, and spans at
+	// least a decade: when no job waited a second, gonum would pad a
+	// one-value range down to 0, which a log axis cannot show.
+	p.X.Min, p.X.Max = 1, math.Max(longest, 10)
 	p.Y.Min, p.Y.Max = 0, 1
-	headroom(p, len(runs))
-	p.Y.Tick.Marker = ticksUpTo{max: 1}
 	f.Plot = p
 	return f, nil
 }
 
 // bsldBoxes draws one box plot of bounded slowdown per run, on a log axis
-// (bsld ≥ 1 and heavy-tailed). Outliers are thinned to maxOutliers.
-func bsldBoxes(runs []*Run) (Figure, error) {
+// (bsld ≥ 1 and heavy-tailed), each named on the x axis by what sets it
+// apart. Outliers are thinned to maxOutliers.
+func bsldBoxes(runs []*Run, lt legendText) (Figure, error) {
 	f := Figure{Name: "bsld_box", Title: "Bounded slowdown per run",
 		Caption: "Box: quartiles and median; whiskers: 1.5 × IQR; points: outliers (at most 200 shown per run). Log scale."}
-	p := newPlot(f.Title, "run", "bounded slowdown (ratio, log scale)")
+	xlabel := "run"
+	if len(lt.Varying) > 0 {
+		xlabel = strings.Join(lt.Varying, " · ")
+	}
+	p := runsPlot(f.Title, xlabel, "bounded slowdown (ratio, log scale)", lt)
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	names := make([]string, len(runs))
 	for i, r := range runs {
-		names[i] = fmt.Sprintf("run %d", i+1)
 		if len(r.BSLD) == 0 {
 			continue
 		}
@@ -192,66 +230,111 @@ func bsldBoxes(runs []*Run) (Figure, error) {
 		b.GlyphStyle.Shape = draw.CircleGlyph{}
 		b.GlyphStyle.Radius = vg.Points(1.5)
 		p.Add(b)
-		p.Legend.Add(fmt.Sprintf("run %d: %s", i+1, r.Label), swatch{b.FillColor, runColor(i)})
 	}
-	p.NominalX(names...)
+	p.NominalX(lt.Entries...)
 	p.X.Min, p.X.Max = -0.6, float64(len(runs))-0.4
 	p.Y.Min = 1
 	if p.Y.Max < 10 {
 		p.Y.Max = 10
 	}
-	// Headroom on a log axis is a factor.
-	p.Y.Max *= math.Pow(1.6, float64(len(runs)+1))
 	f.Plot = p
 	return f, nil
 }
 
-// timeSeries draws one step line per run of get(run)·scale against hours
-// since the run's first event.
-func timeSeries(runs []*Run, name, title, ylabel string, get func(*Run) []float64, scale float64, agg aggregate) (Figure, error) {
-	f := Figure{Name: name, Title: title}
-	p := newPlot(title, "time since the first event (h)", ylabel)
+// timeSeries draws, per run, the bucket means of a time series as a line
+// and the range of the finer means within each bucket as a light band,
+// every run in buckets of one width chosen from the longest span.
+func timeSeries(runs []*Run, lt legendText, s seriesSpec) (Figure, error) {
+	f := Figure{Name: s.name, Title: s.title}
+	span, epoch := runsSpan(runs)
+	bucket, fine := chooseBucket(span)
+	ax := newTimeAxis(span, epoch)
+	ylabel := s.y
+	if s.percent {
+		ylabel += " (%)"
+	}
+	p := runsPlot(s.title, "", ylabel, lt)
+	ax.apply(p)
+	if s.percent {
+		p.Y.Tick.Marker = percentTicks{scale: 1}
+	}
+	f.Legend = runsLegend(runs)
+	var lines []plot.Plotter
 	for i, r := range runs {
-		v := get(r)
+		v := s.get(r)
 		if len(v) == 0 || len(r.Time) == 0 {
 			continue
 		}
-		t0 := r.Time[0]
-		ts := make([]float64, len(r.Time))
-		for j, t := range r.Time {
-			ts[j] = (t - t0) / 3600
+		res := resample(r.Time, v, bucket, fine)
+		if len(res.Start) == 0 {
+			continue
 		}
-		xs, ys := stepLine(ts, v, agg)
-		l, err := plotter.NewLine(xyOf(xs, ys, 1, scale))
+		t0, tn := r.Time[0], r.Time[len(r.Time)-1]
+		mid := func(k int) float64 {
+			end := math.Min(res.Start[k]+bucket.Seconds, tn-t0)
+			return ax.x(t0+(res.Start[k]+end)/2, t0)
+		}
+		line := make(plotter.XYs, len(res.Start))
+		band := make(plotter.XYs, 0, 2*len(res.Start))
+		for k := range res.Start {
+			line[k] = plotter.XY{X: mid(k), Y: res.Mean[k] * s.scale}
+			band = append(band, plotter.XY{X: mid(k), Y: res.Lo[k] * s.scale})
+		}
+		for k := len(res.Start) - 1; k >= 0; k-- {
+			band = append(band, plotter.XY{X: mid(k), Y: res.Hi[k] * s.scale})
+		}
+		poly, err := plotter.NewPolygon(band)
+		if err != nil {
+			return f, err
+		}
+		poly.Color = translucent(runColor(i), 0x30)
+		poly.LineStyle.Width = 0
+		l, err := plotter.NewLine(line)
 		if err != nil {
 			return f, err
 		}
 		l.Color = runColor(i)
-		l.Width = vg.Points(1)
-		p.Add(l)
-		p.Legend.Add(r.Label, l)
+		l.Width = vg.Points(1.2)
+		p.Add(poly)
+		lines = append(lines, l) // drawn over every band
+		if f.Legend != nil {
+			f.Legend.Add(lt.Entries[i], poly, l)
+		}
 	}
+	p.Add(lines...)
 	p.Y.Min = 0
-	if p.Y.Max <= 0 {
+	if s.percent {
+		p.Y.Max = 100
+	} else if p.Y.Max <= 0 {
 		p.Y.Max = 1 // all zero (nothing queued): an axis from 0, not −1 to 1
 	}
-	headroom(p, len(runs))
+	f.Caption = s.caption + fmt.Sprintf(" Line: the mean of each %s; band: the lowest to the highest %sly mean within it.",
+		bucket.Name, fine.Name)
 	f.Plot = p
 	return f, nil
 }
 
-// ticksUpTo are cleanTicks without those above max: the axis may extend
-// past max to make room for the legend.
-type ticksUpTo struct{ max float64 }
-
-func (t ticksUpTo) Ticks(min, max float64) []plot.Tick {
-	var out []plot.Tick
-	for _, tk := range (cleanTicks{}).Ticks(min, math.Min(max, t.max)) {
-		if tk.Value <= t.max {
-			out = append(out, tk)
+// runsSpan is the longest time span of the runs' time series and the
+// first epoch any run knows.
+func runsSpan(runs []*Run) (float64, *time.Time) {
+	span := 0.0
+	var epoch *time.Time
+	for _, r := range runs {
+		if len(r.Time) > 0 {
+			span = math.Max(span, r.Time[len(r.Time)-1]-r.Time[0])
+		}
+		if epoch == nil {
+			epoch = r.Epoch
 		}
 	}
-	return out
+	return span, epoch
+}
+
+// translucent is c with alpha a, for bands that let the lines and the
+// other runs' bands show through.
+func translucent(c color.Color, a uint8) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), a}
 }
 
 // cleanTicks are gonum's default ticks labelled with the shortest exact

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -18,7 +19,15 @@ var update = flag.Bool("update", false, "rewrite the golden SVGs in testdata/gol
 func goldenRuns() []*Run {
 	mk := func(label string, shift float64) *Run {
 		r := &Run{Dir: "runs/" + label, Label: label, SummaryVals: map[string]string{
-			"jain_bsld": strconv.FormatFloat(0.8-shift/10, 'f', -1, 64), "jain_usage_share": "0.9"}}
+			"jain_bsld": strconv.FormatFloat(0.8-shift/10, 'f', -1, 64), "jain_usage_share": "0.9"},
+			Parts: []LabelPart{{"trace", "golden"}, {"cluster", "2 nodes, cpu 8"}, {"queue", "fcfs"},
+				{"backfill", strings.TrimPrefix(label, "fcfs · ")}, {"placement", "first-fit"}},
+			SharesConfigured: true}
+		for j := 0; j < 6; j++ {
+			start := float64(j) * 3000 * (1 + shift/2)
+			r.Jobs = append(r.Jobs, GanttJob{ID: strconv.Itoa(j + 1), User: []string{"alice", "bob", "carol"}[j%3],
+				State: "completed", Start: start, End: start + 5000, NodeList: []string{"0", "1", "0-1"}[j%3]})
+		}
 		for i := 0; i < 30; i++ {
 			w := float64(i*i) * (1 + shift) // 0, 1, 4, … s
 			r.Wait = append(r.Wait, w)
@@ -84,7 +93,7 @@ func goldenSweep(t *testing.T) *Sweep {
 // rewrites them). It also checks that a second rendering gives the same
 // PNG and SVG bytes.
 func TestGoldenSVG(t *testing.T) {
-	figs, err := Figures(goldenRuns())
+	figs, err := Figures(goldenRuns(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +103,7 @@ func TestGoldenSVG(t *testing.T) {
 	}
 	figs = append(figs, v.Figures...)
 	want := []string{"wait_cdf", "bsld_box", "tenant_bsld", "tenant_usage_share", "utilization", "queue", "power",
-		"fragmentation", "nodes_asleep", "energy", "sweep_heatmap_mean_wait_s", "sweep_heatmap_jain_bsld", "sweep_pareto"}
+		"fragmentation", "nodes_asleep", "energy", "gantt_1", "gantt_2", "sweep_heatmap_mean_wait_s", "sweep_heatmap_jain_bsld", "sweep_pareto"}
 	if len(figs) != len(want) {
 		t.Fatalf("got %d figures, want %d (%v)", len(figs), len(want), want)
 	}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -87,44 +89,91 @@ func (g cellGrid) Z(c, r int) float64 { return g.z[r][c] }
 func (g cellGrid) X(c int) float64    { return float64(c) }
 func (g cellGrid) Y(r int) float64    { return float64(r) }
 
-// heatmapFigure draws metric over the two weights: each cell is the mean
-// of the metric over the runs with that pair of weights, whatever their
-// other parameters and seeds, and is labelled with its value.
-func heatmapFigure(s *Sweep, name, xw, yw, metricCol string) (Figure, error) {
-	f := Figure{Name: name, Title: fmt.Sprintf("%s over %s and %s (%s)", metricCol, shortParam(xw), shortParam(yw), s.Name)}
-	xs, ys := s.distinct(xw), s.distinct(yw)
+// maxFacets bounds the panels of a faceted heatmap; a sweep with more
+// combinations of its other parameters gets the first ones and a note.
+const maxFacets = 12
+
+// facet is one combination of the sweep's other varying parameters (all
+// but the heatmap's two weights): its label and its rows.
+type facet struct {
+	Label string
+	Rows  []map[string]string
+}
+
+// facets splits the sweep's rows by the values of every varying
+// parameter other than xw and yw, in the order of their first row (the
+// summary is sorted by key, so by parameter values). One facet, with an
+// empty label, when nothing else varies.
+func (s *Sweep) facets(xw, yw string) []facet {
+	others := otherVarying(s, xw, yw)
+	var out []facet
+	index := map[string]int{}
+	for _, row := range s.Rows {
+		var parts []string
+		for _, p := range others {
+			parts = append(parts, shortParam(p)+"="+row[p])
+		}
+		key := strings.Join(parts, " ")
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, facet{Label: key})
+		}
+		out[i].Rows = append(out[i].Rows, row)
+	}
+	return out
+}
+
+// heatmapGrid is the mean of metric over the rows of each pair of
+// weights (their seeds), NaN where no row has a value.
+func heatmapGrid(rows []map[string]string, xs, ys []string, xw, yw, metricCol string) cellGrid {
 	sum := make([][]float64, len(ys))
 	n := make([][]int, len(ys))
 	for r := range ys {
 		sum[r], n[r] = make([]float64, len(xs)), make([]int, len(xs))
 	}
-	pos := func(vals []string, v string) int {
-		for i, x := range vals {
-			if x == v {
-				return i
-			}
-		}
-		return -1
-	}
-	for _, row := range s.Rows {
+	for _, row := range rows {
 		v := metric(row, metricCol)
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		c, r := slices.Index(xs, row[xw]), slices.Index(ys, row[yw])
+		if math.IsNaN(v) || math.IsInf(v, 0) || c < 0 || r < 0 {
 			continue
 		}
-		c, r := pos(xs, row[xw]), pos(ys, row[yw])
 		sum[r][c] += v
 		n[r][c]++
 	}
 	g := cellGrid{z: make([][]float64, len(ys))}
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for r := range ys {
 		g.z[r] = make([]float64, len(xs))
 		for c := range xs {
 			g.z[r][c] = math.NaN()
 			if n[r][c] > 0 {
-				v := sum[r][c] / float64(n[r][c])
-				g.z[r][c] = v
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
+				g.z[r][c] = sum[r][c] / float64(n[r][c])
+			}
+		}
+	}
+	return g
+}
+
+// heatmapFigure draws metric over the two weights, one panel per
+// combination of the sweep's other varying parameters (backfill, say),
+// never averaged across them: each cell is the mean over the seeds of one
+// parameter combination, labelled with its value. The panels share one
+// colour scale.
+func heatmapFigure(s *Sweep, name, xw, yw, metricCol string) (Figure, error) {
+	f := Figure{Name: name, Title: fmt.Sprintf("%s over %s and %s (%s)", metricCol, shortParam(xw), shortParam(yw), s.Name)}
+	xs, ys := s.distinct(xw), s.distinct(yw)
+	fs := s.facets(xw, yw)
+	shown := fs[:min(len(fs), maxFacets)]
+	grids := make([]cellGrid, len(shown))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, fc := range shown {
+		grids[i] = heatmapGrid(fc.Rows, xs, ys, xw, yw, metricCol)
+		for _, row := range grids[i].z {
+			for _, v := range row {
+				if !math.IsNaN(v) {
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
 			}
 		}
 	}
@@ -135,43 +184,72 @@ func heatmapFigure(s *Sweep, name, xw, yw, metricCol string) (Figure, error) {
 		lo, hi = lo-0.5, hi+0.5 // a constant metric still needs a scale
 	}
 	cm := sequentialMap(lo, hi)
+	panels := make([]*plot.Plot, len(shown))
+	for i, fc := range shown {
+		title := f.Title
+		if len(fs) > 1 {
+			title = fc.Label
+		}
+		p, err := heatmapPanel(grids[i], cm, lo, hi, xs, ys, title, xw, yw)
+		if err != nil {
+			return f, err
+		}
+		panels[i] = p
+	}
+	f.ColorBar = colorBarPlot(colorScale{cm}, metricCol)
+	f.Caption = fmt.Sprintf("Each cell: mean %s over the seeds of one parameter combination; grey: no run.", metricCol)
+	if len(fs) == 1 {
+		f.Plot = panels[0]
+		return f, nil
+	}
+	cols := len(panels)
+	if cols > 3 {
+		cols = int(math.Ceil(math.Sqrt(float64(len(panels)))))
+	}
+	for i := 0; i < len(panels); i += cols {
+		row := make([]*plot.Plot, cols)
+		copy(row, panels[i:min(i+cols, len(panels))])
+		f.Panels = append(f.Panels, row)
+	}
+	f.Caption += fmt.Sprintf(" One panel per value of the other varied parameters (%s), on one colour scale.",
+		strings.Join(mapStrings(otherVarying(s, xw, yw), shortParam), ", "))
+	if len(fs) > len(shown) {
+		f.Caption += fmt.Sprintf(" The first %d of %d combinations are shown.", len(shown), len(fs))
+	}
+	return f, nil
+}
+
+// heatmapPanel is one panel of a heatmap: the grid, each cell labelled.
+func heatmapPanel(g cellGrid, cm palette.ColorMap, lo, hi float64, xs, ys []string, title, xw, yw string) (*plot.Plot, error) {
 	// An even count: palette.Reverse leaves the middle colour of an odd
 	// one unset.
 	hm := plotter.NewHeatMap(g, cm.Palette(256))
 	hm.Min, hm.Max = lo, hi
 	hm.NaN = noData
-
-	p := newPlot(f.Title, shortParam(xw)+" (weight)", shortParam(yw)+" (weight)")
+	p := newPlot(title, shortParam(xw)+" (weight)", shortParam(yw)+" (weight)")
+	p.Title.TextStyle.Font.Size = vg.Points(11)
 	p.Add(hm)
 	labels, err := cellLabels(g, cm)
 	if err != nil {
-		return f, err
+		return nil, err
 	}
 	p.Add(labels)
 	p.NominalX(xs...)
 	p.NominalY(ys...)
 	p.X.Min, p.X.Max = -0.5, float64(len(xs))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(ys))-0.5
-	f.Plot = p
-	f.ColorBar = colorBarPlot(colorScale{cm}, metricCol)
-	f.Caption = fmt.Sprintf("Each cell: mean %s over the runs with that pair of weights%s; grey: no run.",
-		metricCol, averagedOver(s, xw, yw))
-	return f, nil
+	return p, nil
 }
 
-// averagedOver says what a cell averages besides seeds: the other varying
-// parameters.
-func averagedOver(s *Sweep, xw, yw string) string {
+// otherVarying are the varying parameters besides the two weights.
+func otherVarying(s *Sweep, xw, yw string) []string {
 	var others []string
 	for _, p := range s.Varying {
 		if p != xw && p != yw {
-			others = append(others, shortParam(p))
+			others = append(others, p)
 		}
 	}
-	if len(others) == 0 {
-		return " (and seeds)"
-	}
-	return " (and seeds, and over " + strings.Join(others, ", ") + ")"
+	return others
 }
 
 // cellLabels writes each cell's value on it, dark text on light cells and

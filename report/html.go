@@ -13,14 +13,25 @@ import (
 // page is the data of index.html.
 type page struct {
 	Runs    []pageRun
-	Rows    []pageRow
+	Summary summaryTable
 	Figures []pageFigure // the runs' figures
 	Sweeps  []pageSweep
+	Openb   []pageOpenb
+}
+
+// pageOpenb is an openb output's section: its figures and its summary as
+// written.
+type pageOpenb struct {
+	Name, Dir string
+	Figures   []pageFigure
+	Header    []string
+	Rows      [][]string
 }
 
 type pageRun struct {
 	N     int
 	Label string
+	Short string // what sets the run apart, the table's header
 	Dir   string
 	Color string // CSS colour, the run's palette entry
 }
@@ -35,9 +46,13 @@ type pageRow struct {
 	Values []pageCell // per run; empty when that run has no such column or a null
 }
 
-// pageCell is a summary value as shown, rounded to be read, and the exact
-// value from summary.csv (a tooltip) when rounding changed it.
-type pageCell struct{ Text, Exact string }
+// pageCell is a summary value as shown, rounded to be read, the exact
+// value from summary.csv (a tooltip) when rounding changed it, and
+// whether it is the best of its row.
+type pageCell struct {
+	Text, Exact string
+	Best        bool
+}
 
 // pageSweep is a sweep's section: its figures and its points, one row per
 // parameter combination, the Pareto front marked.
@@ -74,6 +89,8 @@ table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; font-family: monospace; }
 tr.front td { font-weight: bold; background: #f4f4f4; }
+td.best { font-weight: bold; background: #eef6ee; }
+details { margin: 1em 0; }
 .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: middle; }
 figure { margin: 2em 0; }
 figure img { max-width: 100%; border: 1px solid #eee; }
@@ -88,12 +105,20 @@ figcaption { color: #555; font-size: 0.9em; }
 {{range .Runs}}<li><span class="swatch" style="background:{{.Color}}"></span>{{.Label}} <small>({{.Dir}})</small></li>
 {{end}}</ol>
 <h2>Summary</h2>
-<table>
-<tr><th>metric</th>{{range .Runs}}<th><span class="swatch" style="background:{{.Color}}"></span>run {{.N}}</th>{{end}}</tr>
-{{range .Rows}}<tr><td>{{.Name}}</td>{{range .Values}}<td{{if .Exact}} title="{{.Exact}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{with .Summary}}{{if .Rows}}<table>
+<tr><th>metric</th>{{range $.Runs}}<th><span class="swatch" style="background:{{.Color}}"></span>{{.Short}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.Name}}</td>{{range .Values}}<td{{if .Exact}} title="{{.Exact}}"{{end}}{{if .Best}} class="best"{{end}}>{{.Text}}{{if .Best}} ★{{end}}</td>{{end}}</tr>
 {{end}}</table>
-<p>Column definitions: README, "Outputs and metric definitions". Values are rounded to 4 significant digits (integers in full); hover over one for the exact value of <code>summary.csv</code>. <code>wall_s</code>, <code>events_per_s</code> and <code>jobs_per_s</code> measure the machine, not the schedule.</p>
-{{range .Figures}}{{template "figure" .}}{{end}}{{end}}
+<p>★ the best run of each row (lowest wait, slowdown and energy; highest utilization and Jain's index). Hover over a value for the exact number in <code>summary.csv</code>.</p>
+{{end}}{{if .Same}}<p>{{if gt (len $.Runs) 1}}The same in every run{{else}}Zero{{end}}: {{range $i, $s := .Same}}{{if $i}}; {{end}}{{$s}}{{end}}.</p>
+{{end}}<details><summary>Every column of <code>summary.csv</code>, exact values</summary>
+<div class="scroll"><table>
+<tr><th>column</th>{{range $.Runs}}<th>run {{.N}}</th>{{end}}</tr>
+{{range .Details}}<tr><td>{{.Name}}</td>{{range .Values}}<td>{{.Text}}</td>{{end}}</tr>
+{{end}}</table></div>
+<p><code>wall_s</code>, <code>events_per_s</code> and <code>jobs_per_s</code> measure the machine, not the schedule.</p>
+</details>
+{{end}}{{range .Figures}}{{template "figure" .}}{{end}}{{end}}
 {{- range .Sweeps}}<h2>Sweep {{.Name}}</h2>
 <p><small>{{.Dir}}</small>: {{.Runs}} runs.</p>
 {{range .Notes}}<p>{{.}}</p>
@@ -103,6 +128,14 @@ figcaption { color: #555; font-size: 0.9em; }
 {{range .Rows}}<tr{{if .Front}} class="front"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table></div>
 <p>Bold, <code>front</code> = yes: on the Pareto front (mean wait, Jain's index of bounded slowdown, energy).</p>
+{{end}}{{end}}
+{{- range .Openb}}<h2>GPU placement: {{.Name}}</h2>
+<p><small>{{.Dir}}</small></p>
+{{range .Figures}}{{template "figure" .}}{{end}}{{if .Rows}}<h3>Summary (openb_summary.csv)</h3>
+<div class="scroll"><table>
+<tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table></div>
 {{end}}{{end}}</body>
 </html>
 {{define "figure"}}<figure id="{{.Name}}">
@@ -116,25 +149,22 @@ figcaption { color: #555; font-size: 0.9em; }
 // table (metrics as rows, runs as columns: there are more metrics than
 // runs), the runs' figures with their PNGs inline, then each sweep's
 // figures and table.
-func renderIndex(runs []*Run, runFigs []Figure, views []*sweepView, pngs map[string][]byte) ([]byte, error) {
+func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, openbFigs [][]Figure, pngs map[string][]byte) ([]byte, error) {
+	runs := in.Runs
 	var pg page
+	for i, o := range in.Openb {
+		pg.Openb = append(pg.Openb, pageOpenb{Name: o.Name, Dir: o.Dir, Figures: pageFigures(openbFigs[i], pngs),
+			Header: o.SummaryCols, Rows: o.SummaryRows})
+	}
+	lt := reduceLabels(runs)
 	for i, r := range runs {
-		pg.Runs = append(pg.Runs, pageRun{N: i + 1, Label: r.Label, Dir: r.Dir, Color: cssColor(runColor(i))})
-	}
-	seen := map[string]bool{}
-	for _, r := range runs {
-		for _, c := range r.SummaryCols {
-			if seen[c] {
-				continue
-			}
-			seen[c] = true
-			row := pageRow{Name: c}
-			for _, r2 := range runs {
-				row.Values = append(row.Values, readable(r2.SummaryVals[c]))
-			}
-			pg.Rows = append(pg.Rows, row)
+		short := lt.Entries[i]
+		if len(runs) == 1 {
+			short = "run 1"
 		}
+		pg.Runs = append(pg.Runs, pageRun{N: i + 1, Label: r.Label, Short: short, Dir: r.Dir, Color: cssColor(runColor(i))})
 	}
+	pg.Summary = buildSummary(runs)
 	pg.Figures = pageFigures(runFigs, pngs)
 	for _, v := range views {
 		pg.Sweeps = append(pg.Sweeps, sweepSection(v, pngs))
@@ -200,31 +230,6 @@ func sweepSection(v *sweepView, pngs map[string][]byte) pageSweep {
 		ps.Rows = append(ps.Rows, row)
 	}
 	return ps
-}
-
-// readable rounds a summary value for the page: an integer in full, other
-// numbers to 4 significant digits without an exponent between 10⁻³ and
-// 10¹⁵; text (labels) and empty (null) values as they are.
-func readable(s string) pageCell {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return pageCell{Text: s}
-	}
-	a := math.Abs(v)
-	var text string
-	switch {
-	case v == math.Trunc(v) && a < 1e15:
-		text = strconv.FormatFloat(v, 'f', 0, 64)
-	case a >= 1e-3 && a < 1e15:
-		digits := max(0, 3-int(math.Floor(math.Log10(a))))
-		text = strconv.FormatFloat(v, 'f', digits, 64)
-	default:
-		text = strconv.FormatFloat(v, 'g', 4, 64)
-	}
-	if text == s {
-		return pageCell{Text: text}
-	}
-	return pageCell{Text: text, Exact: s}
 }
 
 func cssColor(c color.Color) string {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -212,7 +213,7 @@ func (s *Sample) Quantile(p float64) float64 {
 	case p >= 1:
 		return s.Max
 	}
-	return quantile7(s.Values(), p)
+	return metrics.Quantile(s.Values(), p)
 }
 
 // Values returns the kept values, sorted.

@@ -8,11 +8,15 @@ import (
 	"slices"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/brewer"
 	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Colour-bar geometry: its strip takes colorBarW at the right of the
@@ -25,32 +29,81 @@ const (
 	colorBarBottom = 0.45 * vg.Inch
 )
 
-// render draws the figure as PNG or SVG bytes. A panic inside gonum/plot
-// (an axis it cannot draw, say) becomes an error, which Write names with
-// the figure, rather than a crash with a partial report.
-func (f Figure) render(ext string) (data []byte, err error) {
+// render draws the figure as PNG or SVG bytes at the default size.
+func (f Figure) render(ext string) ([]byte, error) { return f.renderAt(ext, DefaultSize) }
+
+// renderAt draws the figure as PNG or SVG bytes at size. A panic inside
+// gonum/plot (an axis it cannot draw, say) becomes an error, which Write
+// names with the figure, rather than a crash with a partial report.
+func (f Figure) renderAt(ext string, size Size) (data []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("drawing: %v", r)
 		}
 	}()
-	c, err := draw.NewFormattedCanvas(figW, figH, ext)
-	if err != nil {
-		return nil, err
+	size = size.orDefault()
+	w, h := size.inches()
+	var c vg.CanvasWriterTo
+	switch ext {
+	case "png":
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(size.DPI))}
+	case "svg":
+		c = vgsvg.New(w, h)
+	default:
+		return nil, fmt.Errorf("unsupported format %q", ext)
 	}
-	dc := draw.New(c)
-	if f.ColorBar == nil {
-		f.Plot.Draw(dc)
-	} else {
-		f.Plot.Draw(draw.Crop(dc, 0, -colorBarW-colorBarGap, 0, 0))
-		f.ColorBar.Draw(draw.Crop(dc, figW-colorBarW, 0, colorBarBottom, -colorBarTop))
-	}
+	f.draw(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
 }
+
+// draw lays the figure out on dc: the legend and the colour bar in strips
+// at the right, outside the data, and the plot (or the grid of panels
+// under the figure's title) in the rest.
+func (f Figure) draw(dc draw.Canvas) {
+	right := vg.Length(0)
+	if f.ColorBar != nil {
+		right = colorBarW + colorBarGap
+		fullW := dc.Max.X - dc.Min.X
+		f.ColorBar.Draw(draw.Crop(dc, fullW-colorBarW, 0, colorBarBottom, -colorBarTop))
+	}
+	if f.Legend != nil {
+		lw := f.Legend.Rectangle(dc).Max.X - f.Legend.Rectangle(dc).Min.X
+		lw = min(lw, (dc.Max.X-dc.Min.X)*0.4)
+		strip := draw.Crop(dc, dc.Max.X-dc.Min.X-right-lw-legendPad, -right, 0, -legendTop)
+		f.Legend.Top, f.Legend.Left = true, true
+		f.Legend.Draw(strip)
+		right += lw + 2*legendPad
+	}
+	area := draw.Crop(dc, 0, -right, 0, 0)
+	if f.Panels == nil {
+		f.Plot.Draw(area)
+		return
+	}
+	title := text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(12)),
+		Handler: plot.DefaultTextHandler, XAlign: draw.XCenter, YAlign: draw.YTop}
+	area.FillText(title, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: area.Max.Y}, f.Title)
+	top := title.Height(f.Title) + vg.Points(4)
+	tiles := draw.Tiles{Rows: len(f.Panels), Cols: len(f.Panels[0]), PadTop: top, PadX: vg.Points(6), PadY: vg.Points(6)}
+	cs := plot.Align(f.Panels, tiles, area)
+	for r, row := range f.Panels {
+		for c, p := range row {
+			if p != nil {
+				p.Draw(cs[r][c])
+			}
+		}
+	}
+}
+
+// The legend's strip: a gap on each side, and its top level with the
+// plot's data area rather than the title.
+const (
+	legendPad = 0.1 * vg.Inch
+	legendTop = 0.3 * vg.Inch
+)
 
 // colorBarPlot is the vertical scale of a colour map, labelled with the
 // quantity and its unit.
@@ -68,6 +121,13 @@ func colorBarPlot(cb plot.Plotter, label string) *plot.Plot {
 // light yellow for the lowest value to dark blue for the highest.
 func sequentialMap(lo, hi float64) palette.ColorMap {
 	return lightToDark(brewer.YlGnBu[9].Colors(), lo, hi)
+}
+
+// pointMap is the colour scale of scatter points by a metric:
+// ColorBrewer's YlGnBu without its three lightest colours, so every point
+// shows on white.
+func pointMap(lo, hi float64) palette.ColorMap {
+	return lightToDark(brewer.YlGnBu[9].Colors()[3:], lo, hi)
 }
 
 // energyMap is the colour scale of points by energy: ColorBrewer's YlOrRd

@@ -10,15 +10,26 @@ import (
 )
 
 // Inputs are the directories of one report: run directories, drawn one
-// line or box per run, and sweep directories, drawn as a weight heatmap
-// and a Pareto front each.
+// line or box per run; sweep directories, drawn as weight heatmaps (or a
+// tuning run's evaluated weights) and a Pareto front each; and openb
+// outputs, drawn as allocation and fragmentation curves per policy.
 type Inputs struct {
 	Runs   []*Run
 	Sweeps []*Sweep
+	Openb  []*Openb
 }
 
-// Options tune the sweep figures.
+// Options tune the figures.
 type Options struct {
+	// Size is every figure's size; zero fields take DefaultSize's.
+	Size Size
+	// GanttWindow is the span of the Gantt charts, in seconds since the
+	// run's first event: [from, to). Zero: the whole run when it has at
+	// most ganttMaxJobs jobs, else its first day.
+	GanttWindow [2]float64
+	// GanttColor colours the Gantt bars: "user" (the default) or "state".
+	GanttColor string
+
 	// HeatmapMetrics are the sweep summary columns drawn as weight
 	// heatmaps, one figure each; when empty, those of
 	// DefaultHeatmapMetrics the summary has.
@@ -54,6 +65,14 @@ func LoadInputs(dirs []string) (*Inputs, error) {
 	}
 	in := &Inputs{}
 	for _, d := range dirs {
+		if isOpenb(d) {
+			o, err := LoadOpenb(d)
+			if err != nil {
+				return nil, err
+			}
+			in.Openb = append(in.Openb, o)
+			continue
+		}
 		if isSweep(d) {
 			s, err := LoadSweep(d)
 			if err != nil {
@@ -80,7 +99,7 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 	var runFigs []Figure
 	if len(in.Runs) > 0 {
 		var err error
-		if runFigs, err = Figures(in.Runs); err != nil {
+		if runFigs, err = Figures(in.Runs, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -93,6 +112,19 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 		}
 		views[i] = v
 		figs = append(figs, v.Figures...)
+	}
+	var openbFigs [][]Figure
+	for i, o := range in.Openb {
+		prefix := ""
+		if len(in.Openb) > 1 {
+			prefix = fmt.Sprintf("openb%d_", i+1)
+		}
+		fs, err := openbFigures(o, prefix)
+		if err != nil {
+			return nil, err
+		}
+		openbFigs = append(openbFigs, fs)
+		figs = append(figs, fs...)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
@@ -113,7 +145,7 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 	pngs := map[string][]byte{}
 	for _, f := range figs {
 		for _, ext := range []string{"png", "svg"} {
-			data, err := f.render(ext)
+			data, err := f.renderAt(ext, opts.Size)
 			if err != nil {
 				return nil, fmt.Errorf("figure %s: %w", f.Name, err)
 			}
@@ -125,7 +157,7 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 			}
 		}
 	}
-	page, err := renderIndex(in.Runs, runFigs, views, pngs)
+	page, err := renderIndex(in, runFigs, views, openbFigs, pngs)
 	if err != nil {
 		return nil, err
 	}

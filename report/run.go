@@ -6,7 +6,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -14,7 +16,18 @@ import (
 // Run is what the figures and the page need from one run directory.
 type Run struct {
 	Dir   string
-	Label string // trace · queue · backfill · placement, made unique
+	Label string // trace · cluster · queue · backfill · placement, made unique
+	// Parts are the label's dimensions, which the figures' legends reduce
+	// to those that differ between runs.
+	Parts []LabelPart
+	// SharesConfigured is whether the run gave tenants target shares
+	// (lattice shares): without them every target is an equal split, and
+	// usage ÷ share says nothing a planner asked about.
+	SharesConfigured bool
+	// Epoch is the date of the trace's time 0 when the run's jobs table
+	// gives calendar times; nil otherwise, and time axes count from the
+	// run's first event.
+	Epoch *time.Time
 	// SummaryCols and SummaryVals are summary.csv's header and row, the
 	// text as written so the page shows exactly what the file holds.
 	SummaryCols []string
@@ -22,6 +35,8 @@ type Run struct {
 
 	Wait []float64 // wait_s of started jobs
 	BSLD []float64 // bsld of ended jobs
+	// Jobs are the jobs table's rows the Gantt chart draws.
+	Jobs []GanttJob
 
 	// Time series, one entry per row of timeseries.*: the values hold from
 	// Time[i] until Time[i+1].
@@ -51,23 +66,38 @@ func Load(dir string) (*Run, error) {
 	if _, err := os.Stat(filepath.Join(dir, "run.yaml")); err != nil {
 		return nil, fmt.Errorf("%s is not a run directory: no run.yaml", dir)
 	}
-	placement, profile, err := readRunConfig(filepath.Join(dir, "run.yaml"))
+	rc, err := readRunConfig(filepath.Join(dir, "run.yaml"))
 	if err != nil {
 		return nil, err
 	}
 	s := r.SummaryVals
 	queue := s["queue"]
-	if profile != "" {
-		queue += "/" + profile
+	if rc.profile != "" {
+		queue += "/" + rc.profile
 	}
-	r.Label = strings.Join([]string{s["trace"], queue, s["backfill"], placement}, " · ")
+	r.Parts = []LabelPart{{"trace", s["trace"]}, {"cluster", rc.cluster}, {"queue", queue},
+		{"backfill", s["backfill"]}, {"placement", rc.placement}}
+	var vals []string
+	for _, p := range r.Parts {
+		if p.Value != "" {
+			vals = append(vals, p.Value)
+		}
+	}
+	r.Label = strings.Join(vals, " · ")
+	r.SharesConfigured = rc.shares
 
-	jobs, err := readTable(dir, "jobs", tableSpec{num: []string{"wait_s", "bsld"}})
+	jobs, err := readTable(dir, "jobs", tableSpec{
+		num:          []string{"wait_s", "bsld", "submit_s", "start_s", "end_s"},
+		text:         []string{"job_id", "user", "state", "node_list"},
+		optionalText: []string{"submit_time"},
+	})
 	if err != nil {
 		return nil, err
 	}
 	r.Wait = finite(jobs.num["wait_s"])
 	r.BSLD = finite(jobs.num["bsld"])
+	r.Jobs = ganttJobs(jobs)
+	r.Epoch = epochOf(jobs)
 
 	ts, err := readTable(dir, "timeseries", tableSpec{
 		num:      []string{"time_s", "queued_jobs", "power_w"},
@@ -140,29 +170,91 @@ func (r *Run) utilColumn(names []string) string {
 	return ""
 }
 
-// readRunConfig returns the placement strategy and the Lattice weight
-// profile from run.yaml's resolved config. An empty strategy is replay's
-// default, first-fit.
-func readRunConfig(path string) (placement, profile string, err error) {
+// runConfig is what the report reads of run.yaml.
+type runConfig struct {
+	placement string // placement strategy; replay's default, first-fit, when unset
+	profile   string // Lattice weight profile, "" for other queues
+	cluster   string // the cluster's name (its file) and size
+	shares    bool   // tenants have configured target shares
+}
+
+// readRunConfig reads run.yaml's resolved config and cluster description.
+func readRunConfig(path string) (runConfig, error) {
+	var rc runConfig
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", "", err
+		return rc, err
 	}
-	var doc struct {
-		Config struct {
-			Queue     string    `yaml:"queue"`
-			Profile   string    `yaml:"profile"`
-			Placement yaml.Node `yaml:"placement"`
-		} `yaml:"config"`
+	// run.yaml is the run's spec (its keys at the top) and a provenance
+	// section with the cluster's description.
+	var c struct {
+		Queue     string    `yaml:"queue"`
+		Profile   string    `yaml:"profile"`
+		Placement yaml.Node `yaml:"placement"`
+		Cluster   string    `yaml:"cluster"`
+		Platform  string    `yaml:"platform"`
+		Lattice   struct {
+			Shares map[string]float64 `yaml:"shares"`
+		} `yaml:"lattice"`
+		Provenance struct {
+			Cluster struct {
+				Nodes  int      `yaml:"nodes"`
+				Totals []string `yaml:"totals"`
+			} `yaml:"cluster"`
+		} `yaml:"provenance"`
 	}
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return "", "", fmt.Errorf("%s: %w", path, err)
+	if err := yaml.Unmarshal(b, &c); err != nil {
+		return rc, fmt.Errorf("%s: %w", path, err)
 	}
-	if doc.Config.Queue == "lattice" {
-		profile = profileName(doc.Config.Profile)
+	doc := struct {
+		Cluster struct {
+			Nodes  int
+			Totals []string
+		}
+	}{}
+	doc.Cluster.Nodes, doc.Cluster.Totals = c.Provenance.Cluster.Nodes, c.Provenance.Cluster.Totals
+	if c.Queue == "lattice" {
+		rc.profile = profileName(c.Profile)
+		rc.shares = len(c.Lattice.Shares) > 0
 	}
-	placement, err = placementName(path, doc.Config.Placement)
-	return placement, profile, err
+	rc.cluster = clusterName(c.Cluster, c.Platform, doc.Cluster.Nodes, doc.Cluster.Totals)
+	rc.placement, err = placementName(path, c.Placement)
+	return rc, err
+}
+
+// clusterName names a cluster for a title: its file's base name, if any,
+// and its size, "1 node, cpu 100".
+func clusterName(file, platform string, nodes int, totals []string) string {
+	if file == "" {
+		file = platform
+	}
+	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)), ".xml")
+	if file == "" {
+		name = ""
+	}
+	var size []string
+	if nodes > 0 {
+		size = append(size, countNoun(nodes, "node", "nodes"))
+	}
+	for _, t := range totals {
+		size = append(size, strings.Replace(t, ": ", " ", 1))
+	}
+	desc := strings.Join(size, ", ")
+	switch {
+	case name == "":
+		return desc
+	case desc == "":
+		return name
+	}
+	return name + " (" + desc + ")"
+}
+
+// countNoun is "1 node", "2 nodes".
+func countNoun(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // profileName is a profile as a label shows it: a built-in name as is, a
@@ -215,7 +307,7 @@ func finite(xs []float64) []float64 {
 }
 
 // uniqueLabels appends the directory name to labels that several runs
-// share, so the legend and the table can tell them apart.
+// share, so the page's run list can tell them apart.
 func uniqueLabels(runs []*Run) {
 	count := map[string]int{}
 	for _, r := range runs {

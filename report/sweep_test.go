@@ -163,3 +163,58 @@ func TestSweepWithoutObjectives(t *testing.T) {
 		t.Error("a heatmap metric asked for and missing should be an error")
 	}
 }
+
+// TestHeatmapFacets: the golden sweep varies backfill besides the two
+// weights, so the heatmap has one panel per backfill, and each cell is
+// the mean over the seeds of that backfill only, never of both.
+func TestHeatmapFacets(t *testing.T) {
+	s := goldenSweep(t)
+	fs := s.facets("param_w_age", "param_w_fair")
+	if len(fs) != 2 || fs[0].Label != "backfill=easy" || fs[1].Label != "backfill=none" {
+		t.Fatalf("facets %v", fs)
+	}
+	g := heatmapGrid(fs[1].Rows, s.distinct("param_w_age"), s.distinct("param_w_fair"), "param_w_age", "param_w_fair", "mean_wait_s")
+	// none, w_age=0, w_fair=0: waits 3·(100+1) and 3·(100+2), mean 304.5.
+	if g.z[0][0] != 304.5 {
+		t.Errorf("none cell (0, 0) = %v, want 304.5", g.z[0][0])
+	}
+	f, err := heatmapFigure(s, "h", "param_w_age", "param_w_fair", "mean_wait_s")
+	if err != nil || len(f.Panels) != 1 || len(f.Panels[0]) != 2 || f.Plot != nil {
+		t.Errorf("figure: %d panel rows, plot %v, %v", len(f.Panels), f.Plot != nil, err)
+	}
+}
+
+// TestOpenbSpread reads a hand-made openb_alloc.csv and checks the mean
+// and range over seeds, and that a bad number names file, line and column.
+func TestOpenbSpread(t *testing.T) {
+	dir := t.TempDir()
+	csv := "policy,seed,arrived_pct,pods_arrived,pods_placed,arrived_gpu,allocated_gpu,gpu_alloc_pct,frag_gpu,frag_pct_of_free\n" +
+		"fgd,1,0,0,0,0,0,0,0,10\nfgd,1,100,9,9,9,9,90,1,50\nfgd,2,0,0,0,0,0,0,0,12\nfgd,2,100,9,8,9,8,80,1,60\n" +
+		"random,1,0,0,0,0,0,0,0,10\nrandom,1,100,9,7,9,7,70,1,70\n"
+	if err := os.WriteFile(filepath.Join(dir, "openb_alloc.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := LoadInputs([]string{dir})
+	if err != nil || len(in.Openb) != 1 {
+		t.Fatalf("%v %v", in, err)
+	}
+	o := in.Openb[0]
+	s := o.spread("fgd", func(p openbPoint) float64 { return p.Alloc })
+	if len(s.Arrived) != 2 || s.Mean[1] != 85 || s.Lo[1] != 80 || s.Hi[1] != 90 || s.Seeds != 2 {
+		t.Errorf("fgd spread %+v", s)
+	}
+	figs, err := openbFigures(o, "")
+	if err != nil || len(figs) != 2 {
+		t.Fatalf("%d figures, %v", len(figs), err)
+	}
+	if _, err := figs[0].render("png"); err != nil {
+		t.Error(err)
+	}
+	bad := strings.Replace(csv, "fgd,2,100,9,8,9,8,80", "fgd,2,100,9,8,9,8,eighty", 1)
+	if err := os.WriteFile(filepath.Join(dir, "openb_alloc.csv"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadOpenb(dir); err == nil || !strings.Contains(err.Error(), "openb_alloc.csv:5: gpu_alloc_pct") {
+		t.Errorf("bad number: %v", err)
+	}
+}

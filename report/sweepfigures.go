@@ -15,8 +15,10 @@ type sweepView struct {
 	Notes   []string
 }
 
-// sweepFigures draws a sweep's weight heatmaps (one per metric) and its
-// Pareto front, prefixing the figure names with prefix.
+// sweepFigures draws a sweep's weight heatmaps (one per metric, faceted
+// by its other parameters), or for a tuning run the scatter of the
+// weights it evaluated, and its Pareto front, prefixing the figure names
+// with prefix.
 func sweepFigures(s *Sweep, prefix string, opts Options) (*sweepView, error) {
 	v := &sweepView{Sweep: s}
 	if len(s.Rows) == 0 {
@@ -27,7 +29,29 @@ func sweepFigures(s *Sweep, prefix string, opts Options) (*sweepView, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ok {
+	hasPareto := s.hasColumn(paretoWait) && s.hasColumn(paretoFairness)
+	if hasPareto {
+		if v.Points, err = s.paretoPoints(); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case ok && s.isTune():
+		var front map[string]bool
+		if hasPareto {
+			front = map[string]bool{}
+			for _, pt := range v.Points {
+				for _, r := range pt.Runs {
+					front[r] = pt.Front
+				}
+			}
+		}
+		f, err := tuneFigure(s, prefix+"tune_weights", xw, yw, front)
+		if err != nil {
+			return nil, fmt.Errorf("figure %s: %w", f.Name, err)
+		}
+		v.Figures = append(v.Figures, f)
+	case ok:
 		for _, m := range heatmapMetrics(s, opts) {
 			f, err := heatmapFigure(s, prefix+"heatmap_"+figureSafe(m), xw, yw, m)
 			if err != nil {
@@ -35,18 +59,17 @@ func sweepFigures(s *Sweep, prefix string, opts Options) (*sweepView, error) {
 			}
 			v.Figures = append(v.Figures, f)
 		}
-	} else {
+	default:
 		v.Notes = append(v.Notes, fmt.Sprintf("No weight heatmap: the sweep varies %d numeric weight(s) (param_w_<factor>), a heatmap needs two.",
 			len(s.sweptWeights())))
 	}
-	for _, c := range []string{paretoWait, paretoFairness} {
-		if !s.hasColumn(c) {
-			v.Notes = append(v.Notes, fmt.Sprintf("No Pareto front: the sweep summary has no %s (an experiment's metrics: list can leave it out).", c))
-			return v, nil
+	if !hasPareto {
+		for _, c := range []string{paretoWait, paretoFairness} {
+			if !s.hasColumn(c) {
+				v.Notes = append(v.Notes, fmt.Sprintf("No Pareto front: the sweep summary has no %s (an experiment's metrics: list can leave it out).", c))
+				return v, nil
+			}
 		}
-	}
-	if v.Points, err = s.paretoPoints(); err != nil {
-		return nil, err
 	}
 	f, ok, err := paretoFigure(s, prefix+"pareto", v.Points)
 	if err != nil {
@@ -87,10 +110,17 @@ func heatmapMetrics(s *Sweep, opts Options) []string {
 	return out
 }
 
-// CheckOptions reports, before anything is drawn, an option the sweep
-// figures cannot use: heatmap weights a sweep does not vary, a heatmap
-// metric asked for that its summary lacks.
+// CheckOptions reports, before anything is drawn, an option the figures
+// cannot use: a figure size out of bounds, an unknown Gantt colouring,
+// heatmap weights a sweep does not vary, a heatmap metric asked for that
+// its summary lacks.
 func CheckOptions(in *Inputs, opts Options) error {
+	if err := opts.Size.Check(); err != nil {
+		return err
+	}
+	if c := opts.GanttColor; c != "" && c != "user" && c != "state" {
+		return fmt.Errorf("--gantt-color %q: want user or state", c)
+	}
 	for _, s := range in.Sweeps {
 		if len(s.Rows) == 0 {
 			continue

@@ -33,10 +33,12 @@ type columns map[string][]float64
 // tableSpec says which columns to read: num and text name the numeric and
 // text columns a caller needs (a missing one is an error naming file and
 // column); optional numeric columns are read when present (newer
-// outputs); prefixes also take every numeric column whose name starts with
-// one (the per-resource columns, whose names depend on the cluster).
+// outputs), and optionalText text columns likewise; prefixes also take
+// every numeric column whose name starts with one (the per-resource
+// columns, whose names depend on the cluster).
 type tableSpec struct {
 	num, text, optional []string
+	optionalText        []string
 	prefixes            []string
 }
 
@@ -61,7 +63,9 @@ func (s tableSpec) prefixed(name string) bool {
 	return false
 }
 
-func (s tableSpec) wantsText(name string) bool { return slices.Contains(s.text, name) }
+func (s tableSpec) wantsText(name string) bool {
+	return slices.Contains(s.text, name) || slices.Contains(s.optionalText, name)
+}
 
 // findTable returns the path of dir/name.<ext> for the first format
 // present, or an error naming the directory and the missing table.

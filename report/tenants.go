@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -87,10 +88,12 @@ func topTenants(runs []*Run) ([]string, int) {
 	return names, 0
 }
 
-// tenantFigures draws the two fairness charts, one group of bars per
-// tenant and one bar per run: mean bounded slowdown, and usage share ÷
-// target share. None when no run has a tenants table.
-func tenantFigures(runs []*Run) ([]Figure, error) {
+// tenantFigures draws the fairness charts, one group of bars per tenant
+// and one bar per run: mean bounded slowdown, and usage share ÷ target
+// share when some run configured the shares (without, every target is an
+// equal split the planner never asked for). None when no run has a
+// tenants table.
+func tenantFigures(runs []*Run, lt legendText, size Size) ([]Figure, error) {
 	names, others := topTenants(runs)
 	if len(names) == 0 {
 		return nil, nil
@@ -102,7 +105,7 @@ func tenantFigures(runs []*Run) ([]Figure, error) {
 	if slices.Contains(names, "") {
 		which += " (\"(none)\": the jobs whose trace gives no user, group or queue)"
 	}
-	bsld, err := tenantBars(runs, names, "tenant_bsld", "Mean bounded slowdown per tenant",
+	bsld, err := tenantBars(runs, lt, size, names, "tenant_bsld", "Mean bounded slowdown per tenant",
 		"mean bounded slowdown (ratio)", "jain_bsld",
 		func(t Tenant) float64 { return t.MeanBSLD }, false)
 	if err != nil {
@@ -110,7 +113,10 @@ func tenantFigures(runs []*Run) ([]Figure, error) {
 	}
 	bsld.Caption = "Mean bounded slowdown of each tenant's ended jobs, for " + which +
 		"; legend: Jain's index over all tenants (jain_bsld). No bar: no ended job."
-	share, err := tenantBars(runs, names, "tenant_usage_share", "Usage ÷ share per tenant",
+	if !anyRun(runs, func(r *Run) bool { return r.SharesConfigured }) {
+		return []Figure{bsld}, nil
+	}
+	share, err := tenantBars(runs, lt, size, names, "tenant_usage_share", "Usage ÷ share per tenant",
 		"usage share ÷ target share (ratio)", "jain_usage_share",
 		func(t Tenant) float64 { return t.UsageRatio() }, true)
 	if err != nil {
@@ -123,12 +129,19 @@ func tenantFigures(runs []*Run) ([]Figure, error) {
 
 // tenantBars draws value(tenant) for every run as grouped bars; fairLine
 // adds a dashed line at 1.
-func tenantBars(runs []*Run, names []string, name, title, ylabel, jainCol string, value func(Tenant) float64, fairLine bool) (Figure, error) {
+func tenantBars(runs []*Run, lt legendText, size Size, names []string, name, title, ylabel, jainCol string, value func(Tenant) float64, fairLine bool) (Figure, error) {
 	f := Figure{Name: name, Title: title}
-	p := newPlot(title, "tenant", ylabel)
+	p := runsPlot(title, "tenant", ylabel, lt)
+	f.Legend = runsLegend(runs)
+	legendW := vg.Length(0)
+	if f.Legend != nil {
+		legendW = 2 * vg.Inch
+	}
 	// One unit on x per tenant; the bars of a group fill 80 % of it. The
-	// data area is the figure less about an inch of axis and margins.
-	unit := (figW - vg.Inch) / vg.Length(len(names))
+	// data area is the figure less about an inch of axis and margins and
+	// the legend's strip.
+	figW, _ := size.inches()
+	unit := (figW - vg.Inch - legendW) / vg.Length(len(names))
 	width := unit * 0.8 / vg.Length(len(runs))
 	for i, r := range runs {
 		byName := make(map[string]Tenant, len(r.Tenants))
@@ -157,7 +170,11 @@ func tenantBars(runs []*Run, names []string, name, title, ylabel, jainCol string
 		b.LineStyle.Width = 0
 		b.Offset = width * (vg.Length(i) - vg.Length(len(runs)-1)/2)
 		p.Add(b)
-		p.Legend.Add(jainLabel(r, jainCol), b)
+		if f.Legend != nil {
+			f.Legend.Add(jainLabel(r, lt.Entries[i], jainCol), b)
+		} else {
+			p.Title.Text += " (" + jainLabel(r, "", jainCol) + ")"
+		}
 	}
 	p.NominalX(mapStrings(names, tenantTick)...)
 	p.X.Tick.Label.Font.Size = vg.Points(9)
@@ -180,7 +197,6 @@ func tenantBars(runs []*Run, names []string, name, title, ylabel, jainCol string
 			p.Y.Max = 1
 		}
 	}
-	headroom(p, len(runs))
 	f.Plot = p
 	return f, nil
 }
@@ -195,12 +211,15 @@ func tenantTick(name string) string {
 }
 
 // jainLabel is a run's legend entry with its Jain index from the summary.
-func jainLabel(r *Run, col string) string {
+func jainLabel(r *Run, entry, col string) string {
 	v, err := strconv.ParseFloat(r.SummaryVals[col], 64)
 	if err != nil {
-		return r.Label
+		return entry
 	}
-	return fmt.Sprintf("%s (Jain %s)", r.Label, strconv.FormatFloat(v, 'f', 3, 64))
+	if entry == "" {
+		return "Jain " + strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	return strings.TrimSpace(fmt.Sprintf("%s (Jain %s)", entry, strconv.FormatFloat(v, 'f', 3, 64)))
 }
 
 func longest(names []string) int {

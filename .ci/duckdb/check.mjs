@@ -117,18 +117,20 @@ function readSummaryCSV(path) {
   return m;
 }
 
-// clusterNodes reads cluster.nodes from run.yaml: the `nodes:` key directly
-// under the top-level `cluster:` mapping (the cluster's source text may also
-// mention nodes, so a bare /nodes:/ search is not enough).
+// clusterNodes reads provenance.cluster.nodes from run.yaml: the `nodes:`
+// key directly under the `cluster:` mapping of the top-level `provenance:`
+// section (the cluster's source text may also mention nodes, so a bare
+// /nodes:/ search is not enough).
 function clusterNodes(path) {
   const lines = readFileSync(path, 'utf8').split(/\r?\n/);
-  const start = lines.findIndex((l) => /^cluster:\s*(#.*)?$/.test(l));
-  if (start < 0) throw new Error(`${path}: no top-level cluster: key`);
+  const prov = lines.findIndex((l) => /^provenance:\s*(#.*)?$/.test(l));
+  const start = prov < 0 ? -1 : lines.findIndex((l, i) => i > prov && /^  cluster:\s*(#.*)?$/.test(l));
+  if (start < 0) throw new Error(`${path}: no provenance.cluster key`);
   let indent = null;
   for (const line of lines.slice(start + 1)) {
     if (/^\s*(#.*)?$/.test(line)) continue; // blank or comment
     const lead = line.match(/^ */)[0].length;
-    if (lead === 0) break; // the next top-level key: the cluster block is over
+    if (lead <= 2) break; // the next key of provenance: the cluster block is over
     if (indent === null) indent = lead; // the block's child indentation
     if (lead !== indent) continue; // deeper: a nested value
     const m = line.slice(lead).match(/^nodes:\s*(["']?)(\d+)\1\s*(#.*)?$/);

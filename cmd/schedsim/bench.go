@@ -66,7 +66,7 @@ sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.
 				sort.Strings(traces)
 			}
 			if len(traces) == 0 {
-				return run.BadInput(fmt.Errorf("no SWF logs in %s; give trace files", dir))
+				return run.BadInput(fmt.Errorf("--dir %s: no SWF logs there; give trace files as arguments or --dir (e.g. the embedded log: schedsim bench cmd/schedsim/embedded/KTH-SP2-1996-2.1-cln.swf.gz)", dir))
 			}
 			self, err := os.Executable()
 			if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	_ "time/tzdata" // zone names in run specs work without the host's zone files
 
 	"github.com/spf13/cobra"
 
@@ -30,11 +31,11 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newReplayCommand(), newBenchCommand(), newPoliciesCommand())
 	root.AddCommand(newOpenbCommand())
 	root.AddCommand(newReportCommand())
-	root.AddCommand(newConvertCommand())
+	root.AddCommand(newConvertCommand(), newExportCommand())
 	root.AddCommand(newSweepCommand(), newMergeCommand())
 	root.AddCommand(newCompareCommand())
 	root.AddCommand(newTuneCommand())
 	root.AddCommand(newGenCommand(), newInspectCommand())
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return run.BadInput(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return run.BadInput(plainFlagError(err)) })
 	return root
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -91,6 +92,11 @@ func runOpenb(stdout io.Writer, o openbOptions) error {
 	}
 	if o.ties != "lowest" && o.ties != "random" {
 		return run.BadInput(fmt.Errorf("--ties %q: want lowest or random", o.ties))
+	}
+	for _, f := range []struct{ flag, path string }{{"--nodes", o.nodes}, {"--pods", o.pods}} {
+		if _, err := os.Stat(f.path); err != nil {
+			return run.BadInput(fmt.Errorf("%s %s: %v; give the openb node and pod lists (the FGD paper's traces, e.g. openb_node_list_gpu_node.csv and openb_pod_list_default.csv) with --nodes and --pods", f.flag, f.path, errors.Unwrap(err)))
+		}
 	}
 	for _, p := range o.policies {
 		if gpu.Doc(p) == "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,34 +11,43 @@ import (
 	"github.com/schedsim/schedsim/report"
 )
 
-// newReportCommand is `schedsim report DIR… --out DIR` (SPEC §7): the
-// comparative figures and index.html of package report, for run and sweep
-// directories. A directory that is neither is bad input (exit 2, the
-// message names it and the missing file), and so is a heatmap option the
-// sweep cannot satisfy; a failed write is a failed run (exit 1).
+// newReportCommand is `schedsim report DIR… --out DIR`: the comparative
+// figures and index.html of package report, for run, sweep, tune and
+// openb directories. A directory that is none of them is bad input (exit
+// 2, the message names it and the missing file), and so is an option the
+// figures cannot use; a failed write is a failed run (exit 1).
 func newReportCommand() *cobra.Command {
-	var out string
+	var out, window string
 	var quiet bool
 	var opts report.Options
 	cmd := &cobra.Command{
 		Use:   "report DIR… --out DIR",
-		Short: "Comparative figures (PNG and SVG) and a self-contained index.html for run and sweep directories",
+		Short: "Comparative figures (PNG and SVG) and a self-contained index.html for run, sweep, tune and openb directories",
 		Long: "report reads run directories written by replay and draws, one line, box or bar per run: the wait-time CDF,\n" +
-			"bounded-slowdown box plots, per-tenant fairness bars (mean bounded slowdown and usage ÷ share),\n" +
-			"utilization, queue length, power, fragmentation and nodes asleep over time (the last two when a run has\n" +
-			"them) and the cumulative energy. For a sweep directory (written\n" +
-			"by sweep: its summary.csv has a run column) it draws weight heatmaps and the Pareto front of mean wait,\n" +
-			"fairness and energy. PNG and SVG, plus index.html with every figure inline and the summary tables\n" +
-			"(it works from a file:// URL).",
+			"bounded-slowdown box plots, per-tenant fairness bars (usage ÷ share when shares are configured),\n" +
+			"utilization, queue length, power, fragmentation and nodes asleep over time (bucket means with the\n" +
+			"range of finer means as a band), the cumulative energy and a Gantt chart of each run, with a summary\n" +
+			"table of the metrics a planner reads first. For a sweep directory (written by sweep: its summary.csv\n" +
+			"has a run column) it draws weight heatmaps, one panel per value of the other swept parameters, and the\n" +
+			"Pareto front of mean wait, fairness and energy; for tune output the evaluated weights coloured by the\n" +
+			"objective; for openb output the GPU allocation ratio against the arrived GPU per policy. PNG and SVG,\n" +
+			"plus index.html with every figure inline (it works from a file:// URL).",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return run.BadInput(fmt.Errorf("report: give at least one run or sweep directory"))
+				return run.BadInput(fmt.Errorf("report: give at least one run, sweep or openb directory"))
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return run.BadInput(fmt.Errorf("report: --out DIR is required"))
+				out = filepath.Join("reports", filepath.Base(filepath.Clean(args[0])))
+			}
+			if window != "" {
+				w, err := report.ParseWindow(window)
+				if err != nil {
+					return run.BadInput(err)
+				}
+				opts.GanttWindow = w
 			}
 			in, err := report.LoadInputs(args)
 			if err != nil {
@@ -56,11 +66,17 @@ func newReportCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "report directory (created if missing)")
-	cmd.Flags().BoolVar(&quiet, "quiet", false, "print nothing but errors")
-	cmd.Flags().StringSliceVar(&opts.HeatmapMetrics, "heatmap-metric", nil,
+	f := cmd.Flags()
+	f.StringVar(&out, "out", "", "report directory (created if missing; default reports/<first input's name>)")
+	f.BoolVar(&quiet, "quiet", false, "print nothing but errors")
+	f.StringSliceVar(&opts.HeatmapMetrics, "heatmap-metric", nil,
 		"sweep summary columns drawn as weight heatmaps, one figure each (default: "+strings.Join(report.DefaultHeatmapMetrics, ",")+", those the sweep has)")
-	cmd.Flags().StringSliceVar(&opts.HeatmapWeights, "heatmap-weights", nil,
+	f.StringSliceVar(&opts.HeatmapWeights, "heatmap-weights", nil,
 		"the two swept weights on the heatmaps' axes, e.g. w_age,w_size (default: the two with the most values)")
+	f.IntVar(&opts.Size.Width, "width", 0, fmt.Sprintf("figure width in pixels (default %d at the default dpi)", report.DefaultSize.Width))
+	f.IntVar(&opts.Size.Height, "height", 0, fmt.Sprintf("figure height in pixels (default %d at the default dpi)", report.DefaultSize.Height))
+	f.IntVar(&opts.Size.DPI, "dpi", 0, fmt.Sprintf("pixels per inch of the PNGs; alone it keeps the figures' size in inches, sharper (default %d)", report.DefaultSize.DPI))
+	f.StringVar(&window, "gantt-window", "", "span of the Gantt charts since each run's first event, FROM,TO in seconds or with a unit: 2d,3d (default: the whole run up to 2000 jobs, else its first day)")
+	f.StringVar(&opts.GanttColor, "gantt-color", "user", "colour the Gantt bars by user or state")
 	return cmd
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -49,7 +50,8 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return run.BadInput(errors.New("--out DIR: give the sweep directory"))
+				// Stable, so that running the same command again resumes it.
+				out = filepath.Join("sweeps", strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0])))
 			}
 			if workers < 1 {
 				return run.BadInput(fmt.Errorf("--workers: want ≥ 1, got %d", workers))
@@ -71,7 +73,7 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 			return sw.sweep(spec, index, count, quiet, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "sweep directory (runs/, summary.csv, summary.parquet, experiment.yaml)")
+	cmd.Flags().StringVar(&out, "out", "", "sweep directory (runs/, summary.csv, summary.parquet, experiment.yaml); default sweeps/<experiment file name>")
 	cmd.Flags().IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "runs at once, on as many cores (GOMAXPROCS, when set, decides the cores)")
 	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0 ≤ i < n) of the sorted run keys")
 	cmd.Flags().IntVar(&shards, "shards", 0, "shard count with JOB_COMPLETION_INDEX (Kubernetes Indexed Job); default $"+shardsEnv)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/lattice"
+	"github.com/schedsim/schedsim/policies/multifactor"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/sim"
 )
@@ -37,12 +38,10 @@ type Order struct {
 	// Validate checks the arguments (and the profile) of a run that
 	// chose this order; each error names its key inside the block.
 	Validate func(args any, profile string, backfill policies.Backfill) []error
-	// Less is the engine's queue order for the batch scheduler; nil for
-	// an order that ranks the queue itself (Build's scheduler), so the
-	// engine keeps arrival order.
-	Less policies.Order
-	// Build returns the run's scheduler.
-	Build func(env Env) (sim.Scheduler, error)
+	// Build returns the run's scheduler and the engine's queue order
+	// (nil for an order that ranks the queue itself, so the engine keeps
+	// arrival order).
+	Build func(env Env) (sim.Scheduler, policies.Order, error)
 	// ChoosesNodes: the order places jobs itself, so placement settings
 	// do not apply.
 	ChoosesNodes bool
@@ -50,15 +49,45 @@ type Order struct {
 
 // orders is the registry of queue orders, in the order they are listed.
 var orders = []Order{
-	{Name: "fcfs", Doc: "first come, first served: submit time, then trace order", Less: policies.FCFS, Build: batch},
-	{Name: "sjf", Doc: "shortest job first by requested walltime (runtime when unknown), then FCFS", Less: policies.SJF, Build: batch},
+	{Name: "fcfs", Doc: "first come, first served: submit time, then trace order", Build: batch(policies.FCFS)},
+	{Name: "sjf", Doc: "shortest job first by requested walltime (runtime when unknown), then FCFS", Build: batch(policies.SJF)},
+	{Name: "multifactor", Doc: "Slurm's multifactor priority: age, fair share, job size, partition, QOS (multifactor: block, or its slurm_conf)",
+		ArgsKey: "multifactor", NewArgs: func() any { return &multifactor.Config{} }, Validate: validateMultifactor, Build: buildMultifactor},
 	{Name: "lattice", Doc: "Lattice's multi-factor score Σ wᵢ·fᵢ (--profile; lattice: block in --config), topology-aware, power-capped, with backfill",
 		ArgsKey: "lattice", NewArgs: func() any { return &lattice.Args{} }, Validate: validateLattice, Build: buildLattice, ChoosesNodes: true},
 }
 
-// batch is the batch scheduler over the engine-ordered queue.
-func batch(env Env) (sim.Scheduler, error) {
-	return policies.NewPlacedBatch(env.Backfill, env.Cluster, env.Pipeline)
+// batch is the batch scheduler over the queue the engine keeps in order.
+func batch(less policies.Order) func(env Env) (sim.Scheduler, policies.Order, error) {
+	return func(env Env) (sim.Scheduler, policies.Order, error) {
+		s, err := policies.NewPlacedBatch(env.Backfill, env.Cluster, env.Pipeline)
+		return s, less, err
+	}
+}
+
+func validateMultifactor(args any, _ string, _ policies.Backfill) []error {
+	if _, _, err := args.(*multifactor.Config).Resolve(""); err != nil {
+		return []error{err}
+	}
+	return nil
+}
+
+// buildMultifactor re-ranks the queue at every pass (priorities age), in
+// front of the batch scheduler of the run's backfill.
+func buildMultifactor(env Env) (sim.Scheduler, policies.Order, error) {
+	cfg, _, err := env.Args.(*multifactor.Config).Resolve("")
+	if err != nil {
+		return nil, nil, err
+	}
+	o, err := multifactor.New(cfg, env.Cluster)
+	if err != nil {
+		return nil, nil, err
+	}
+	inner, err := policies.NewPlacedBatch(env.Backfill, env.Cluster, env.Pipeline)
+	if err != nil {
+		return nil, nil, err
+	}
+	return o.Wrap(inner), o.Less, nil
 }
 
 func validateLattice(args any, profile string, backfill policies.Backfill) []error {
@@ -69,8 +98,9 @@ func validateLattice(args any, profile string, backfill policies.Backfill) []err
 	return errs
 }
 
-func buildLattice(env Env) (sim.Scheduler, error) {
-	return env.Args.(*lattice.Args).Build(env.Cluster, env.Profile, env.Backfill == policies.NoBackfill)
+func buildLattice(env Env) (sim.Scheduler, policies.Order, error) {
+	s, err := env.Args.(*lattice.Args).Build(env.Cluster, env.Profile, env.Backfill == policies.NoBackfill)
+	return s, nil, err
 }
 
 // Orders returns the registered queue orders.

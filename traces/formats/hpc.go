@@ -24,7 +24,8 @@ func openSWF(req Request) (*Opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Opened{Source: r, Skips: r.Skips, Close: func() { r.Close() }, Records: r.Records(), Traitless: true}
+	out := &Opened{Source: r, Skips: r.Skips, Close: func() { r.Close() }, Records: r.Records(), Traitless: true,
+		Epoch: r.Header().Epoch, TimeZone: r.Header().TimeZone}
 	if req.ClusterGiven {
 		return out, nil
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/sacct"
+	"github.com/schedsim/schedsim/traces/slurmconf"
 	"github.com/schedsim/schedsim/traces/swf"
 )
 
@@ -38,6 +40,7 @@ var registry = []Format{
 	{Name: "google2019", Doc: "Google cluster trace 2019 directory (instance_events, collection_events, machine_events)", ByPath: isGoogle2019, Open: openGoogle2019},
 	{Name: "swf", Doc: "Standard Workload Format .swf[.gz] (Parallel Workloads Archive); the header gives the cluster", Cacheable: true, ByPath: hasExt(".swf"), ByContent: looksSWF, Open: openSWF},
 	{Name: "native", Doc: "schedsim's own jobs table: .parquet, .jsonl/.ndjson or .csv[.gz]", Cacheable: true, ByPath: hasExt(".parquet", ".jsonl", ".ndjson", ".csv"), ByContent: isParquet, Open: openNative},
+	{Name: "sacct", Doc: "Slurm accounting: sacct --allocations --parsable2 output with its header line (.sacct, or sniffed); calendar times in --time-zone", ByPath: hasExt(".sacct"), ByContent: sacct.Sniff, Open: openSacct},
 	{Name: "batsim", Doc: "Batsim JSON workload (.json); --platform gives hosts and power", Cacheable: true, ByPath: hasExt(".json"), ByContent: looksBatsim, Open: openBatsim},
 }
 
@@ -63,6 +66,9 @@ type Request struct {
 	// TimeZone is the site's time zone for traces that record calendar
 	// times without one; nil for UTC.
 	TimeZone *time.Location
+	// SlurmCluster is the run's cluster when it comes from a slurm.conf:
+	// a Slurm accounting dump is then confined to its partitions.
+	SlurmCluster *slurmconf.Cluster
 }
 
 // Key is the part of a request that opening a cacheable format reads.

@@ -2,9 +2,10 @@ package compare
 
 import (
 	"hash/fnv"
-	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // Bootstrap settings: B resamples, the central 95 % percentile interval.
@@ -42,7 +43,7 @@ func bootstrapDiff(base, cand []float64, paired bool, b int, rng *rand.Rand) (lo
 	}
 	sort.Float64s(diffs)
 	alpha := (1 - Confidence) / 2
-	return quantile7(diffs, alpha), quantile7(diffs, 1-alpha)
+	return metrics.Quantile(diffs, alpha), metrics.Quantile(diffs, 1-alpha)
 }
 
 func resampledMean(xs []float64, rng *rand.Rand) float64 {
@@ -51,17 +52,6 @@ func resampledMean(xs []float64, rng *rand.Rand) float64 {
 		s += xs[rng.IntN(len(xs))]
 	}
 	return s / float64(len(xs))
-}
-
-// quantile7 is the p-quantile of sorted xs, linear between closest ranks
-// (Hyndman & Fan type 7, numpy's default).
-func quantile7(xs []float64, p float64) float64 {
-	h := float64(len(xs)-1) * p
-	lo := int(math.Floor(h))
-	if lo >= len(xs)-1 {
-		return xs[len(xs)-1]
-	}
-	return xs[lo] + (h-float64(lo))*(xs[lo+1]-xs[lo])
 }
 
 func mean(xs []float64) float64 {

@@ -199,12 +199,11 @@ func keyWithoutSeed(key, fallback string) string {
 	return "(all runs)"
 }
 
-// runRecord is the part of run.yaml that tells runs apart.
+// runRecord is the part of run.yaml (the run's spec) that tells runs
+// apart.
 type runRecord struct {
-	Config struct {
-		Seed    *uint64 `yaml:"seed"`
-		Profile string  `yaml:"profile"`
-	} `yaml:"config"`
+	Seed    *uint64 `yaml:"seed"`
+	Profile string  `yaml:"profile"`
 }
 
 // loadList reads run directories: a run's group is its summary's labels
@@ -243,11 +242,11 @@ func loadList(path string, dirs []string) (*Side, error) {
 				continue
 			}
 		}
-		if rec.Config.Seed != nil {
-			r.Seed = strconv.FormatUint(*rec.Config.Seed, 10)
+		if rec.Seed != nil {
+			r.Seed = strconv.FormatUint(*rec.Seed, 10)
 		}
-		if rec.Config.Profile != "" {
-			labels = append(labels, filepath.Base(rec.Config.Profile))
+		if rec.Profile != "" {
+			labels = append(labels, filepath.Base(rec.Profile))
 		}
 		r.Label = strings.Join(labels, "__")
 		if r.Label == "" {

@@ -15,6 +15,8 @@ func (c *Spec) orderArgs(key string) any {
 	switch key {
 	case "lattice":
 		return &c.Lattice
+	case "multifactor":
+		return &c.Multifactor
 	}
 	return nil
 }
@@ -22,7 +24,7 @@ func (c *Spec) orderArgs(key string) any {
 // argBlocks are the spec's order-argument blocks, to refuse one given to
 // an order that does not read it.
 func (c *Spec) argBlocks() map[string]bool {
-	return map[string]bool{"lattice": !c.Lattice.IsZero()}
+	return map[string]bool{"lattice": !c.Lattice.IsZero(), "multifactor": !c.Multifactor.IsZero()}
 }
 
 // validateQueue reports the problems of --queue, --profile and the order
@@ -65,8 +67,7 @@ func newScheduler(cfg *Spec, backfill policies.Backfill, c *sim.Cluster, pipe *p
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := order.Build(registry.Env{Cluster: c, Backfill: backfill, Pipeline: pipe, Args: cfg.orderArgs(order.ArgsKey), Profile: cfg.Profile})
-	return s, order.Less, err
+	return order.Build(registry.Env{Cluster: c, Backfill: backfill, Pipeline: pipe, Args: cfg.orderArgs(order.ArgsKey), Profile: cfg.Profile})
 }
 
 // metricsTenants resolves the tenants of the metrics (tenants table, Jain

@@ -66,6 +66,8 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		Price:         price,
 		Carbon:        carbon,
 		Format:        cfg.Format,
+		Epoch:         w.Epoch,
+		TimeZone:      w.TimeZone,
 		Tau:           sim.SecondsToTime(cfg.TauS),
 		Tenants:       tenants,
 		TenantBuckets: buckets,

@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/lattice"
+	"github.com/schedsim/schedsim/policies/multifactor"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/policies/registry"
 	"github.com/schedsim/schedsim/traces/formats"
@@ -42,6 +44,9 @@ type TraceSpec struct {
 	TraceFormat string `yaml:"trace_format"`
 	GoogleScale string `yaml:"google_scale,omitempty"`
 	Strict      bool   `yaml:"strict"`
+	// TimeZone is the site's IANA time zone, for traces whose calendar
+	// times carry none (Slurm accounting); "" is UTC.
+	TimeZone string `yaml:"time_zone,omitempty"`
 }
 
 // ClusterSpec is the machine: a cluster file, a Batsim platform, or the
@@ -60,6 +65,8 @@ type QueueSpec struct {
 	Profile  string       `yaml:"profile"`
 	Backfill string       `yaml:"backfill"`
 	Lattice  lattice.Args `yaml:"lattice,omitempty"`
+	// Multifactor is Slurm's multifactor priority (--queue multifactor).
+	Multifactor multifactor.Config `yaml:"multifactor,omitempty"`
 }
 
 // PlacementSpec is how a started job's tasks find nodes.
@@ -122,6 +129,8 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Trace, "trace", c.Trace, "trace file: .swf[.gz], Batsim .json, native .parquet/.jsonl/.csv[.gz], Alibaba 2018 directory or batch_task.csv, Azure vmtable.csv, Google 2011/2019 trace directory (default: the embedded KTH-SP2 log)")
 	fs.StringVar(&c.TraceFormat, "trace-format", c.TraceFormat, "force the trace format: swf, batsim, native, alibaba2018, azure, google2011, google2019")
 	fs.StringVar(&c.GoogleScale, "google-scale", c.GoogleScale, "Google traces: factors from normalised amounts (1 = the largest machine) to the replay's units, e.g. cpu=64,mem=256,disk=1 (default cpu=1,mem=1, no disk)")
+	fs.StringVar(&c.TimeZone, "time-zone", c.TimeZone, "the site's IANA time zone for traces whose calendar times carry none (Slurm accounting; default UTC)")
+	fs.StringVar(&c.Multifactor.SlurmConf, "priority-conf", c.Multifactor.SlurmConf, "slurm.conf whose Priority* lines and partitions configure --queue multifactor")
 	fs.StringVar(&c.Cluster, "cluster", c.Cluster, "cluster YAML file (nodes, resources, attributes, power)")
 	fs.StringVar(&c.Platform, "platform", c.Platform, "Batsim/SimGrid platform XML instead of --cluster")
 	fs.IntVar(&c.MaxHosts, "max-hosts", c.MaxHosts, "keep only the first N compute hosts of --platform (0: all)")
@@ -167,7 +176,7 @@ func ResolvePaths(dir string, into *Spec) {
 // paths are the spec's file paths, each once.
 func (c *Spec) paths() []*string {
 	ps := []*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Out, &c.Price, &c.Carbon,
-		&c.Lattice.EnergyPrices, &c.Lattice.ProfilesFile}
+		&c.Lattice.EnergyPrices, &c.Lattice.ProfilesFile, &c.Multifactor.SlurmConf}
 	if isProfileFile(c.Profile) {
 		ps = append(ps, &c.Profile)
 	}
@@ -238,6 +247,9 @@ func (c *Spec) Validate() error {
 	case "", metrics.TenantsByUser, metrics.TenantsByGroup, metrics.TenantsByQueue:
 	default:
 		addAt("tenants", "want user, group or queue, got %q", c.Tenants)
+	}
+	if _, err := time.LoadLocation(c.TimeZone); err != nil {
+		addAt("time_zone", "unknown time zone %q (want an IANA name such as Europe/Stockholm)", c.TimeZone)
 	}
 	if err := checkFailOn(c.FailOn); err != nil {
 		addAt("fail_on", "%v", err)

@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/embedded"
 	"github.com/schedsim/schedsim/policies/script"
@@ -9,6 +10,7 @@ import (
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/batsim"
 	"github.com/schedsim/schedsim/traces/formats"
+	"github.com/schedsim/schedsim/traces/slurmconf"
 	"github.com/schedsim/schedsim/traces/swf"
 )
 
@@ -31,6 +33,7 @@ func (c *Spec) request() formats.Request {
 	if c.Trace == "" {
 		r.Path, r.Data = embedded.KTHName, embedded.KTH
 	}
+	r.TimeZone, _ = time.LoadLocation(c.TimeZone) // Validate checked it
 	return r
 }
 
@@ -62,6 +65,13 @@ func OpenWorkload(c *Spec, cache *TraceCache) (*Workload, error) {
 // (an SWF header, a Parquet trace's metadata…); convert uses it alone.
 func OpenTrace(c *Spec) (*Workload, error) {
 	req := c.request()
+	if c.Cluster != "" && formats.IsSlurmConf(c.Cluster) {
+		sc, err := slurmconf.Load(c.Cluster)
+		if err != nil {
+			return nil, BadInput(err)
+		}
+		req.SlurmCluster = sc
+	}
 	w := &Workload{Name: c.Trace}
 	if c.Trace == "" {
 		w.Name = embedded.KTHName + " (embedded)"
@@ -89,6 +99,12 @@ func (w *Workload) LoadCluster(c *Spec) error {
 	case c.Platform != "":
 		w.Nodes, err = batsim.ReadPlatform(c.Platform, c.MaxHosts)
 		w.Cluster = "platform " + c.Platform
+	case c.Cluster != "" && formats.IsSlurmConf(c.Cluster):
+		var sc *slurmconf.Cluster
+		if sc, err = slurmconf.Load(c.Cluster); err == nil {
+			w.Nodes = sc.Nodes
+		}
+		w.Cluster = "slurm.conf " + c.Cluster
 	case c.Cluster != "":
 		var cfg *clusterconfig.Config
 		if cfg, err = clusterconfig.LoadConfig(c.Cluster); err == nil {

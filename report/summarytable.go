@@ -1,0 +1,125 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// summaryMetric is a row of the curated summary table: a summary column,
+// how to show it and which way is better.
+type summaryMetric struct {
+	Name, Col string
+	format    func(float64) string
+	better    int // -1: lower is better, +1: higher, 0: neither
+}
+
+// summaryMetrics are the rows a planner reads first, in reading order.
+var summaryMetrics = []summaryMetric{
+	{"jobs", "jobs", func(v float64) string { return groupThousands(v) }, 0},
+	{"jobs killed", "jobs_killed", func(v float64) string { return groupThousands(v) }, -1},
+	{"mean wait", "mean_wait_s", durationText, -1},
+	{"p95 wait", "p95_wait_s", durationText, -1},
+	{"max wait", "max_wait_s", durationText, -1},
+	{"mean bounded slowdown", "mean_bsld", compact, -1},
+	{"utilization", "utilization", func(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + " %" }, +1},
+	{"energy", "energy_kwh", func(v float64) string { return groupThousands(math.Round(v)) + " kWh" }, -1},
+	{"Jain's index of bsld", "jain_bsld", func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }, +1},
+}
+
+// summaryTable is the page's summary: the curated rows that tell the runs
+// apart (the best run of each marked), the curated metrics every run has
+// alike (one line), and every column of summary.csv with its exact value.
+type summaryTable struct {
+	Rows    []pageRow
+	Same    []string // "jobs 28,475"
+	Details []pageRow
+}
+
+// buildSummary lays out the summary table. A curated metric no run has a
+// value for is left out; one that is zero in every run, or the same in
+// every run of several, moves to Same. The best value of a row is marked
+// in every run that has it, when the runs differ.
+func buildSummary(runs []*Run) summaryTable {
+	var st summaryTable
+	for _, m := range summaryMetrics {
+		vals := make([]float64, len(runs))
+		any, allZero, same := false, true, true
+		for i, r := range runs {
+			vals[i] = math.NaN()
+			if v, err := strconv.ParseFloat(r.SummaryVals[m.Col], 64); err == nil && !math.IsNaN(v) {
+				vals[i] = v
+				any = true
+				allZero = allZero && v == 0
+			}
+			if i > 0 && r.SummaryVals[m.Col] != runs[0].SummaryVals[m.Col] {
+				same = false
+			}
+		}
+		if !any {
+			continue
+		}
+		if allZero || (same && len(runs) > 1) {
+			st.Same = append(st.Same, m.Name+" "+m.format(vals[0]))
+			continue
+		}
+		best := math.NaN()
+		if m.better != 0 {
+			for _, v := range vals {
+				if !math.IsNaN(v) && (math.IsNaN(best) || float64(m.better)*(v-best) > 0) {
+					best = v
+				}
+			}
+		}
+		// Best is marked as shown: every run whose rounded value is the
+		// best's, and none when all read the same.
+		bestText, distinct := "", map[string]bool{}
+		if !math.IsNaN(best) {
+			bestText = m.format(best)
+		}
+		row := pageRow{Name: m.Name}
+		for i, v := range vals {
+			c := pageCell{Exact: runs[i].SummaryVals[m.Col], Text: "n/a"}
+			if !math.IsNaN(v) {
+				c.Text = m.format(v)
+			}
+			distinct[c.Text] = true
+			row.Values = append(row.Values, c)
+		}
+		for i := range row.Values {
+			row.Values[i].Best = len(distinct) > 1 && bestText != "" && row.Values[i].Text == bestText
+		}
+		st.Rows = append(st.Rows, row)
+	}
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, c := range r.SummaryCols {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			row := pageRow{Name: c}
+			for _, r2 := range runs {
+				row.Values = append(row.Values, pageCell{Text: r2.SummaryVals[c]})
+			}
+			st.Details = append(st.Details, row)
+		}
+	}
+	return st
+}
+
+// groupThousands writes an integer with thin separators: 28,475.
+func groupThousands(v float64) string {
+	s := strconv.FormatFloat(math.Abs(v), 'f', 0, 64)
+	var b strings.Builder
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
