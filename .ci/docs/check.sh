@@ -5,7 +5,7 @@
 # repository (../shared and the like): the repository must stand alone.
 # External links (http, https, mailto) are not fetched.
 #
-#   bash .ci/docs/run.sh      (from anywhere; needs python3 and git)
+#   bash .ci/docs/check.sh      (from anywhere; needs python3 and git)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
