@@ -5,7 +5,7 @@
 //
 // Backfilling reserves specific nodes, first fit in time: the earliest time
 // at which enough nodes are free throughout [t, t + walltime), taking the
-// lowest-numbered nodes of that set (SPEC §5). On a cluster of one big node
+// lowest-numbered nodes of that set. On a cluster of one big node
 // this is the classic processor-count EASY and conservative backfilling.
 //
 // EASY keeps one reservation (the queue head) and computes it from the

@@ -12,7 +12,7 @@ type NodeSpec struct {
 	Capacity   []Quantity        // resources the node offers
 	Attributes map[string]string // zone, rack, arch, model…
 	Power      PowerModel
-	// Parent names the node one level up (rack, switch; SPEC §4.6): a task
+	// Parent names the node one level up (rack, switch; ): a task
 	// consumes on its node and on every ancestor defining the resource.
 	// "" for none. A node that is a parent holds no tasks itself.
 	Parent string

@@ -146,6 +146,9 @@ func (e *Engine) updateAvail(n int32, req []Need) {
 // EventsApplied counts events applied so far.
 func (e *Engine) EventsApplied() int64 { return e.events64 }
 
+// Now is the engine's clock: after Run, the time of the run's last event.
+func (e *Engine) Now() Time { return e.now }
+
 // Run plays the simulation to the end of the trace (or the horizon). It
 // returns the first error from the trace or the scheduler, or
 // ErrInterrupted.

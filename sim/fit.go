@@ -1,6 +1,6 @@
 package sim
 
-// This file holds the one definition of "a task fits a node" (SPEC §4.2,
+// This file holds the one definition of "a task fits a node" (
 // §4.6), shared by the engine's check at Start and by every placement
 // policy, so the two can never disagree.
 //
@@ -16,7 +16,7 @@ package sim
 // no immunities: for them tasksFitting takes a short path.
 
 // Ward is the capacity that marks a ward: a negative amount so large that
-// no finite requirement overcomes it, only an immunity (SPEC §4.2). The
+// no finite requirement overcomes it, only an immunity. The
 // cluster YAML writes it as -inf.
 const Ward Amount = -1 << 60
 

@@ -9,7 +9,7 @@ import (
 // NodeEventKind is what happens to a node.
 type NodeEventKind uint8
 
-// Node events (SPEC §4.5, issue 4). A failed node is down: its tasks are
+// Node events. A failed node is down: its tasks are
 // killed and their jobs queued again (reason "relocation"), and it draws
 // no power until it recovers. A drained node keeps its running jobs but
 // takes no new task; jobs still on it at the drain's deadline, if it has

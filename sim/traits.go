@@ -5,7 +5,7 @@ import "fmt"
 // Traits are a job's placement constraints and preferences beyond its
 // resource request. Traces and configs fill them; the placement pipeline
 // (package policies/placement) interprets them. The engine itself reads
-// only Immunities, which change what fits (SPEC §4.2). A nil *Traits means
+// only Immunities, which change what fits. A nil *Traits means
 // none, the case of every HPC trace.
 type Traits struct {
 	// Immunities are resources whose node value the job's tasks ignore: a
@@ -46,7 +46,7 @@ func (t Toleration) Tolerates(x Taint) bool {
 	return t.Key == x.Key && (t.Value == "" || t.Value == x.Value) && (t.Effect == "" || t.Effect == x.Effect)
 }
 
-// Constraint is one Fenzo constraint (SPEC §4.3). Kind is one of
+// Constraint is one Fenzo constraint. Kind is one of
 // "exclusive-host", "host-attribute", "unique-attribute",
 // "balanced-attribute". Attribute and Value are the kind's arguments
 // (unique-attribute's attribute defaults to the host name); Groups is
@@ -61,7 +61,7 @@ type Constraint struct {
 	Soft      bool
 }
 
-// Fenzo's constraint kinds (SPEC §4.3), the values of Constraint.Kind.
+// Fenzo's constraint kinds, the values of Constraint.Kind.
 const (
 	ExclusiveHost     = "exclusive-host"     // the host runs only this task
 	HostAttribute     = "host-attribute"     // the host's Attribute equals Value

@@ -9,7 +9,7 @@ import (
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
-// newCompareCommand is `schedsim compare BASE CANDIDATE` (SPEC §7), the CI
+// newCompareCommand is `schedsim compare BASE CANDIDATE`, the CI
 // gate: exit 1 when a metric regresses past its tolerance, 2 on bad input.
 func newCompareCommand() *cobra.Command {
 	var (

@@ -119,6 +119,7 @@ func TestKubernetesManifest(t *testing.T) {
 // the single-process summary; submit.sh queues the merge afterok on the
 // array (sbatch faked).
 func TestSlurmScripts(t *testing.T) {
+	needLong(t) // the 16-run lattice sweep twice over, and its own build
 	bin := buildSchedsim(t)
 	spec := latticeSpec(t)
 	whole := t.TempDir()

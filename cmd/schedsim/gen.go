@@ -34,7 +34,7 @@ type genFlags struct {
 	sizes                                string
 }
 
-// newGenCommand is `schedsim gen` (SPEC §7): a seeded synthetic workload
+// newGenCommand is `schedsim gen`: a seeded synthetic workload
 // written as a native trace, and optionally the cluster it is made for.
 func newGenCommand() *cobra.Command {
 	def := gen.PoissonDefaults()

@@ -13,7 +13,7 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// newInspectCommand is `schedsim inspect TRACE` (SPEC §7): statistics of a
+// newInspectCommand is `schedsim inspect TRACE`: statistics of a
 // trace, read once, streaming, as a text summary on stdout and, with
 // --out, summary.txt and PNG figures.
 func newInspectCommand() *cobra.Command {

@@ -68,9 +68,7 @@ func tenantWaits(t *testing.T, profile string) map[string]float64 {
 //     t0 waits longer and t2 shorter;
 //   - fair-only against wait-only (one factor each): the same.
 func TestLatticeReplayProfiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("nine full replays")
-	}
+	needLong(t) // nine lattice replays of the whole log
 	profiles := append(lattice.BuiltinNames(), "fair-heavy", "fair-only", "wait-only")
 	waits := map[string]map[string]float64{}
 	for _, p := range profiles {

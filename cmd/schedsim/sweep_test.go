@@ -250,6 +250,7 @@ func countDone(t *testing.T, dir string) int {
 // one directory, then merge: the single-process summary, byte for byte.
 // Shards in separate directories merged with --out give it too.
 func TestSweepShardsMerge(t *testing.T) {
+	needLong(t) // the 16-run lattice sweep three times over, in six processes, and its own build
 	bin := buildSchedsim(t)
 	spec := latticeSpec(t)
 	whole := t.TempDir()

@@ -20,6 +20,7 @@ import (
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
 
 	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
 	"github.com/schedsim/schedsim/cmd/schedsim/tune"
@@ -27,7 +28,7 @@ import (
 	"github.com/schedsim/schedsim/policies/lattice"
 )
 
-// newTuneCommand is `schedsim tune EXPERIMENT.yaml` (SPEC §7): it searches
+// newTuneCommand is `schedsim tune EXPERIMENT.yaml`: it searches
 // the weights of a lattice profile for the experiment's tune: objective
 // under its constraints, replaying every run of the experiment (with the
 // profile axis replaced by the candidate) for each profile evaluated.
@@ -39,13 +40,17 @@ func newTuneCommand() *cobra.Command {
 		Use:   "tune EXPERIMENT.yaml",
 		Short: "Search lattice profile weights (CMA-ES or Nelder–Mead) for an objective under constraints",
 		Long: `tune reads an experiment (the sweep format, queue lattice) and its tune: block, evaluates the
-named profiles (the experiment's profiles:, else every built-in one), then searches the weights
+named profiles (the experiment's profiles:, else every built-in one), measures on their runs
+which factors ever differ between the jobs queued in a pass (the others cannot change a schedule
+and are left out of the search unless tune.keep_inert is true), then searches the weights
 from the best of them with gonum/optimize (CMA-ES, its population replayed in parallel, or
 Nelder–Mead). Each profile is scored by replaying every run of the experiment (traces × clusters
 × backfills × parameter points × seeds) and averaging. It prints the named profiles, the best
 objective after each iteration, the Pareto front of everything evaluated and the best profile as
 YAML for --profile FILE; --out DIR gets summary.csv and summary.parquet (one row per profile, the
-sweep summary format that 'schedsim report' draws), convergence.csv and best-profile.yaml.
+sweep summary format that 'schedsim report' draws), convergence.csv, best-profile.yaml and
+best.yaml, a complete run spec: 'schedsim replay --config best.yaml' replays the best profile
+(on the first run of the experiment; best-<run>.yaml for each when there are several).
 
 Exit status: 0 when a profile meets the constraints, 1 when none does or a replay fails, 2 bad input.`,
 		Args: cobra.ExactArgs(1),
@@ -187,9 +192,18 @@ func (t *tuning) run(workers int, out string, stdout io.Writer) error {
 	if err := writeTuneOutputs(out, res, ev.metricOrder()); err != nil {
 		return run.Failed(err)
 	}
+	if res.Best != nil {
+		if err := writeBestSpecs(out, res, t.runs); err != nil {
+			return run.Failed(err)
+		}
+	}
 	fmt.Fprintf(stdout, "\nfiles in %s/: summary.csv, summary.parquet, convergence.csv", out)
 	if res.Best != nil {
-		fmt.Fprint(stdout, ", best-profile.yaml")
+		fmt.Fprint(stdout, ", best-profile.yaml, best.yaml (schedsim replay --config best.yaml")
+		if len(t.runs) > 1 {
+			fmt.Fprintf(stdout, " replays the first of the %d runs; best-<run>.yaml each of them", len(t.runs))
+		}
+		fmt.Fprint(stdout, ")")
 	}
 	fmt.Fprintln(stdout)
 	if res.Best == nil {
@@ -211,16 +225,17 @@ type evaluator struct {
 	headers [][]string // each run's summary columns, in file order
 }
 
-func (e *evaluator) evaluate(p lattice.Profile) (map[string]float64, error) {
+func (e *evaluator) evaluate(p lattice.Profile) (tune.Evaluation, error) {
 	id := profileID(p)
 	profile := p.Name
 	if b, ok := lattice.Builtin(p.Name); !ok || b != p {
 		profile = filepath.Join(e.tmp, "profiles", id+".yaml")
 		if err := writeProfile(profile, tune.ProfileYAML(tune.TunedName, p)); err != nil {
-			return nil, err
+			return tune.Evaluation{}, err
 		}
 	}
 	sums := make([]map[string]float64, len(e.runs))
+	variations := make([]lattice.FactorVariation, len(e.runs))
 	errs := make([]error, len(e.runs))
 	var wg sync.WaitGroup
 	for i := range e.runs {
@@ -229,12 +244,16 @@ func (e *evaluator) evaluate(p lattice.Profile) (map[string]float64, error) {
 			defer wg.Done()
 			e.slots <- struct{}{}
 			defer func() { <-e.slots }()
-			sums[i], errs[i] = e.replay(i, profile, filepath.Join(e.tmp, "evals", id, e.runs[i].Key))
+			sums[i], variations[i], errs[i] = e.replay(i, profile, filepath.Join(e.tmp, "evals", id, e.runs[i].Key))
 		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return nil, err
+		return tune.Evaluation{}, err
+	}
+	var variation lattice.FactorVariation
+	for _, v := range variations {
+		variation.Add(v)
 	}
 	mean := map[string]float64{}
 	count := map[string]int{}
@@ -256,7 +275,7 @@ func (e *evaluator) evaluate(p lattice.Profile) (map[string]float64, error) {
 			mean[k] /= float64(count[k])
 		}
 	}
-	return mean, nil
+	return tune.Evaluation{Metrics: mean, Variation: variation}, nil
 }
 
 // profileID names a profile's files: a hash of its weights and
@@ -271,17 +290,24 @@ func profileID(p lattice.Profile) string {
 }
 
 // replay runs run i under profile into dir and returns its summary's
-// metrics (the machine-timing columns left out); dir is removed after.
-func (e *evaluator) replay(i int, profile, dir string) (map[string]float64, error) {
+// metrics (the machine-timing columns left out) and which lattice factors
+// varied across the queue; dir is removed after.
+func (e *evaluator) replay(i int, profile, dir string) (map[string]float64, lattice.FactorVariation, error) {
 	cfg := e.runs[i].cfg
 	cfg.Profile, cfg.Out, cfg.Format, cfg.Quiet, cfg.Explain = profile, dir, metrics.FormatCSV, true, false
+	var sched *lattice.Scheduler
+	cfg.Lattice.Probe = func(s *lattice.Scheduler) { sched = s }
 	defer os.RemoveAll(dir)
 	if err := run.Replay(e.ctx, &cfg, run.Options{Traces: e.traces}); err != nil {
-		return nil, fmt.Errorf("run %s: %w", e.runs[i].Key, err)
+		return nil, lattice.FactorVariation{}, fmt.Errorf("run %s: %w", e.runs[i].Key, err)
+	}
+	var variation lattice.FactorVariation
+	if sched != nil {
+		variation = sched.Variation()
 	}
 	header, row, err := readSummaryRow(filepath.Join(dir, "summary.csv"))
 	if err != nil {
-		return nil, err
+		return nil, variation, err
 	}
 	m := map[string]float64{}
 	var cols []string
@@ -305,7 +331,7 @@ func (e *evaluator) replay(i int, profile, dir string) (map[string]float64, erro
 		e.headers[i] = cols
 	}
 	e.mu.Unlock()
-	return m, nil
+	return m, variation, nil
 }
 
 // readSummaryRow reads a run's summary.csv: its header and its one row.
@@ -364,4 +390,100 @@ func writeTuneOutputs(dir string, res *tune.Result, order []string) error {
 		return err
 	}
 	return writeProfile(filepath.Join(dir, "best-profile.yaml"), tune.ProfileYAML(tune.TunedName, res.Best.Profile))
+}
+
+// writeBestSpecs writes best.yaml: the first run of the experiment as a
+// complete run spec (the keys of run.Spec, its lattice: block included)
+// with the best profile, so that `schedsim replay --config best.yaml`
+// replays exactly what tune evaluated. With several runs (the objective
+// is their mean) each also gets best-<run>.yaml. Paths are relative to
+// the directory, where best-profile.yaml is.
+func writeBestSpecs(dir string, res *tune.Result, runs []sweepRun) error {
+	profile := "best-profile.yaml"
+	if b, ok := lattice.Builtin(res.Best.Profile.Name); ok && b == res.Best.Profile {
+		profile = b.Name
+	}
+	for i, r := range runs {
+		cfg := r.cfg
+		cfg.Out, cfg.Quiet, cfg.Lattice.Probe = "", false, nil
+		if err := relativeTo(dir, &cfg); err != nil {
+			return err
+		}
+		cfg.Profile = profile // a built-in name, or the file beside best.yaml
+		var doc yaml.Node
+		if err := doc.Encode(&cfg); err != nil {
+			return err
+		}
+		doc.HeadComment = bestSpecComment(res, r.Key, len(runs))
+		names := []string{"best-" + r.Key + ".yaml"}
+		if i == 0 {
+			names = append([]string{"best.yaml"}, names...)
+		}
+		if len(runs) == 1 {
+			names = names[:1]
+		}
+		for _, name := range names {
+			err := metrics.WriteFileAtomic(filepath.Join(dir, name), func(w io.Writer) error {
+				enc := yaml.NewEncoder(w)
+				enc.SetIndent(2)
+				if err := enc.Encode(&doc); err != nil {
+					return err
+				}
+				return enc.Close()
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// bestSpecComment heads a best spec: what it reproduces and which weights
+// were not searched.
+func bestSpecComment(res *tune.Result, key string, runs int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "schedsim tune's best profile (%s) as a run spec: schedsim replay --config FILE\n", profileLabel(res))
+	if runs == 1 {
+		fmt.Fprintf(&b, "replays to %s = %s, the score tune reported.\n", res.Config.Objective, strconv.FormatFloat(res.Best.Objective, 'g', -1, 64))
+	} else {
+		fmt.Fprintf(&b, "run %s, one of %d; tune reported %s = %s, their mean.\n", key, runs, res.Config.Objective, strconv.FormatFloat(res.Best.Objective, 'g', -1, 64))
+	}
+	if txt := res.InertText(""); txt != "" {
+		b.WriteString(txt)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func profileLabel(res *tune.Result) string {
+	if res.Best.Name != "" {
+		return "the named profile " + res.Best.Name
+	}
+	return "best-profile.yaml"
+}
+
+// relativeTo makes a spec's file paths relative to dir (run.Load resolves
+// them against the spec file's directory).
+func relativeTo(dir string, c *run.Spec) error {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	paths := append([]*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Price, &c.Carbon}, c.Lattice.Paths()...)
+	if lattice.IsProfileFile(c.Profile) {
+		paths = append(paths, &c.Profile)
+	}
+	for _, p := range paths {
+		if *p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return err
+		}
+		if rel, err := filepath.Rel(absDir, abs); err == nil {
+			*p = rel
+		}
+	}
+	return nil
 }

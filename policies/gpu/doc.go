@@ -1,7 +1,7 @@
 // Package gpu is the device-level placement model of the openb GPU traces
 // and the policy family of Weng et al., "Beware of Fragmentation:
 // Scheduling GPU-Sharing Workloads with Fragmentation Gradient Descent",
-// USENIX ATC'23 (SPEC §4.7), with the paper's experiment as a ready mode.
+// USENIX ATC'23, with the paper's experiment as a ready mode.
 //
 // A Node has CPU (milli), memory (MiB) and N GPUs of one model, each of
 // 1000 milli-GPU. A Demand asks CPU, memory and either k whole GPUs or a

@@ -35,6 +35,13 @@ type Args struct {
 	// VClusters confines jobs (label vcluster, else queue) to their
 	// vCluster's nodes (node attribute), with borrowing and reclaim.
 	VClusters VClusterArgs `yaml:"vclusters"`
+	// Services are reactive allocations scaling with a load series
+	// (ServiceArgs, autoscale.go).
+	Services []ServiceArgs `yaml:"services,omitempty"`
+	// Probe, when set, is called with the scheduler Build makes, so that
+	// a driver of many runs (tune) can read what it measured once the
+	// run is over. Not part of the spec.
+	Probe func(*Scheduler) `yaml:"-"`
 }
 
 // VClusterArgs is the lattice block's vclusters: entry.
@@ -48,7 +55,18 @@ type VClusterArgs struct {
 func (l *Args) IsZero() bool {
 	return l.ReferenceWaitS == 0 && l.HalfLifeS == 0 && l.Tenants == "" && l.TenantBuckets == 0 && l.Usage == "" &&
 		len(l.Shares) == 0 && l.TopologyAttribute == "" && l.ConformanceAttribute == "" && l.PowerBudgetKW == 0 &&
-		l.EnergyPrices == "" && l.CycleS == 0 && len(l.QueueProfiles) == 0 && l.ProfilesFile == "" && !l.Preemption && l.VClusters == (VClusterArgs{})
+		l.EnergyPrices == "" && l.CycleS == 0 && len(l.QueueProfiles) == 0 && l.ProfilesFile == "" && !l.Preemption && l.VClusters == (VClusterArgs{}) &&
+		len(l.Services) == 0
+}
+
+// Paths are the block's file paths, for a loader that resolves them
+// against the spec file's directory.
+func (l *Args) Paths() []*string {
+	ps := []*string{&l.EnergyPrices, &l.ProfilesFile}
+	for i := range l.Services {
+		ps = append(ps, &l.Services[i].Metric)
+	}
+	return ps
 }
 
 // IsProfileFile says whether a --profile value names a YAML file rather
@@ -95,6 +113,7 @@ func (l *Args) Validate(profile string) []error {
 			add("energy_prices: %v", err)
 		}
 	}
+	errs = append(errs, validateServices(l.Services)...)
 	return errs
 }
 
@@ -147,7 +166,16 @@ func (l *Args) Build(c *sim.Cluster, profile string, noBackfill bool) (*Schedule
 			return nil, fmt.Errorf("lattice.energy_prices: %w", err)
 		}
 	}
-	return New(c, lc)
+	if len(l.Services) > 0 {
+		if lc.Services, err = resolveServices(l.Services); err != nil {
+			return nil, err
+		}
+	}
+	s, err := New(c, lc)
+	if err == nil && l.Probe != nil {
+		l.Probe(s)
+	}
+	return s, err
 }
 
 // MetricsTenants resolves the tenants of the metrics (tenants table, Jain

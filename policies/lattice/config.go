@@ -45,6 +45,9 @@ type Config struct {
 	// VClusters confines jobs to their vCluster's nodes, with borrowing
 	// and reclaim (vcluster.go); off by default.
 	VClusters VClusterConfig
+	// Services are reactive allocations that hold whole nodes and scale
+	// with their load (autoscale.go); none by default.
+	Services []ServiceConfig
 }
 
 // New returns the GreedyTopologyAwareBackfill scheduler over cluster cl.
@@ -96,6 +99,14 @@ func New(cl *sim.Cluster, cfg Config) (*Scheduler, error) {
 	}
 	if cfg.VClusters.Enabled {
 		s.vcs = newVClusters(cl, cfg.VClusters.Attribute)
+	}
+	if len(cfg.Services) > 0 {
+		for _, sv := range cfg.Services {
+			if sv.MaxNodes > len(cl.Nodes) || sv.Step < 1 || sv.Metric == nil || sv.MinNodes < 0 || sv.MinNodes > sv.MaxNodes {
+				return nil, fmt.Errorf("lattice: service %s: want 0 ≤ min_nodes ≤ max_nodes ≤ the cluster's %d nodes, a step ≥ 1 and a metric", sv.Name, len(cl.Nodes))
+			}
+		}
+		s.auto = newAutoscaler(cl, cfg.Services, &s.sel.topo)
 	}
 	return s, nil
 }

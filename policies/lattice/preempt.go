@@ -113,13 +113,13 @@ func (s *Scheduler) stopFor(c *sim.Context, j *sim.JobRun, in *jobInfo, require 
 		}
 		power -= float64(sign) * s.pw.draw[r]
 	}
-	online := func(visit func(n int) bool) {
+	online := s.unheld(func(visit func(n int) bool) {
 		for n := range s.cl.Nodes {
 			if c.NodeOnline(n) && !visit(n) {
 				return
 			}
 		}
-	}
+	})
 	if s.vcs != nil {
 		online = s.vcs.filter(online, in.vc, borrow, held)
 		if borrow {

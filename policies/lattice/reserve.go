@@ -71,6 +71,7 @@ func (s *Scheduler) reserveOn(c *sim.Context, j *sim.JobRun, allowed func(n int)
 			}
 		}
 	}
+	online = s.unheld(online)
 	total := 0
 	online(func(n int) bool {
 		total += cl.TasksFitting(rs.proj, n, req, immune, k)
@@ -84,7 +85,7 @@ func (s *Scheduler) reserveOn(c *sim.Context, j *sim.JobRun, allowed func(n int)
 			for _, n := range r.Nodes {
 				before := cl.TasksFitting(rs.proj, int(n), req, immune, k)
 				cl.Consume(rs.proj, int(n), r.Needs(), r.Immune(), -1)
-				if c.NodeOnline(int(n)) && allowed(int(n)) {
+				if c.NodeOnline(int(n)) && allowed(int(n)) && (s.auto == nil || !s.auto.held(int(n))) {
 					total += cl.TasksFitting(rs.proj, int(n), req, immune, k) - before
 				}
 			}
@@ -137,4 +138,31 @@ func (rs *reservation) take(cl *sim.Cluster, j *sim.JobRun, nodes []int32, draw 
 		}
 	}
 	rs.powerAt += draw
+}
+
+// fitsAfterScaleDown says whether j, which the nodes left to the queue
+// can never hold, fits the online cluster emptied of every job and every
+// service: then it waits for a service to give nodes back instead of
+// being rejected. It holds no reservation (when a service scales down is
+// not known), so the next blocked job may take the reservation.
+func (s *Scheduler) fitsAfterScaleDown(c *sim.Context, j *sim.JobRun, require bool) bool {
+	proj := append(s.projFree[:0], c.FreeVector()...)
+	s.projFree = proj
+	for _, r := range c.Running() {
+		for _, n := range r.Nodes {
+			s.cl.Consume(proj, int(n), r.Needs(), r.Immune(), -1)
+		}
+	}
+	online := func(visit func(n int) bool) {
+		for n := range s.cl.Nodes {
+			if c.NodeOnline(n) && !visit(n) {
+				return
+			}
+		}
+	}
+	nodes, f := s.sel.pick(j, proj, online, nil, require, s.buf)
+	if f == fitOK {
+		s.buf = nodes
+	}
+	return f == fitOK
 }

@@ -30,7 +30,8 @@ type Scheduler struct {
 	fs   *FairShare
 	pw   *powerBudget
 	info map[*sim.JobRun]*jobInfo
-	vcs  *vclusters // nil: vClusters off
+	vcs  *vclusters  // nil: vClusters off
+	auto *autoscaler // nil: no services
 
 	// per pass
 	ranked  []Ranked
@@ -46,6 +47,7 @@ type Scheduler struct {
 	take     []bool
 
 	passes      int64
+	variation   FactorVariation
 	preemptions int64
 	reclaims    int64
 }
@@ -73,6 +75,11 @@ func (s *Scheduler) Schedule(c *sim.Context) error {
 	s.fs.Advance(now)
 	for _, j := range c.Ended() {
 		s.stopped(now, j)
+	}
+	if s.auto != nil {
+		// Scale changes go before the queue, at every decision instant
+		// (cycle mode too: the scaling loop is not the scheduling cycle).
+		s.auto.step(c)
 	}
 	if cy := s.cfg.Cycle; cy > 0 && now%cy != 0 {
 		// Between ticks only the books move; the next tick decides.
@@ -144,6 +151,9 @@ func (s *Scheduler) pass(c *sim.Context) error {
 		// The best-scored job that cannot start: reserve, or reject it
 		// when even the emptied cluster cannot take it.
 		shadow, never := s.reserve(c, j, r.info.vc, p.RequireConformance, why)
+		if shadow == sim.Forever && s.auto != nil && s.auto.holdsAny() && s.fitsAfterScaleDown(c, j, p.RequireConformance) {
+			continue // it waits for a service to give nodes back
+		}
 		if shadow == sim.Forever {
 			if !c.NodeEventsEnabled() { // down nodes may come back
 				if err := c.Reject(j, "lattice: "+failureText[never]); err != nil {
@@ -252,14 +262,24 @@ func (s *Scheduler) nowNodes(c *sim.Context, req []sim.Need) func(func(n int) bo
 	for _, q := range req {
 		if q.Amt > 0 && s.cl.LeafLevel(int(q.Res)) {
 			set := c.AvailableNodes(int(q.Res))
-			return func(visit func(n int) bool) { sim.ForEachNode(set, visit) }
+			return s.unheld(func(visit func(n int) bool) { sim.ForEachNode(set, visit) })
 		}
 	}
-	return func(visit func(n int) bool) {
+	return s.unheld(func(visit func(n int) bool) {
 		for n := range s.cl.Nodes {
 			if c.NodeOnline(n) && !visit(n) {
 				return
 			}
 		}
+	})
+}
+
+// unheld leaves the nodes services hold out of a node enumeration.
+func (s *Scheduler) unheld(nodes func(func(n int) bool)) func(func(n int) bool) {
+	if s.auto == nil {
+		return nodes
+	}
+	return func(visit func(n int) bool) {
+		nodes(func(n int) bool { return s.auto.held(n) || visit(n) })
 	}
 }

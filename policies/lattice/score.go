@@ -94,6 +94,7 @@ func (s *Scheduler) rank(c *sim.Context) []Ranked {
 			r.Borrows = true
 		}
 	}
+	s.measureVariation(s.ranked)
 	sort.Slice(s.ranked, func(a, b int) bool {
 		x, y := &s.ranked[a], &s.ranked[b]
 		if x.Score != y.Score {

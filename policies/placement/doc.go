@@ -2,7 +2,7 @@
 // pipeline of filters (hard rules, each rejecting with a reason), weighted
 // scorers (soft rules, each in [0, 1], higher is better) and a selection
 // (best total score, ties to the lowest node index, optionally over a
-// limited number of feasible candidates). Every named strategy (SPEC §4.1:
+// limited number of feasible candidates). Every named strategy (
 // pylighthouse's prioritized, round-robin and binpack, k8s least- and
 // most-allocated, balanced allocation and spread, LXD's fewest-instances,
 // random, Tetris dot-product) is a configuration of it, built by name from

@@ -7,7 +7,7 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// Fenzo's constraint kinds (SPEC §4.3), the values of sim.Constraint.Kind,
+// Fenzo's constraint kinds, the values of sim.Constraint.Kind,
 // defined in sim so that trace readers can check them.
 const (
 	ExclusiveHost     = sim.ExclusiveHost

@@ -1,5 +1,5 @@
 // Package script lets a user steer placement with a Starlark script instead
-// of Go (SPEC §4.5, issue 4). One script may define any of three entry
+// of Go. One script may define any of three entry
 // points, each exposed as a piece of the placement pipeline
 // (policies/placement):
 //

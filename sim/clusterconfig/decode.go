@@ -211,7 +211,7 @@ func (d decoder) amount(v *yaml.Node, path string) (sim.Amount, bool) {
 		case "!!float", "!!str":
 			switch strings.ToLower(v.Value) {
 			case "-inf", "-.inf", "-infinity":
-				return sim.Ward, true // a ward (SPEC §4.2)
+				return sim.Ward, true // a ward
 			}
 			if decimalText.MatchString(v.Value) {
 				a, err := sim.ParseAmount(v.Value)

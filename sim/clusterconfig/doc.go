@@ -16,7 +16,7 @@
 //	  - name: fat1
 //	    resources: {cpu: 128, mem: 1048576, spiders: -inf}
 //	    attributes: {zone: b}
-//	    parent: rack1         # Bistro hierarchy (SPEC §4.6)
+//	    parent: rack1         # Bistro hierarchy
 //	    taints: [{key: dedicated, value: db, effect: NoSchedule}]
 //	  - name: rack1
 //	    resources: {uplink_gbps: 40}
@@ -42,7 +42,7 @@
 //     numbers ≥ 0, integers or decimals ("0.5", quoted or not), kept exact
 //     in thousandths (sim.Amount; decimals are rounded to the thousandth).
 //     A resource a node does not list, it does not have. A resource listed
-//     with 0 is a tag (SPEC §4.2); a negative amount is a shortcoming that
+//     with 0 is a tag; a negative amount is a shortcoming that
 //     blocks every task not listing a matching negative requirement, and
 //     -inf is a ward that only an immunity overcomes. One node's amount and
 //     the cluster's total of a resource are at most 9e15 in size.

@@ -55,7 +55,7 @@
 // nearest thousandth. A resource that is not listed is not requested (the
 // task does not touch it); a resource listed with 0 is requested at zero
 // (a tag: the task only fits nodes that have the resource). Negative amounts
-// are allowed (they overcome a node's shortcoming, SPEC §4.2); amounts lie
+// are allowed (they overcome a node's shortcoming); amounts lie
 // within ±1e12 units, where decimal text with up to three decimals converts
 // exactly. Resource names are free-form and non-empty; the order in which a
 // record lists them is kept.

@@ -83,17 +83,43 @@ func (c *Spec) metricsTenants() (key string, buckets int, shares map[string]floa
 // isProfileFile says whether --profile names a YAML file.
 func isProfileFile(p string) bool { return lattice.IsProfileFile(p) }
 
-// writeOwnership writes the lattice scheduler's vCluster ownership log as
-// the ownership table, when vClusters are on.
-func writeOwnership(rec *metrics.Recorder, sched sim.Scheduler) error {
+// writeLatticeTables writes the lattice scheduler's own tables: the
+// vCluster ownership log (when vClusters are on) and the autoscaled
+// services' tables (when it runs services).
+func writeLatticeTables(rec *metrics.Recorder, sched sim.Scheduler, c *sim.Cluster, end sim.Time) error {
 	s, ok := sched.(*lattice.Scheduler)
-	if !ok || !s.VClustersOn() {
+	if !ok {
 		return nil
 	}
-	log := s.Ownership()
-	changes := make([]metrics.OwnershipChange, len(log))
-	for i, o := range log {
-		changes[i] = metrics.OwnershipChange{At: o.At, Node: o.Node, Holder: o.Holder}
+	if s.VClustersOn() {
+		log := s.Ownership()
+		changes := make([]metrics.OwnershipChange, len(log))
+		for i, o := range log {
+			changes[i] = metrics.OwnershipChange{At: o.At, Node: o.Node, Holder: o.Holder}
+		}
+		if err := rec.Ownership(changes); err != nil {
+			return err
+		}
 	}
-	return rec.Ownership(changes)
+	if !s.ServicesOn() {
+		return nil
+	}
+	var holdings []metrics.ServiceHolding
+	for _, h := range s.ServiceTimeline() {
+		holdings = append(holdings, metrics.ServiceHolding{At: h.At, Service: h.Service, Nodes: h.Nodes, Pending: h.Pending})
+	}
+	var events []metrics.ScaleEvent
+	for _, e := range s.ScaleEvents() {
+		names := make([]string, len(e.Nodes))
+		for i, n := range e.Nodes {
+			names[i] = c.Nodes[n].Name
+		}
+		events = append(events, metrics.ScaleEvent{At: e.At, Service: e.Service, Action: e.Action, From: e.From, To: e.To, Load: e.Load, Waited: e.Waited, Nodes: names})
+	}
+	var accounts []metrics.ServiceAccount
+	for _, a := range s.ServiceSummaries(end) {
+		accounts = append(accounts, metrics.ServiceAccount{Service: a.Service, MinNodes: a.MinNodes, MaxNodes: a.MaxNodes, NodeSeconds: a.NodeSeconds,
+			Above: a.Above, Waiting: a.Waiting, AtMax: a.AtMax, Cooling: a.Cooling, Ups: a.Ups, Downs: a.Downs, Withdrawn: a.Withdrawn})
+	}
+	return rec.Services(holdings, events, accounts)
 }

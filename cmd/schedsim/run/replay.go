@@ -146,7 +146,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 			return Failed(err)
 		}
 	}
-	if err := writeOwnership(rec, sched); err != nil {
+	if err := writeLatticeTables(rec, sched, cluster, engine.Now()); err != nil {
 		rec.Abort()
 		return Failed(err)
 	}

@@ -176,7 +176,8 @@ func ResolvePaths(dir string, into *Spec) {
 // paths are the spec's file paths, each once.
 func (c *Spec) paths() []*string {
 	ps := []*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Out, &c.Price, &c.Carbon,
-		&c.Lattice.EnergyPrices, &c.Lattice.ProfilesFile, &c.Multifactor.SlurmConf}
+		&c.Multifactor.SlurmConf}
+	ps = append(ps, c.Lattice.Paths()...)
 	if isProfileFile(c.Profile) {
 		ps = append(ps, &c.Profile)
 	}

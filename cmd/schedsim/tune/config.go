@@ -63,6 +63,7 @@ type Axis struct {
 //	  constraints: ["jain_bsld >= 0.9", "energy_kwh <= 5000"]
 //	  penalty: 10                   # × S per unit of relative violation
 //	  factors: [priority, wait_time, fair_share, backlog]   # default: all nine
+//	  keep_inert: false             # true: search factors the baseline runs found inert
 //	  bounds: [0, 1]                # or per factor: {wait_time: [0, 2]}
 //	  start: best                   # a profile name; best: the best named profile
 //	  conformance: preferred        # or required, for the tuned profile
@@ -79,6 +80,7 @@ type Config struct {
 	Constraints []Constraint
 	Penalty     float64
 	Factors     []lattice.Factor
+	KeepInert   bool // search the factors found inert too
 	Lo, Hi      lattice.Weights
 	Start       string // "best" or a profile name
 	Required    bool   // the tuned profile requires conformance
@@ -161,6 +163,14 @@ func ParseConfig(n *yaml.Node, file string, seed uint64) (*Config, error) {
 			if len(c.Factors) == 0 && v.Kind == yaml.SequenceNode {
 				p.fail(v, key, "list at least one factor")
 			}
+		case "keep_inert":
+			switch p.scalar(v, key) {
+			case "true":
+				c.KeepInert = true
+			case "false":
+			default:
+				p.fail(v, key, "want true or false, got %q", v.Value)
+			}
 		case "bounds":
 			p.bounds(v, key, c)
 		case "start":
@@ -201,7 +211,7 @@ func ParseConfig(n *yaml.Node, file string, seed uint64) (*Config, error) {
 				}
 			})
 		default:
-			p.fail(k, key, "unknown key (known: objective, constraints, penalty, factors, bounds, start, conformance, method, iterations, population, step, seed, pareto)")
+			p.fail(k, key, "unknown key (known: objective, constraints, penalty, factors, keep_inert, bounds, start, conformance, method, iterations, population, step, seed, pareto)")
 		}
 	}
 	if err := p.err(); err != nil {

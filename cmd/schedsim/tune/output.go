@@ -168,7 +168,11 @@ func (r *Result) WriteText(w io.Writer, d Describe) error {
 	for _, f := range c.Factors {
 		tuned = append(tuned, fmt.Sprintf("%s [%g, %g]", f, c.Lo[f], c.Hi[f]))
 	}
+	if len(tuned) == 0 {
+		tuned = []string{"none"}
+	}
 	fmt.Fprintf(&b, "  tuned weights: %s; weights rounded to 0.001\n", strings.Join(tuned, ", "))
+	b.WriteString(r.InertText("  "))
 
 	cols := r.metricColumns()
 	header := append(append([]string{"profile"}, cols...), "feasible", "weights ("+strings.Join(lattice.FactorNames(), ", ")+")")
@@ -215,6 +219,37 @@ func (r *Result) WriteText(w io.Writer, d Describe) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// InertText says which factors the named profiles' runs found inert and
+// which of them the search left out, one line each after prefix ("" when
+// there is nothing to say).
+func (r *Result) InertText(prefix string) string {
+	if r.Variation.Passes == 0 {
+		return prefix + "factor variation: no pass of the named profiles' runs ranked two jobs; every factor asked for is searched\n"
+	}
+	var b strings.Builder
+	if len(r.Inert) == 0 {
+		fmt.Fprintf(&b, "%severy factor varied across the queue in some of the %d passes that ranked two jobs or more\n", prefix, r.Variation.Passes)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%sinert factors: %s — the same for every queued job in each of the %d passes that ranked two jobs or more, so their weights cannot change a schedule\n",
+		prefix, factorList(r.Inert), r.Variation.Passes)
+	switch {
+	case len(r.Dropped) > 0:
+		fmt.Fprintf(&b, "%sleft out of the search: %s (they keep the start profile's weights; tune.keep_inert: true searches them)\n", prefix, factorList(r.Dropped))
+	case r.Config.KeepInert:
+		fmt.Fprintf(&b, "%ssearched anyway (tune.keep_inert: true)\n", prefix)
+	}
+	return b.String()
+}
+
+func factorList(fs []lattice.Factor) string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.String()
+	}
+	return strings.Join(names, ", ")
 }
 
 func populationText(c *Config) string {

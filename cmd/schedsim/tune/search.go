@@ -15,9 +15,16 @@ import (
 )
 
 // Evaluator replays every run of the experiment with a profile and returns
-// each summary metric's mean over the runs (NaN when no run has a value).
-// It is called from several goroutines at once.
-type Evaluator func(p lattice.Profile) (map[string]float64, error)
+// each summary metric's mean over the runs (NaN when no run has a value)
+// and the lattice scheduler's factor variation summed over them. It is
+// called from several goroutines at once.
+type Evaluator func(p lattice.Profile) (Evaluation, error)
+
+// Evaluation is what the replays of one profile give.
+type Evaluation struct {
+	Metrics   map[string]float64
+	Variation lattice.FactorVariation
+}
 
 // Point is one evaluated profile.
 type Point struct {
@@ -40,9 +47,15 @@ type Step struct {
 
 // Result is a finished search.
 type Result struct {
+	// Config is the search's: its Factors are those searched, the
+	// requested ones less the inert ones left out.
 	Config      *Config
-	Named       []*Point // the named profiles, in the order given
-	Searched    []*Point // distinct searched profiles, by (iteration, weights)
+	Requested   []lattice.Factor        // the factors the spec asked for
+	Variation   lattice.FactorVariation // over the named profiles' runs
+	Inert       []lattice.Factor        // every factor that varied in no pass of them
+	Dropped     []lattice.Factor        // requested, inert, left out of the search
+	Named       []*Point                // the named profiles, in the order given
+	Searched    []*Point                // distinct searched profiles, by (iteration, weights)
 	Convergence []Step
 	Best        *Point // best feasible point, named ones included; nil if none
 	Scale       float64
@@ -82,24 +95,28 @@ func Run(cfg *Config, named []lattice.Profile, eval Evaluator, workers int) (*Re
 	if len(named) == 0 {
 		return nil, errors.New("tune: no named profile to compare with and start from")
 	}
-	res := &Result{Config: cfg}
 	// The named profiles, concurrently; results land by index.
-	res.Named = make([]*Point, len(named))
+	namedPts := make([]*Point, len(named))
+	variations := make([]lattice.FactorVariation, len(named))
 	errs := make([]error, len(named))
 	var wg sync.WaitGroup
 	for i, p := range named {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m, err := eval(p)
+			ev, err := eval(p)
 			errs[i] = err
-			res.Named[i] = &Point{Name: p.Name, Profile: p, Metrics: m}
+			namedPts[i] = &Point{Name: p.Name, Profile: p, Metrics: ev.Metrics}
+			variations[i] = ev.Variation
 		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	res := measured(cfg, variations)
+	res.Named = namedPts
+	cfg = res.Config
 	res.Scale = 0
 	for _, pt := range res.Named {
 		res.Scale = math.Max(res.Scale, math.Abs(pt.Metrics[cfg.Objective]))
@@ -125,6 +142,14 @@ func Run(cfg *Config, named []lattice.Profile, eval Evaluator, workers int) (*Re
 		if pt.Profile.RequireConformance == cfg.Required {
 			s.cache[pt.Profile.Weights] = &entry{done: closed(), point: pt}
 		}
+	}
+	if len(cfg.Factors) == 0 {
+		// Every weight asked for is inert: every profile gives the
+		// schedules the named ones gave.
+		res.Status = "nothing to search: every factor asked for is inert"
+		res.Best = best(res.Named)
+		res.Convergence = convergence(res)
+		return res, nil
 	}
 	x0 := make([]float64, len(cfg.Factors))
 	for i, f := range cfg.Factors {
@@ -191,6 +216,28 @@ func Run(cfg *Config, named []lattice.Profile, eval Evaluator, workers int) (*Re
 	return res, nil
 }
 
+// measured sums the named profiles' factor variation and leaves the
+// inert factors out of the search unless the spec keeps them: the search
+// runs on a copy of cfg.
+func measured(cfg *Config, variations []lattice.FactorVariation) *Result {
+	res := &Result{Requested: cfg.Factors}
+	for _, v := range variations {
+		res.Variation.Add(v)
+	}
+	res.Inert = res.Variation.Inert()
+	search := *cfg
+	search.Factors = nil
+	for _, f := range cfg.Factors {
+		if !cfg.KeepInert && slices.Contains(res.Inert, f) {
+			res.Dropped = append(res.Dropped, f)
+			continue
+		}
+		search.Factors = append(search.Factors, f)
+	}
+	res.Config = &search
+	return res
+}
+
 func closed() chan struct{} {
 	c := make(chan struct{})
 	close(c)
@@ -255,7 +302,8 @@ func (s *search) evaluate(w lattice.Weights, iteration int) *Point {
 		pt.Invalid, pt.Penalized, pt.Objective = true, math.Inf(1), math.NaN()
 		return pt
 	}
-	m, err := s.eval(pt.Profile)
+	ev, err := s.eval(pt.Profile)
+	m := ev.Metrics
 	if err != nil {
 		s.mu.Lock()
 		if s.err == nil {

@@ -59,7 +59,7 @@ colour: blue
 		`exp.yaml:6: tune.start: want best or a built-in profile (default, hpc-batch, interactive, ml-training, sensitive, service), got "fastest"`,
 		`exp.yaml:7: tune.method: want cmaes or nelder-mead, got "annealing"`,
 		`exp.yaml:8: tune.iterations: want a whole number ≥ 1, got "0"`,
-		`exp.yaml:9: tune.colour: unknown key (known: objective, constraints, penalty, factors, bounds, start, conformance, method, iterations, population, step, seed, pareto)`,
+		`exp.yaml:9: tune.colour: unknown key (known: objective, constraints, penalty, factors, keep_inert, bounds, start, conformance, method, iterations, population, step, seed, pareto)`,
 	}
 	if err == nil || err.Error() != strings.Join(want, "\n") {
 		t.Errorf("got\n%v\nwant\n%s", err, strings.Join(want, "\n"))
@@ -83,18 +83,22 @@ func TestProfileYAMLRoundTrip(t *testing.T) {
 // priority, wait_time and fair_share with target t = (0.3, 0.6, 0.1), so
 // the optimum is 10; jain_bsld = 1 − wait_time / 2 (so jain ≥ 0.8 means
 // wait_time ≤ 0.4, which moves the optimum to (0.3, 0.4, 0.1), where
-// mean_bsld = 10 + 100 · 0.2² = 14); energy_kwh = 5 + priority.
+// mean_bsld = 10 + 100 · 0.2² = 14); energy_kwh = 5 + priority. Its runs
+// say that those three factors vary across the queue and no other does.
 func bowl(calls *atomic.Int64) Evaluator {
-	return func(p lattice.Profile) (map[string]float64, error) {
+	return func(p lattice.Profile) (Evaluation, error) {
 		calls.Add(1)
 		w := p.Weights
 		d := math.Pow(w[lattice.FPriority]-0.3, 2) + math.Pow(w[lattice.FWaitTime]-0.6, 2) + math.Pow(w[lattice.FFairShare]-0.1, 2)
-		return map[string]float64{
+		var v lattice.FactorVariation
+		v.Passes = 10
+		v.Varied[lattice.FPriority], v.Varied[lattice.FWaitTime], v.Varied[lattice.FFairShare] = 3, 10, 1
+		return Evaluation{Metrics: map[string]float64{
 			"mean_bsld":   10 + 100*d,
 			"mean_wait_s": 100 + 1000*d,
 			"jain_bsld":   1 - w[lattice.FWaitTime]/2,
 			"energy_kwh":  5 + w[lattice.FPriority],
-		}, nil
+		}, Variation: v}, nil
 	}
 }
 
@@ -172,6 +176,34 @@ func TestConstraintPenalty(t *testing.T) {
 	res, out = run(t, bowlSpec+"method: nelder-mead\n"+`constraints: ["jain_bsld >= 0.8"]`+"\n", 1)
 	if b := res.Best; b == nil || !b.Feasible || b.Objective > 14.5 {
 		t.Fatalf("nelder-mead best %+v\n%s", b, out)
+	}
+}
+
+// With every factor asked for, the six the runs found inert are named and
+// left out: the search moves only priority, wait_time and fair_share, the
+// others keep the start profile's (interactive's) weights. With
+// keep_inert they are searched too.
+func TestInertFactorsLeftOut(t *testing.T) {
+	res, out := run(t, "iterations: 3\nseed: 7\n", 1)
+	inert := "topology, data_ready, backlog, energy, checkpoint, conformance"
+	if factorList(res.Dropped) != inert || factorList(res.Inert) != inert || factorList(res.Config.Factors) != "priority, wait_time, fair_share" {
+		t.Fatalf("dropped %v inert %v searched %v", res.Dropped, res.Inert, res.Config.Factors)
+	}
+	if !strings.Contains(out, "inert factors: "+inert+" — the same for every queued job in each of the 60 passes") ||
+		!strings.Contains(out, "left out of the search: "+inert) {
+		t.Errorf("output does not say so:\n%s", out)
+	}
+	start, _ := lattice.Builtin("interactive")
+	for _, p := range res.Searched {
+		for _, f := range res.Dropped {
+			if p.Profile.Weights[f] != start.Weights[f] {
+				t.Fatalf("searched point %v moved the inert %s", p.Profile.Weights, f)
+			}
+		}
+	}
+	res, out = run(t, "iterations: 3\nseed: 7\nkeep_inert: true\n", 1)
+	if len(res.Dropped) != 0 || len(res.Config.Factors) != 9 || !strings.Contains(out, "searched anyway") {
+		t.Errorf("keep_inert: dropped %v searched %v\n%s", res.Dropped, res.Config.Factors, out)
 	}
 }
 
