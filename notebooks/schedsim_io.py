@@ -118,6 +118,76 @@ def run_label(run_dir):
     return " · ".join(parts) + f" [{os.path.basename(os.path.normpath(run_dir))}]"
 
 
+def trace_of(run_dir):
+    """(name, sha256) of the trace a run replayed, from the provenance section of its run.yaml.
+
+    Read line by line (no YAML library needed): the `trace:` block under `provenance:` holds `name:` and
+    `sha256:`. Falls back to the summary's `trace` label and no checksum for a run.yaml without them.
+    """
+    name = sha = None
+    path = os.path.join(run_dir, "run.yaml")
+    if os.path.exists(path):
+        section = None
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if not line.startswith(" "):
+                    section = line.split(":", 1)[0].strip()
+                    block = None
+                    continue
+                if section != "provenance":
+                    continue
+                if line.startswith("  ") and not line.startswith("   "):
+                    block = line.strip().split(":", 1)[0]
+                elif block == "trace" and line.startswith("    ") and not line.startswith("     "):
+                    key, _, value = line.strip().partition(":")
+                    value = value.strip().strip("'\"")
+                    if key == "name":
+                        name = value
+                    elif key == "sha256":
+                        sha = value
+    if name is None:
+        name = str(read_summary(run_dir).get("trace", "?"))
+    return name, sha
+
+
+def describe_runs(run_dirs):
+    """One row per run directory: the trace (name and checksum prefix), queue and backfill it replayed.
+
+    Every notebook prints this first, so a reader sees which runs a conclusion rests on.
+    """
+    rows = []
+    for d in run_dirs:
+        s = read_summary(d)
+        name, sha = trace_of(d)
+        rows.append({"run_dir": d, "trace": name, "sha256": (sha or "")[:12],
+                     "queue": s.get("queue", ""), "backfill": s.get("backfill", ""), "jobs": s.get("jobs", "")})
+    return pd.DataFrame(rows)
+
+
+def same_trace(run_dirs, wanted=None):
+    """Splits run directories into those that replayed one trace and the others.
+
+    The trace is the one named `wanted` (a trace name, or a prefix of its SHA-256), else the one with the most
+    runs (ties: the first in path order). Runs are of the same trace when their checksums agree (their names
+    when a run.yaml has no checksum). Returns (kept, set_aside, trace name).
+    """
+    ids = {d: trace_of(d) for d in run_dirs}
+    key = {d: (sha or name) for d, (name, sha) in ids.items()}
+    if wanted:
+        chosen = [d for d, (name, sha) in ids.items() if name == wanted or (sha and sha.startswith(wanted))]
+        if not chosen:
+            known = sorted({name for name, _ in ids.values()})
+            raise SystemExit(f"no run replayed the trace {wanted!r}; the runs replayed: {', '.join(known)}")
+        target = key[chosen[0]]
+    else:
+        counts = {}
+        for d in run_dirs:
+            counts[key[d]] = counts.get(key[d], 0) + 1
+        target = max(counts, key=lambda k: (counts[k], -run_dirs.index(next(d for d in run_dirs if key[d] == k))))
+    kept = [d for d in run_dirs if key[d] == target]
+    return kept, [d for d in run_dirs if key[d] != target], ids[kept[0]][0]
+
+
 def summaries(run_dirs):
     """One row per run: its summary.csv without the machine-timing columns, indexed by label."""
     rows = []
@@ -138,6 +208,17 @@ def read_sweep(sweep_dir):
     if not is_sweep(sweep_dir):
         raise ValueError(f"{sweep_dir} is not a sweep directory: {path} has no leading `run` column")
     return pd.read_csv(path)
+
+
+def experiment_name(sweep_dir):
+    """The `name:` of the sweep's experiment.yaml, or "experiment unnamed" when it has none."""
+    path = os.path.join(sweep_dir, "experiment.yaml")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("name:"):
+                    return "experiment " + line.split(":", 1)[1].strip().strip("'\"")
+    return "experiment unnamed"
 
 
 def param_columns(sweep):

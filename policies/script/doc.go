@@ -55,7 +55,7 @@
 // object once per task, member objects once per cluster, and member
 // state, resources and node amounts as views that read the ledger when a
 // field is read (object.go). What remains is go.starlark.net's bytecode
-// loop (README, "Placement scripts"). A script without
+// loop (docs/performance.md, "Placement"). A script without
 // instance_placement whose score and filter are pure functions of the
 // task's shape and the node's state, as checked on its syntax tree
 // (purity.go), lets the pipeline use its score index, which re-scores

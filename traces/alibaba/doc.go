@@ -59,7 +59,7 @@
 // starts before a job already handed out is a bad record ("starts before
 // jobs already replayed"). Memory is bounded by the window's jobs, never
 // the table. A table far from time order should be sorted first, jobs by
-// their first start, rows kept together (the README gives the commands).
+// their first start, rows kept together (docs/traces.md gives the commands).
 //
 // batch_instance is joined by a merge on job_name: the reader assumes it
 // lists jobs in batch_task's order, each job's rows together, and holds

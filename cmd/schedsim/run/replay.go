@@ -172,6 +172,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		}
 	}
 	tally.report(stderr, w.Name)
+	printNotices(stderr, cfg, w, cluster, skips)
 	if !cfg.Quiet {
 		if err := printSummary(stdout, cfg, w, cluster, skips, target.finalDir()); err != nil {
 			return Failed(err)

@@ -4,18 +4,21 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/swf"
 )
 
-// printSummary prints the run's summary.csv as a readable table and says
-// where the files are.
+// printSummary prints the run's summary.csv as a readable table and lists
+// the files of the run directory.
 func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips traces.Skips, dir string) error {
 	row, err := metrics.ReadSummaryCSV(filepath.Join(dir, "summary.csv"))
 	if err != nil {
@@ -30,7 +33,7 @@ func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips t
 		return v
 	}
 	fmt.Fprintf(out, "schedsim replay: %s\n", w.Name)
-	fmt.Fprintf(out, "  cluster: %s\n", w.Cluster)
+	fmt.Fprintf(out, "  cluster: %s — %s\n", clusterTotals(c), w.Cluster)
 	fmt.Fprintf(out, "  policy:  queue %s, backfill %s, placement %s\n\n", cfg.Queue, cfg.Backfill, cfg.Placement.String())
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	line := func(name, value string) { fmt.Fprintf(tw, "  %s\t%s\n", name, value) }
@@ -41,41 +44,165 @@ func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips t
 	line("jobs", fmt.Sprintf("%s (completed %s, %s %s, rejected %s, unfinished %s)",
 		row["jobs"], row["jobs_completed"], killed, row["jobs_killed"], row["jobs_rejected"], row["jobs_unfinished"]))
 	if skips.Total > 0 {
-		line("skipped records", fmt.Sprintf("%d (first: %v)", skips.Total, skips.First))
+		line("skipped records", fmt.Sprintf("%s (first: %v; every reason in run.yaml)", grouped(float64(skips.Total)), skips.First))
 	}
 	line("makespan", duration(num("makespan_s")))
 	line("wait mean / median", duration(num("mean_wait_s"))+" / "+duration(num("median_wait_s")))
 	line("wait p95 / max", duration(num("p95_wait_s"))+" / "+duration(num("max_wait_s")))
 	line("mean slowdown", orNA(num("mean_slowdown"), "%.2f"))
-	line("mean bounded slowdown", orNA(num("mean_bsld"), "%.2f")+fmt.Sprintf(" (τ = %g s)", cfg.TauS))
+	line("mean bounded slowdown", orNA(num("mean_bsld"), "%.2f")+" (τ = "+duration(cfg.TauS)+")")
 	if num("restarts") > 0 || num("node_downtime_s") > 0 {
-		line("node events", fmt.Sprintf("%.0f restarts, %s of work lost, %s of node downtime",
-			num("restarts"), duration(num("lost_work_s")), duration(num("node_downtime_s"))))
+		line("node events", fmt.Sprintf("%s, %s of work lost, %s of node downtime",
+			count(int64(num("restarts")), "restart"), duration(num("lost_work_s")), duration(num("node_downtime_s"))))
 	}
 	line("utilization", orNA(100*num("utilization"), "%.1f %%"))
-	line("energy", fmt.Sprintf("%.4g J (%.1f kWh)", num("energy_j"), num("energy_kwh")))
+	if hasPowerModel(c) {
+		line("energy", energy(num("energy_j")))
+	} else {
+		line("energy", "n/a (the cluster has no power model)")
+	}
 	if cfg.Price != "" || cfg.Carbon != "" {
 		line("energy cost / carbon", orNA(num("energy_cost"), "%.4g")+" / "+orNA(num("carbon_kg"), "%.4g kg CO₂"))
 	}
 	if cfg.PowerDownS >= 0 {
-		line("power-down", fmt.Sprintf("%.0f switch-offs, %.0f switch-ons, %s node time asleep",
-			num("switch_offs"), num("switch_ons"), duration(num("node_asleep_s"))))
+		line("power-down", fmt.Sprintf("%s, %s, %s node time asleep",
+			count(int64(num("switch_offs")), "switch-off"), count(int64(num("switch_ons")), "switch-on"),
+			duration(num("node_asleep_s"))))
 	}
-	line("simulated in", fmt.Sprintf("%.3f s (%.0f events/s)", num("wall_s"), num("events_per_s")))
+	line("simulated in", fmt.Sprintf("%s (%s events/s)", duration(num("wall_s")), grouped(num("events_per_s"))))
 	tw.Flush()
-	files := ""
-	tables := []string{"jobs", "timeseries", "nodes", "summary"}
-	if cfg.Explain {
-		tables = append(tables, "decisions")
+	files, err := runFiles(dir)
+	if err != nil {
+		return Failed(err)
 	}
-	for _, table := range tables {
-		files += table + "." + cfg.Format + " "
-	}
-	if cfg.Format != "csv" {
-		files += "summary.csv "
-	}
-	fmt.Fprintf(out, "\n  files in %s/: %srun.yaml\n", dir, files)
+	fmt.Fprintf(out, "\n  files in %s/: %s\n", dir, strings.Join(files, " "))
 	return nil
+}
+
+// printNotices prints on the error stream what a reader of the outputs
+// must know about the input even under --quiet: an SWF machine that the
+// nodes model had to reshape, and (under --quiet, where the summary that
+// reports them is not printed) the records the reader skipped, in one line.
+func printNotices(errOut io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips traces.Skips) {
+	if cfg.Quiet && skips.Total > 0 {
+		fmt.Fprintf(errOut, "schedsim: %s of %s skipped (first: %v); reasons in run.yaml, --strict stops at the first\n",
+			count(int64(skips.Total), "record"), w.Name, skips.First)
+	}
+	if msg := swfReshaped(cfg, w, c); msg != "" {
+		fmt.Fprintf(errOut, "schedsim: %s\n", msg)
+	}
+}
+
+// swfReshaped says when the SWF nodes model's whole processors per node
+// (⌈MaxProcs / MaxNodes⌉, or --swf-procs-per-node) give a machine of
+// another size than the header's MaxProcs: CEA-Curie's 93,312 processors
+// over 5,544 nodes become 5,544 × 17 = 94,248. "" when nothing changed or
+// the cluster did not come from an SWF header.
+func swfReshaped(cfg *Spec, w *Workload, c *sim.Cluster) string {
+	if w.Format != "swf" || swf.Model(cfg.SWFModel) != swf.Nodes || cfg.Cluster != "" || cfg.Platform != "" {
+		return ""
+	}
+	h, ok := w.Source.(interface{ Header() *swf.Header })
+	if !ok {
+		return "" // a cached trace: its header is not at hand
+	}
+	g, err := h.Header().Geometry(cfg.ProcsPerNode)
+	if err != nil || g.Nodes*g.ProcsPerNode == g.Procs {
+		return ""
+	}
+	built := g.Nodes * g.ProcsPerNode
+	if r, ok := c.ResourceIndex("cpu"); ok {
+		built = int(c.TotalCapacity(r).Float())
+	}
+	diff := built - g.Procs
+	more := "more"
+	if diff < 0 {
+		diff, more = -diff, "fewer"
+	}
+	how := fmt.Sprintf("⌈%s / %s⌉ = %d processors per node", grouped(float64(g.Procs)), grouped(float64(g.Nodes)), g.ProcsPerNode)
+	if cfg.ProcsPerNode > 0 {
+		how = fmt.Sprintf("--swf-procs-per-node %d", cfg.ProcsPerNode)
+	}
+	return fmt.Sprintf("the SWF header's machine is %s processors on %s; the nodes model (%s) replays %s × %d = %s processors, %s %s; "+
+		"give --swf-procs-per-node or --cluster for another shape",
+		grouped(float64(g.Procs)), count(int64(g.Nodes), "node"), how, grouped(float64(g.Nodes)), g.ProcsPerNode,
+		grouped(float64(built)), grouped(float64(diff)), more)
+}
+
+// clusterTotals describes the cluster replayed: "1 node, cpu 100",
+// "5,544 nodes, cpu 94,248", with the levels of a hierarchy apart.
+func clusterTotals(c *sim.Cluster) string {
+	leaves, levels := 0, 0
+	for n := range c.Nodes {
+		if c.IsParent(n) {
+			levels++
+		} else {
+			leaves++
+		}
+	}
+	s := count(int64(leaves), "node")
+	if levels > 0 {
+		s += " under " + count(int64(levels), "level")
+	}
+	const shown = 4
+	var res []string
+	for r, name := range c.Resources {
+		if len(res) == shown {
+			res = append(res, fmt.Sprintf("%d more resources", len(c.Resources)-shown))
+			break
+		}
+		if t := c.TotalCapacity(r); t > 0 {
+			res = append(res, name+" "+grouped(t.Float()))
+		}
+	}
+	if len(res) > 0 {
+		s += ", " + strings.Join(res, ", ")
+	}
+	return s
+}
+
+// hasPowerModel: some node draws power; without, energy is not measured.
+func hasPowerModel(c *sim.Cluster) bool {
+	return slices.ContainsFunc(c.Nodes, func(n sim.NodeSpec) bool {
+		p := n.Power
+		return p.IdleW > 0 || p.MaxW > 0 || p.OffW > 0 || p.SwitchOff.W > 0 || p.SwitchOn.W > 0
+	})
+}
+
+// runFiles lists the files of a run directory: the tables in the order
+// they are read (jobs, timeseries, nodes, tenants, summary and
+// summary.csv), the other files by name, run.yaml last.
+func runFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	order := []string{"jobs", "timeseries", "nodes", "tenants", "summary"}
+	rank := func(name string) int {
+		switch name {
+		case "summary.csv": // beside the summary table in another format
+			return 2*len(order) - 1
+		case "run.yaml":
+			return 2*len(order) + 1
+		}
+		if i := slices.Index(order, strings.TrimSuffix(name, filepath.Ext(name))); i >= 0 {
+			return 2 * i
+		}
+		return 2 * len(order)
+	}
+	var files []string
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			files = append(files, e.Name())
+		}
+	}
+	slices.SortStableFunc(files, func(a, b string) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a, b)
+	})
+	return files, nil
 }
 
 // orNA formats v, or says "n/a" for a statistic over no jobs.
@@ -86,15 +213,88 @@ func orNA(v float64, format string) string {
 	return fmt.Sprintf(format, v)
 }
 
-// duration prints seconds readably: "0 s", "42 s", "3h25m10s"; "n/a"
-// for a statistic over no jobs.
+// duration prints seconds as a duration: "0 s", "0.25 s", "21.8 s",
+// "1h 54m 50s", "332d 21h 56m 16s"; "n/a" for a statistic over no jobs.
+// Below a minute three significant digits; above, whole seconds.
 func duration(s float64) string {
-	if math.IsNaN(s) {
+	switch {
+	case math.IsNaN(s):
 		return "n/a"
+	case math.IsInf(s, 0):
+		return fmt.Sprint(s)
+	case s < 0:
+		return "-" + duration(-s)
+	case s == 0:
+		return "0 s"
+	case s < 1e-3:
+		return strconv.FormatFloat(s*1e6, 'g', 3, 64) + " µs"
+	case s < 1:
+		return strconv.FormatFloat(s*1e3, 'g', 3, 64) + " ms"
+	case s < 59.95:
+		return strconv.FormatFloat(s, 'g', 3, 64) + " s"
 	}
-	if s < 60 {
-		return strconv.FormatFloat(s, 'f', -1, 64) + " s"
+	left := int64(math.Round(s))
+	var parts []string
+	for _, u := range []struct {
+		size int64
+		unit string
+	}{{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}} {
+		n := left / u.size
+		left -= n * u.size
+		if n > 0 || len(parts) > 0 {
+			parts = append(parts, strconv.FormatInt(n, 10)+u.unit)
+		}
 	}
-	d := time.Duration(s * float64(time.Second)).Round(time.Second)
-	return fmt.Sprintf("%s (%.0f s)", d, s)
+	return strings.Join(parts, " ")
+}
+
+// energy prints joules in the unit that keeps them readable: J, kJ, MJ
+// below a kilowatt-hour, kWh from there on (with the joules beside).
+func energy(j float64) string {
+	switch {
+	case math.IsNaN(j):
+		return "n/a"
+	case j < 1e3:
+		return strconv.FormatFloat(j, 'g', 3, 64) + " J"
+	case j < 1e6:
+		return strconv.FormatFloat(j/1e3, 'g', 3, 64) + " kJ"
+	case j < 3.6e6:
+		return strconv.FormatFloat(j/1e6, 'g', 3, 64) + " MJ"
+	}
+	kwh := j / 3.6e6
+	if kwh >= 1000 {
+		return grouped(kwh) + " kWh"
+	}
+	return strconv.FormatFloat(kwh, 'g', 3, 64) + " kWh"
+}
+
+// count agrees the noun with the number: "1 node", "5,544 nodes".
+func count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return grouped(float64(n)) + " " + noun + "s"
+}
+
+// grouped prints a number rounded to an integer with thousands separators
+// ("94,248"), or with three significant digits below 100 ("0.5", "12.3").
+func grouped(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Sprint(v)
+	}
+	if math.Abs(v) < 100 && v != math.Trunc(v) {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	digits := strconv.FormatFloat(math.Abs(math.Round(v)), 'f', 0, 64)
+	var b strings.Builder
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
 }
