@@ -28,7 +28,7 @@ func writeGanttRun(t *testing.T) string {
 		"jobs.csv":       ganttJobsCSV,
 		"timeseries.csv": "time_s,queued_jobs,power_w,utilization_cpu\n0,0,0,0.5\n200,0,0,0\n",
 		"summary.csv":    "jobs,mean_wait_s,utilization,trace,queue,backfill\n6,62,0.5,hand,fcfs,easy\n",
-		"run.yaml":       "config:\n  queue: fcfs\ncluster:\n  nodes: 4\n  totals: ['cpu: 4']\n",
+		"run.yaml":       "queue: fcfs\nprovenance:\n  cluster:\n    nodes: 4\n    totals: ['cpu: 4']\n",
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
