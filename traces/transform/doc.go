@@ -24,7 +24,12 @@
 //     but not measured; Source.Measured says which.
 //
 // Every transformed job is a copy: the reader's jobs may be shared by
-// several runs.
+// several runs. A job whose submit or runtime a transform changed loses
+// its recorded start (sim.Job.Recorded): the traced system never ran that
+// job, so calibration has nothing to compare it with. A window alone keeps
+// it. A kept job's dependencies on jobs left out before From are dropped
+// (they were met before the window), which costs the ids of those jobs in
+// memory.
 //
 // The cluster transforms (cluster.go) work on node groups, the nodes
 // whose specs are identical but for the name: Scale multiplies each
