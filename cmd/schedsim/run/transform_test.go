@@ -206,3 +206,23 @@ func TestDrawsRandom(t *testing.T) {
 		}
 	}
 }
+
+// Five seeds of a jittered replay give five distinct summaries.
+func TestJitterReplicasDiffer(t *testing.T) {
+	trace := writeJobs(t, 40)
+	seen := map[string]uint64{}
+	for seed := uint64(1); seed <= 5; seed++ {
+		c := Default()
+		c.Trace, c.Cluster = trace, "../../../testdata/clusters/hetero.yaml"
+		c.JitterSubmitS, c.JitterRuntime, c.Seed = 30, 0.3, seed
+		c.Quiet, c.Format, c.Out = true, metrics.FormatCSV, filepath.Join(t.TempDir(), "run")
+		if err := Replay(context.Background(), &c, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		s := maskedSummary(t, c.Out)
+		if other, dup := seen[s]; dup {
+			t.Errorf("seeds %d and %d gave the same summary", other, seed)
+		}
+		seen[s] = seed
+	}
+}
