@@ -103,7 +103,7 @@ func BenchmarkEncodeSweepTables(b *testing.B) {
 	base := b.TempDir()
 	cpu0 := cpuTime()
 	for b.Loop() {
-		jt, err := newJobsTable(base, FormatParquet, 10*sim.Second, calendar{}, memory.DefaultAllocator)
+		jt, err := newJobsTable(base, FormatParquet, 10*sim.Second, calendar{}, nil, memory.DefaultAllocator)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -40,6 +40,11 @@
 // Options.Epoch, the jobs and timeseries tables carry UTC timestamps and
 // the files record the epoch and time zone (calendar.go).
 //
+// With Options.Measured (a what-if's warm-up and cool-down), the per-job
+// statistics of the summary skip the unmeasured jobs, and the jobs table's
+// measured column and the summary's jobs_measured say which and how many
+// (measured.go).
+//
 // ReadJobs reads a run's jobs table back in any format; ExportBatsim
 // writes it as Batsim's out_jobs.csv (batsim.go).
 //

@@ -91,7 +91,7 @@ func newCSVWriter(schema *arrow.Schema, w io.Writer) (*csvWriter, error) {
 	c := &csvWriter{w: w}
 	for i, f := range schema.Fields() {
 		switch f.Type.ID() {
-		case arrow.FLOAT64, arrow.INT64, arrow.STRING:
+		case arrow.FLOAT64, arrow.INT64, arrow.STRING, arrow.BOOL:
 		case arrow.TIMESTAMP:
 			if ts := f.Type.(*arrow.TimestampType); ts.Unit != arrow.Microsecond || ts.TimeZone != "UTC" {
 				return nil, fmt.Errorf("metrics: csv: column %s: only UTC microsecond timestamps are written, not %s", f.Name, f.Type)
@@ -127,6 +127,8 @@ func (c *csvWriter) write(rec arrow.Record) error {
 				c.buf = appendCSVString(c.buf, a.Value(row))
 			case *array.Timestamp:
 				c.buf = appendTimestamp(c.buf, int64(a.Value(row)))
+			case *array.Boolean:
+				c.buf = strconv.AppendBool(c.buf, a.Value(row))
 			}
 		}
 		c.buf = append(c.buf, '\n')

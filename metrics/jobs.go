@@ -56,11 +56,15 @@ var jobsCalendarFields = []arrow.Field{
 	{Name: "end_time", Type: timestampType, Nullable: true},
 }
 
-func jobsSchema(cal calendar) *arrow.Schema {
-	if !cal.known {
-		return cal.schema(jobsFields)
+func jobsSchema(cal calendar, measuring bool) *arrow.Schema {
+	fields := jobsFields
+	if cal.known {
+		fields = append(slices.Clip(fields), jobsCalendarFields...)
 	}
-	return cal.schema(append(slices.Clip(jobsFields), jobsCalendarFields...))
+	if measuring {
+		fields = append(slices.Clip(fields), jobsMeasuredField)
+	}
+	return cal.schema(fields)
 }
 
 // jobRow is one job staged on the engine's goroutine: only what the
@@ -81,6 +85,7 @@ type jobRow struct {
 	text     [numStrs]uint32
 	state    sim.JobStatus
 	recorded bool
+	measured bool
 }
 
 // The staged strings of a job, in text order.
@@ -113,15 +118,18 @@ type jobsTable struct {
 	total int64          // rows in all
 	tau   sim.Time
 	cal   calendar
-	nodes []int32 // scratch copy of a job's nodes, sorted for node_list
+	// measured is Options.Measured: nil when every job is measured and
+	// the table has no measured column.
+	measured func(*sim.JobRun) bool
+	nodes    []int32 // scratch copy of a job's nodes, sorted for node_list
 }
 
-func newJobsTable(dir, format string, tau sim.Time, cal calendar, mem memory.Allocator) (*jobsTable, error) {
-	tb, err := newTable(dir, "jobs", format, jobsSchema(cal), mem)
+func newJobsTable(dir, format string, tau sim.Time, cal calendar, measured func(*sim.JobRun) bool, mem memory.Allocator) (*jobsTable, error) {
+	tb, err := newTable(dir, "jobs", format, jobsSchema(cal, measured != nil), mem)
 	if err != nil {
 		return nil, err
 	}
-	t := &jobsTable{table: tb, cur: idleJobBatches.get(), free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau, cal: cal}
+	t := &jobsTable{table: tb, cur: idleJobBatches.get(), free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau, cal: cal, measured: measured}
 	t.free <- idleJobBatches.get()
 	return t, nil
 }
@@ -138,6 +146,7 @@ func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) err
 		energyJ: energyJ, tasks: int64(job.Tasks), state: state, lost: j.LostWork, restarts: int64(j.Restarts),
 		traceRuntime: job.Runtime, recordedStart: job.RecordedStart, recorded: job.Recorded,
 		requestedProcs: job.RequestedProcs, priority: int64(job.Priority),
+		measured: t.measured == nil || t.measured(j),
 	}
 	for k, str := range [...]string{job.ID, job.User, job.Group, job.Queue, j.Reason, job.Partition, job.QOS} {
 		b.text = append(b.text, str...)
@@ -300,6 +309,9 @@ func (t *jobsTable) record(b *jobBatch) arrow.Record {
 	}
 	if t.cal.known {
 		cols = append(cols, submitAt.array(), startAt.array(), endAt.array())
+	}
+	if t.measured != nil {
+		cols = append(cols, measuredArray(b.rows))
 	}
 	return newRecord(t.schema, cols, n)
 }

@@ -62,6 +62,14 @@ type Options struct {
 	// without an Epoch.
 	Epoch    time.Time
 	TimeZone string
+
+	// Measured, when not nil, says which jobs the summary's per-job
+	// statistics count: a what-if's warm-up and cool-down leave out the
+	// jobs submitted while the system fills and drains. The jobs table
+	// then gains a measured column and the summary jobs_measured
+	// (measured.go). It is asked on the engine's goroutine, of a job the
+	// engine has submitted; its answer must not change.
+	Measured func(*sim.JobRun) bool
 }
 
 // Label is one constant summary column.

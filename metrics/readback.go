@@ -56,10 +56,11 @@ type Table struct {
 
 // column is one column, in the slice of its type; null[i] marks a null.
 type column struct {
-	typ  arrow.Type // FLOAT64, INT64, STRING or TIMESTAMP (microseconds)
+	typ  arrow.Type // FLOAT64, INT64, STRING, TIMESTAMP (microseconds) or BOOL
 	f    []float64
 	i    []int64 // INT64 and TIMESTAMP
 	s    []string
+	b    []bool
 	null []bool
 }
 
@@ -68,7 +69,7 @@ type column struct {
 // the schema does not know is text).
 func ReadJobs(dir string) (*Table, error) {
 	fields := append(slices.Clip(jobsFields), jobsCalendarFields...)
-	return readTableFile(dir, "jobs", fields)
+	return readTableFile(dir, "jobs", append(fields, jobsMeasuredField))
 }
 
 func readTableFile(dir, name string, fields []arrow.Field) (*Table, error) {
@@ -141,6 +142,12 @@ func (t *Table) Int(name string, i int) (int64, bool) {
 
 // Str returns row i of a text column.
 func (t *Table) Str(name string, i int) string { return t.col(name, arrow.STRING).s[i] }
+
+// Bool returns row i of a boolean column and false when it is null.
+func (t *Table) Bool(name string, i int) (v, ok bool) {
+	c := t.col(name, arrow.BOOL)
+	return c.b[i], !c.null[i]
+}
 
 // Time returns row i of a timestamp column, in UTC, and false when it is
 // null.
@@ -218,7 +225,7 @@ func (t *Table) readIPC() error {
 func (t *Table) declare(schema *arrow.Schema) error {
 	for _, f := range schema.Fields() {
 		switch f.Type.ID() {
-		case arrow.FLOAT64, arrow.INT64, arrow.STRING, arrow.TIMESTAMP:
+		case arrow.FLOAT64, arrow.INT64, arrow.STRING, arrow.TIMESTAMP, arrow.BOOL:
 		default:
 			return fmt.Errorf("column %s has unexpected type %s", f.Name, f.Type)
 		}
@@ -243,6 +250,8 @@ func (t *Table) appendRecord(rec arrow.Record) {
 				c.i = append(c.i, int64(a.Value(i)))
 			case *array.String:
 				c.s = append(c.s, a.Value(i))
+			case *array.Boolean:
+				c.b = append(c.b, a.Value(i))
 			}
 		}
 	}
@@ -311,6 +320,12 @@ func (c *column) appendText(v string) error {
 			x, err = strconv.ParseInt(v, 10, 64)
 		}
 		c.i = append(c.i, x)
+	case arrow.BOOL:
+		var x bool
+		if !null {
+			x, err = strconv.ParseBool(v)
+		}
+		c.b = append(c.b, x)
 	case arrow.TIMESTAMP:
 		var us int64
 		if !null {

@@ -89,7 +89,7 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 		return nil, err
 	}
 	var err error
-	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, r.cal, mem); err != nil {
+	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, r.cal, opt.Measured, mem); err != nil {
 		return nil, err
 	}
 	r.tables = append(r.tables, r.jobs.table)
@@ -128,6 +128,9 @@ func (r *Recorder) Submitted(now sim.Time, j *sim.JobRun) {
 		t.lastStep, t.lastPower = now, r.idleW
 	}
 	t.submitted++
+	if r.opt.Measured != nil && r.opt.Measured(j) {
+		t.measured++
+	}
 	t.lastSubmit = now
 	r.ten.submitted(now, j)
 	r.frag.submitted(j)
@@ -140,8 +143,8 @@ func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 	r.nodes.start(now, j)
 	r.ten.started(now, j)
 	r.moved = true
-	if j.Restarts > 0 {
-		return // a restart: the wait was counted at the first start
+	if j.Restarts > 0 || !r.measures(j) {
+		return // a restart (the wait was counted at the first start), or not measured
 	}
 	r.calib.started(j)
 	w := (j.Start - j.Job.Submit).Seconds()
@@ -165,13 +168,15 @@ func (r *Recorder) Ended(now sim.Time, j *sim.JobRun) {
 	}
 	t.lastEnd = max(t.lastEnd, j.End)
 	run, turn := j.End-j.FirstStart, j.End-j.Job.Submit
-	if run > 0 {
-		t.sdSum += slowdown(turn, run)
-		t.sdN++
-	}
 	b := bsld(turn, run, r.opt.Tau)
-	t.bsldSum += b
-	t.bsldN++
+	if r.measures(j) {
+		if run > 0 {
+			t.sdSum += slowdown(turn, run)
+			t.sdN++
+		}
+		t.bsldSum += b
+		t.bsldN++
+	}
 	r.ten.ended(now, j, b)
 	if r.err == nil {
 		r.fail(r.jobs.add(j, j.Status, energy))

@@ -14,6 +14,7 @@ import (
 // tally accumulates the run-wide numbers of the summary as events arrive.
 type tally struct {
 	submitted, completed, killed, rejected, unfinished int64
+	measured                                           int64 // with Options.Measured
 
 	firstSubmit, lastSubmit, lastEnd sim.Time
 
@@ -85,6 +86,8 @@ func floatCol(name string, v float64) col {
 // is that of cpu, or of the first resource without cpu. jain_bsld and
 // jain_usage_share are Jain's index over the tenants (see tenants.go);
 // calib_* compare the run with the schedule the trace recorded (calib.go).
+// With Options.Measured, jobs_measured follows jobs_skipped and the per-job
+// statistics count only the measured jobs (measured.go).
 func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	t := &r.tally
 	m := r.makespan(end).Seconds()
@@ -128,6 +131,11 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 		intCol("jobs_rejected", t.rejected),
 		intCol("jobs_unfinished", t.unfinished),
 		intCol("jobs_skipped", final.Skipped),
+	}
+	if r.opt.Measured != nil {
+		cols = append(cols, intCol("jobs_measured", t.measured))
+	}
+	cols = append(cols,
 		floatCol("makespan_s", m),
 		floatCol("mean_wait_s", mean(t.waitSum, int64(len(t.waits)))),
 		floatCol("median_wait_s", Quantile(t.waits, 0.5)),
@@ -141,7 +149,7 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 		floatCol("lost_node_hours", t.lostNodeSeconds/3600),
 		floatCol("checkpoint_overhead_s", t.overhead.Seconds()),
 		floatCol("node_downtime_s", r.nodes.downtime(end).Seconds()),
-	}
+	)
 	jainBsld, jainUsage := jains(r.ten.rows())
 	cols = append(cols, floatCol("jain_bsld", jainBsld), floatCol("jain_usage_share", jainUsage))
 	mainU := nan

@@ -40,7 +40,8 @@ var summaryKinds = sync.OnceValues(func() (kinds map[string]ColumnKind, err erro
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	r, err := NewRecorder(dir, c, Options{})
+	// Measuring, so that the optional jobs_measured is known too.
+	r, err := NewRecorder(dir, c, Options{Measured: func(*sim.JobRun) bool { return true }})
 	if err != nil {
 		return nil, err
 	}

@@ -177,6 +177,9 @@ func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, std
 	if err != nil {
 		return run.BadInput(err)
 	}
+	if !quiet {
+		warnIdenticalReplicas(s.stderr, spec.Seeds, runs)
+	}
 	if err := os.MkdirAll(filepath.Join(s.dir, experiment.RunsDir), 0o755); err != nil {
 		return run.Failed(err)
 	}
@@ -232,6 +235,25 @@ func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, std
 			where, len(mine), s.ran, len(mine)-len(todo), time.Since(start).Seconds(), outputs)
 	}
 	return nil
+}
+
+// warnIdenticalReplicas warns when an experiment asks for several seeds
+// but some of its runs draw no random number: their replicas are the same
+// run, and a comparison's bootstrap intervals over them are empty.
+func warnIdenticalReplicas(w io.Writer, seeds int, runs []sweepRun) {
+	if seeds <= 1 {
+		return
+	}
+	fixed := 0
+	for i := range runs {
+		if !runs[i].cfg.DrawsRandom() {
+			fixed++
+		}
+	}
+	if fixed > 0 {
+		fmt.Fprintf(w, "schedsim sweep: warning: seeds: %d, but %d of %d runs draw no random number, so their replicas are identical; "+
+			"give them jitter (jitter_submit_s, jitter_runtime), random failures (mtbf_s) or a random placement\n", seeds, fixed, len(runs))
+	}
 }
 
 // runAll runs todo on s.workers goroutines, stopping early on interrupt.

@@ -33,6 +33,10 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		return err
 	}
 	defer w.Close()
+	measured, err := cfg.applyTransforms(w)
+	if err != nil {
+		return BadInput(err)
+	}
 	cluster, err := sim.NewCluster(w.Nodes)
 	if err != nil {
 		return BadInput(fmt.Errorf("cluster (%s): %w", w.Cluster, err))
@@ -72,6 +76,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		Tenants:       tenants,
 		TenantBuckets: buckets,
 		Shares:        shares,
+		Measured:      measured,
 		Labels: []metrics.Label{
 			{Name: "trace", Value: traceLabel(cfg)},
 			{Name: "queue", Value: cfg.Queue},

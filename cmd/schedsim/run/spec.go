@@ -33,6 +33,7 @@ type Spec struct {
 	EngineSpec    `yaml:",inline"`
 	MetricsSpec   `yaml:",inline"`
 	OutputSpec    `yaml:",inline"`
+	TransformSpec `yaml:",inline"`
 
 	// source is where the spec was loaded from, for error messages.
 	source source
@@ -161,6 +162,7 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Price, "price", c.Price, "electricity price series, CSV time_s,value (per kWh): energy_cost in the summary")
 	fs.StringVar(&c.Carbon, "carbon", c.Carbon, "carbon intensity series, CSV time_s,value (gCO₂ per kWh): carbon_kg in the summary")
 	fs.StringVar(&c.Tenants, "tenants", c.Tenants, "tenants of the tenants table and the Jain columns: user, group, queue (default: the lattice block's, else user)")
+	c.bindTransformFlags(fs)
 }
 
 // ResolvePaths makes the config's relative file paths relative to
@@ -215,6 +217,7 @@ func (c *Spec) Validate() error {
 	}
 	errs = append(errs, c.validateQueue()...)
 	errs = append(errs, c.validateEnergy()...)
+	errs = append(errs, c.validateTransform()...)
 	if c.Script.Path != "" {
 		if err := c.Script.Validate(); err != nil { // fills the defaults too, for run.yaml
 			addAt("script", "%v", err)

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
+)
+
+// Several seeds over runs that draw nothing warn, naming how many; one
+// seed, or runs with jitter, do not.
+func TestWarnIdenticalReplicas(t *testing.T) {
+	plain, jittered := sweepRun{cfg: run.Default()}, sweepRun{cfg: run.Default()}
+	jittered.cfg.JitterRuntime = 0.1
+	for _, c := range []struct {
+		seeds int
+		runs  []sweepRun
+		want  string
+	}{
+		{5, []sweepRun{plain, plain}, "seeds: 5, but 2 of 2 runs draw no random number"},
+		{5, []sweepRun{plain, jittered}, "1 of 2 runs"},
+		{5, []sweepRun{jittered}, ""},
+		{1, []sweepRun{plain}, ""},
+	} {
+		var b strings.Builder
+		warnIdenticalReplicas(&b, c.seeds, c.runs)
+		if got := b.String(); (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("seeds %d, %d runs: warned %q, want %q", c.seeds, len(c.runs), got, c.want)
+		}
+	}
+}
