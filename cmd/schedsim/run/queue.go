@@ -1,6 +1,8 @@
 package run
 
 import (
+	"strings"
+
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/lattice"
@@ -46,11 +48,13 @@ func (c *Spec) validateQueue() []error {
 	if order.Validate != nil {
 		backfill, _ := policies.ParseBackfill(c.Backfill)
 		for _, e := range order.Validate(c.orderArgs(order.ArgsKey), c.Profile, backfill) {
-			key := order.ArgsKey
-			if key == "" {
+			key, msg := order.ArgsKey, e.Error()
+			if rest, ok := strings.CutPrefix(msg, "profile: "); ok {
+				key, msg = "profile", rest // --profile, not a key of the block
+			} else if key == "" {
 				key = "queue"
 			}
-			errs = append(errs, c.problem(key, "%v", e))
+			errs = append(errs, c.problem(key, "%s", msg))
 		}
 	}
 	if order.ChoosesNodes {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/embedded"
@@ -68,7 +69,7 @@ func OpenTrace(c *Spec) (*Workload, error) {
 	if c.Cluster != "" && formats.IsSlurmConf(c.Cluster) {
 		sc, err := slurmconf.Load(c.Cluster)
 		if err != nil {
-			return nil, BadInput(err)
+			return nil, BadInput(fmt.Errorf("--cluster: %w", err))
 		}
 		req.SlurmCluster = sc
 	}
@@ -78,7 +79,7 @@ func OpenTrace(c *Spec) (*Workload, error) {
 	}
 	sum, err := formats.Checksum(req.Path, req.Data)
 	if err != nil {
-		return nil, BadInput(err)
+		return nil, BadInput(fmt.Errorf("--trace: %w", err))
 	}
 	w.SHA256 = sum
 	o, err := formats.Open(req)
@@ -112,7 +113,14 @@ func (w *Workload) LoadCluster(c *Spec) error {
 		}
 		w.Cluster = "cluster " + c.Cluster
 	default:
-		err = fmt.Errorf("no cluster: give --cluster or --platform")
+		return fmt.Errorf("no cluster: give --cluster or --platform")
+	}
+	if err != nil && os.IsNotExist(err) {
+		flag := "--cluster"
+		if c.Platform != "" {
+			flag = "--platform"
+		}
+		return fmt.Errorf("%s: %w", flag, err)
 	}
 	return err
 }
