@@ -49,7 +49,7 @@
 // times is a TiB) and a Go process that runs out of memory dies beyond any
 // recover. Before the script is compiled, guard.go rewrites x + y, x * y,
 // x % y and their augmented forms into calls to builtins that charge the
-// size of the result first (growth.go), and str, repr, print, list, tuple,
+// size of the result first (growth.go), and str, repr, print, fail, list, tuple,
 // sorted, reversed, set, enumerate, zip, the log builtins and the methods
 // join, replace, format, split, rsplit, splitlines and extend are wrapped
 // the same way; an operation over the budget fails the call like any

@@ -49,6 +49,7 @@ var growingUniverse = map[string]float64{
 	"str":       0,
 	"repr":      0,
 	"print":     0,
+	"fail":      0,
 	"list":      valueSize,
 	"tuple":     valueSize,
 	"sorted":    valueSize,

@@ -95,6 +95,7 @@ func TestGrowingOperationsAreCharged(t *testing.T) {
 		{"extend", "l = []\nl.extend(range(1000000000))", "list.extend()"},
 		{"log", mb + "l = [s] * 10000\nlog_info(l)", "log_info()"},
 		{"print", mb + "l = [s] * 10000\nprint(l)", "print()"},
+		{"fail", mb + "l = [s] * 10000\nfail(l)", "fail()"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "def instance_placement(request, candidate_members):\n" + indent(tc.body) + "    return 'done'\n"
