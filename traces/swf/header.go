@@ -1,6 +1,8 @@
 package swf
 
 import (
+	"errors"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -14,10 +16,13 @@ type Header struct {
 	Fields map[string]string
 	// Comments holds the header lines, verbatim, for attribution.
 	Comments []string
+
+	file  string         // the log's name, for errors
+	lines map[string]int // line of MaxNodes, MaxProcs, MaxJobs
 }
 
-// parseHeaderLine records one ';' line.
-func (h *Header) parseHeaderLine(line string) {
+// parseHeaderLine records one ';' line, line n of the file.
+func (h *Header) parseHeaderLine(line string, n int) {
 	h.Comments = append(h.Comments, line)
 	body := strings.TrimSpace(strings.TrimPrefix(line, ";"))
 	key, val, ok := strings.Cut(body, ":")
@@ -39,11 +44,14 @@ func (h *Header) parseHeaderLine(line string) {
 		if len(f) == 0 {
 			return 0
 		}
-		n, err := strconv.Atoi(f[0])
-		if err != nil || n < 0 {
+		v, err := strconv.Atoi(f[0])
+		if errors.Is(err, strconv.ErrRange) && v > 0 {
+			return math.MaxInt // too large to hold: Geometry's caps refuse it
+		}
+		if err != nil || v < 0 {
 			return 0
 		}
-		return n
+		return v
 	}
 	switch key {
 	case "MaxNodes":
@@ -52,5 +60,11 @@ func (h *Header) parseHeaderLine(line string) {
 		h.MaxProcs = num()
 	case "MaxJobs":
 		h.MaxJobs = num()
+	default:
+		return
 	}
+	if h.lines == nil {
+		h.lines = map[string]int{}
+	}
+	h.lines[key] = n
 }
