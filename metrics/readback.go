@@ -1,9 +1,10 @@
 package metrics
 
 import (
-	"encoding/csv"
 	"fmt"
 	"os"
+
+	"github.com/schedsim/schedsim/traces"
 )
 
 // ReadSummaryCSV reads a run's summary.csv into column name → value, the
@@ -15,7 +16,7 @@ func ReadSummaryCSV(path string) (map[string]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	rows, err := traces.NewCSVReader(f).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
