@@ -108,3 +108,28 @@ func (t *tempFile) abort() error {
 	}
 	return err
 }
+
+// CopyFileSynced copies the regular file src to dst (created or
+// truncated, mode 0644), streaming, and syncs dst to disk before it
+// returns, so that a copied run survives a crash once the caller renames
+// its directory into place (and syncs the parent: SyncDir).
+func CopyFileSynced(src, dst string) (err error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	if _, err := io.Copy(out, in); err != nil {
+		return err
+	}
+	return out.Sync()
+}

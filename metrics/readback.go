@@ -18,6 +18,8 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+
+	"github.com/schedsim/schedsim/traces"
 )
 
 // ReadSummaryCSV reads a run's summary.csv into column name → value, the
@@ -29,7 +31,7 @@ func ReadSummaryCSV(path string) (map[string]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	rows, err := traces.NewCSVReader(f).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -41,8 +41,30 @@ func FormatSeconds(t Time) string {
 	return sign + strconv.FormatUint(whole, 10) + "." + f
 }
 
-// SecondsToTime converts a float number of seconds, rounding to the microsecond.
+// SecondsToTime converts a float number of seconds, rounding to the
+// microsecond. s must be within ±MaxSeconds (CheckSeconds checks it):
+// beyond, the conversion overflows.
 func SecondsToTime(s float64) Time { return Time(math.Round(s * float64(Second))) }
+
+// MaxSeconds is the largest number of seconds, either way, that a time or
+// a duration read from a file or a flag may have: 9·10^12 s (285,000
+// years) is 9·10^18 µs, just inside Time's int64, with room left to add
+// two of them without wrapping.
+const MaxSeconds = 9e12
+
+// CheckSeconds converts s seconds to a Time, rounding to the microsecond,
+// or fails for NaN, an infinity or more than MaxSeconds either way, where
+// SecondsToTime would overflow. Sign and range beyond that (a duration
+// ≥ 0, a timeout > 0) are the caller's to check.
+func CheckSeconds(s float64) (Time, error) {
+	switch {
+	case math.IsNaN(s):
+		return 0, fmt.Errorf("not a number of seconds (NaN)")
+	case math.IsInf(s, 0) || math.Abs(s) > MaxSeconds:
+		return 0, fmt.Errorf("%g s is out of range (at most %g s either way)", s, MaxSeconds)
+	}
+	return SecondsToTime(s), nil
+}
 
 // ParseSeconds reads a decimal number of seconds ("88.51", "-1", "1e3")
 // exactly when it has at most six decimals; longer fractions are rounded to
@@ -60,7 +82,7 @@ func ParseSeconds(s string) (Time, error) {
 	intPart, fracPart, hasDot := strings.Cut(body, ".")
 	if strings.ContainsAny(body, "eE") || (intPart == "" && (!hasDot || fracPart == "")) {
 		f, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 9e12 {
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > MaxSeconds {
 			return 0, fmt.Errorf("bad time %q", s)
 		}
 		return SecondsToTime(f), nil
@@ -68,7 +90,7 @@ func ParseSeconds(s string) (Time, error) {
 	var whole uint64
 	if intPart != "" {
 		w, err := strconv.ParseUint(intPart, 10, 64)
-		if err != nil || w > 9_000_000_000_000 {
+		if err != nil || w > MaxSeconds {
 			return 0, fmt.Errorf("bad time %q", s)
 		}
 		whole = w

@@ -1,6 +1,10 @@
 package sim
 
-import "testing"
+import (
+	"math"
+	"strings"
+	"testing"
+)
 
 func TestParseSecondsExact(t *testing.T) {
 	cases := []struct {
@@ -47,5 +51,31 @@ func TestAmountNoDrift(t *testing.T) {
 	}
 	if free != Units(64) {
 		t.Fatalf("drift: %s", free)
+	}
+}
+
+func TestCheckSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		s    float64
+		want Time
+		err  string
+	}{
+		{88.51, 88_510_000, ""},
+		{-1, -Second, ""},
+		{MaxSeconds, MaxSeconds * Second, ""},
+		{-MaxSeconds, -MaxSeconds * Second, ""},
+		{math.NaN(), 0, "not a number of seconds (NaN)"},
+		{math.Inf(1), 0, "+Inf s is out of range (at most 9e+12 s either way)"},
+		{math.Inf(-1), 0, "-Inf s is out of range"},
+		{1e13, 0, "1e+13 s is out of range"},
+		{-1e300, 0, "-1e+300 s is out of range"},
+	} {
+		got, err := CheckSeconds(tc.s)
+		if tc.err == "" && (err != nil || got != tc.want) {
+			t.Errorf("CheckSeconds(%g) = %v, %v, want %v", tc.s, got, err, tc.want)
+		}
+		if tc.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.err)) {
+			t.Errorf("CheckSeconds(%g) error %v, want %q", tc.s, err, tc.err)
+		}
 	}
 }

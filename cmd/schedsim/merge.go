@@ -125,6 +125,7 @@ func gatherShards(out string, sources []string, specBytes []byte, runs []experim
 			if err := os.Rename(stage, final); err != nil {
 				return run.Failed(err)
 			}
+			metrics.SyncDir(filepath.Dir(final)) // the rename, durable
 			if prof := filepath.Join(src, "profiles", r.Key+".yaml"); fileExists(prof) {
 				data, err := os.ReadFile(prof)
 				if err == nil {
@@ -188,8 +189,9 @@ func shardCounts(dirs []string) []int {
 	return counts
 }
 
-// copyFlatDir copies the regular files of src into a new directory dst
-// (run directories hold no subdirectories).
+// copyFlatDir copies the regular files of src into a new directory dst,
+// each synced to disk, and syncs dst (run directories hold no
+// subdirectories).
 func copyFlatDir(src, dst string) error {
 	entries, err := os.ReadDir(src)
 	if err != nil {
@@ -202,14 +204,11 @@ func copyFlatDir(src, dst string) error {
 		if !e.Type().IsRegular() {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+		if err := metrics.CopyFileSynced(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
 			return err
 		}
 	}
+	metrics.SyncDir(dst) // the files' names, before the directory is renamed into place
 	return nil
 }
 

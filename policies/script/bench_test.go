@@ -270,3 +270,48 @@ func BenchmarkScoreFloor1000(b *testing.B) {
 
 // goFreeMemory is node-local, as the pipeline's own scorers are.
 func (goFreeMemory) NodeLocal() bool { return true }
+
+// guardBenchScript scores a node with four operators the memory guard
+// turns into builtin calls (guard.go: no number literal beside them) and a
+// string concatenation, so that the benchmark shows what the guard costs
+// per operator.
+const guardBenchScript = `
+def score(task, node):
+    free = node.free.mem + node.free.cpu * node.capacity.cpu
+    total = node.capacity.mem + node.capacity.cpu * node.capacity.cpu
+    tag = node.name + "/"
+    return free / total
+`
+
+// BenchmarkMemoryGuard1000 is BenchmarkScore1000's full scan with
+// guardBenchScript compiled with the memory guard ("guarded", as Compile
+// does) and without it ("unguarded"): the difference over 1,000 calls of
+// five guarded operators each is the guard's cost per decision.
+func BenchmarkMemoryGuard1000(b *testing.B) {
+	c, l := benchCluster(b, 1000)
+	tk := task(b, c, job("j", 1, 1), "new")
+	for _, how := range []string{"guarded", "unguarded"} {
+		b.Run(how, func(b *testing.B) {
+			s, err := compileScript("guard.star", []byte(guardBenchScript), Config{OnError: Reject, StepBudget: DefaultStepBudget, Weight: 1, MemoryBudgetMiB: DefaultMemoryBudgetMiB}, how == "guarded")
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := pipeline(b, c, "first-fit", nil)
+			p.Stats = nil
+			if err := Attach(p, s); err != nil {
+				b.Fatal(err)
+			}
+			p.NoIndex = true
+			want := p.Place(l, tk, nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := cpuTime()
+			for i := 0; i < b.N; i++ {
+				if got := p.Place(l, tk, nil); got != want {
+					b.Fatalf("placed on %d, want %d", got, want)
+				}
+			}
+			report(b, cpu)
+		})
+	}
+}

@@ -27,6 +27,7 @@ func (s *Script) builtins() starlark.StringDict {
 		"log_error":                    b("log_error", s.logAt("error")),
 		"rand":                         b("rand", s.rand),
 	}
+	s.growthBuiltins(d)
 	d.Freeze()
 	return d
 }
@@ -160,6 +161,9 @@ func (s *Script) logAt(level string) func(*starlark.Thread, *builtin, starlark.T
 	return func(_ *starlark.Thread, fn *builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if len(kwargs) > 0 {
 			return nil, fmt.Errorf("%s: unexpected keyword argument %s", fn.Name(), kwargs[0][0])
+		}
+		if n := s.sizeOfStrs(args...); !s.charge(n) {
+			return nil, s.overBudget(n, fn.Name()+"()")
 		}
 		var b strings.Builder
 		for _, a := range args {

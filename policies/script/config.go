@@ -25,6 +25,17 @@ const (
 // milliseconds.
 const DefaultStepBudget = 1_000_000
 
+// DefaultMemoryBudgetMiB is the memory budget of one call, in MiB, when
+// the config gives none: what the operations that can grow a value in one
+// step may allocate in all during the call (memory.go). Placement rules
+// build small values; 64 MiB leaves them room while a runaway script stays
+// far from taking the process down.
+const DefaultMemoryBudgetMiB = 64
+
+// MaxMemoryBudgetMiB caps memory_budget_mib (1 TiB): larger would
+// overflow the byte count and no machine this runs on has it.
+const MaxMemoryBudgetMiB = 1 << 20
+
 // Config is a script's block of a replay config (or the --script flag,
 // which fills Path alone).
 //
@@ -32,18 +43,23 @@ const DefaultStepBudget = 1_000_000
 //	  path: testdata/scripts/most_free_memory.star
 //	  on_error: reject   # or stop
 //	  step_budget: 1000000
+//	  memory_budget_mib: 64
 //	  weight: 1          # weight of the script's score(), when it has one
 type Config struct {
-	Path       string  `yaml:"path"`
-	OnError    string  `yaml:"on_error"`
-	StepBudget uint64  `yaml:"step_budget"`
-	Weight     float64 `yaml:"weight"`
+	Path       string `yaml:"path"`
+	OnError    string `yaml:"on_error"`
+	StepBudget uint64 `yaml:"step_budget"`
+	// MemoryBudgetMiB bounds what one call (and the top level at load)
+	// may allocate through operations that grow a value.
+	MemoryBudgetMiB uint64  `yaml:"memory_budget_mib"`
+	Weight          float64 `yaml:"weight"`
 	// Seed seeds the rand builtin; the replay's --seed fills it.
 	Seed uint64 `yaml:"-"`
 }
 
 // Validate checks the config and fills the defaults: OnError reject,
-// StepBudget DefaultStepBudget, Weight 1. It reports every problem at
+// StepBudget DefaultStepBudget, MemoryBudgetMiB DefaultMemoryBudgetMiB,
+// Weight 1. It reports every problem at
 // once.
 func (c *Config) Validate() error {
 	var errs []error
@@ -59,6 +75,12 @@ func (c *Config) Validate() error {
 	}
 	if c.StepBudget == 0 {
 		c.StepBudget = DefaultStepBudget
+	}
+	switch {
+	case c.MemoryBudgetMiB == 0:
+		c.MemoryBudgetMiB = DefaultMemoryBudgetMiB
+	case c.MemoryBudgetMiB > MaxMemoryBudgetMiB:
+		errs = append(errs, fmt.Errorf("script: memory_budget_mib must be at most %d, got %d", MaxMemoryBudgetMiB, c.MemoryBudgetMiB))
 	}
 	switch {
 	case math.IsNaN(c.Weight) || math.IsInf(c.Weight, 0) || c.Weight < 0:

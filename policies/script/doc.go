@@ -19,8 +19,8 @@
 //     rejects it, a string rejects it with that string as the reason.
 //
 // Attach installs what a script defines into a pipeline (config.go's
-// Config gives the file, the step budget, the error mode and the scorer's
-// weight).
+// Config gives the file, the step and memory budgets, the error mode and
+// the scorer's weight).
 //
 // # What the scripts see
 //
@@ -45,9 +45,24 @@
 // drawn from a stream seeded by the run seed and the task, so it is
 // reproducible. A call that fails (fail(), a runtime error, the budget, a
 // Go panic in a builtin, all recovered) either rejects the job with a
-// reason naming the file and line, or stops the run (Config.OnError). The
-// budget bounds time, not memory: a single Starlark step may still build
-// a large value (Starlark caps one allocation near 1 GiB).
+// reason naming the file and line, or stops the run (Config.OnError).
+//
+// The step budget bounds time; a memory budget (memory_budget_mib, 64 MiB
+// by default) bounds what a call, or the top level at load, may allocate,
+// since one step can build a value of any size (a string doubled forty
+// times is a TiB) and a Go process that runs out of memory dies beyond any
+// recover. Before the script is compiled, guard.go rewrites x + y, x * y,
+// x % y and their augmented forms into calls to builtins that charge the
+// size of the result first (growth.go), and str, repr, print, fail, list, tuple,
+// sorted, reversed, set, enumerate, zip, the log builtins and the methods
+// join, replace, format, split, rsplit, splitlines and extend are wrapped
+// the same way; an operation over the budget fails the call like any
+// runtime error, with "memory budget exceeded" and what it would have
+// allocated. What else a call builds grows by a few values per step (an
+// append, a comprehension's element), which the step budget bounds. The
+// guard costs a builtin call per guarded operator, about 0.1 µs; operators
+// beside a number literal, a difference or a quotient are not guarded
+// (they cannot grow anything).
 //
 // # Speed
 //

@@ -3,6 +3,7 @@ package script
 import (
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -12,6 +13,11 @@ import (
 // every candidate of every decision of a long replay would otherwise hold
 // the run's memory hostage.
 const MaxLog = 100_000
+
+// MaxLogMsg is the longest message an entry keeps, in bytes; the rest is
+// cut and counted in the entry. The memory budget lets one call format a
+// message of many MiB, and MaxLog of those would not fit in memory.
+const MaxLogMsg = 4096
 
 // Entry is one message a script logged (log_info, log_warn, log_error, or
 // print), with the decision it was logged in.
@@ -54,6 +60,13 @@ func (s *Script) Dropped() int { return s.log.dropped }
 func (s *Script) LogErr() error { return s.log.err }
 
 func (s *Script) logf(level, msg string) {
+	if len(msg) > MaxLogMsg {
+		cut := MaxLogMsg
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = fmt.Sprintf("%s… (%d more bytes)", msg[:cut], len(msg)-cut)
+	}
 	e := Entry{Entry: s.cur.entry, Level: level, Msg: msg, Task: -1}
 	if t := s.cur.t; t != nil {
 		e.At, e.Task = t.At, t.Index

@@ -40,7 +40,10 @@ type Script struct {
 	predeclared              starlark.StringDict
 	thread                   *starlark.Thread
 	exceeded                 bool // the current call ran out of steps
-	args                     starlark.Tuple
+	// memBudget is what the growing operations of one call may allocate
+	// in all, memUsed what they have (memory.go).
+	memBudget, memUsed uint64
+	args               starlark.Tuple
 	// pure is set when score and filter are pure functions of the task's
 	// shape and the node's state (purity.go): the score index may cache
 	// them. unindexed is set once one of them failed under the index:
@@ -75,14 +78,16 @@ type call struct {
 }
 
 // Error is a failed call: a runtime error (fail() included) at a place in
-// the script, or the step budget running out. Its message is the job's
-// rejection reason under on_error: reject.
+// the script, the step budget running out, or an operation refused by the
+// memory budget. Its message is the job's rejection reason under
+// on_error: reject.
 type Error struct {
 	Entry  string // the entry point that failed
 	Pos    string // file:line of the failing statement, "" when unknown
 	Msg    string
 	Budget bool // the step budget ran out
 	Steps  uint64
+	Memory bool // the memory budget refused an operation (Msg says which)
 }
 
 func (e *Error) Error() string {
@@ -125,12 +130,27 @@ func Compile(filename string, src []byte, cfg Config) (*Script, error) {
 	if cfg.Weight == 0 {
 		cfg.Weight = 1
 	}
-	s := &Script{name: filename, cfg: cfg, args: make(starlark.Tuple, 2)}
+	if cfg.MemoryBudgetMiB == 0 {
+		cfg.MemoryBudgetMiB = DefaultMemoryBudgetMiB
+	}
+	return compileScript(filename, src, cfg, true)
+}
+
+// compileScript is Compile with the defaults filled; guarded says whether the
+// growing operations charge the memory budget (only the benchmark that
+// measures what that costs turns it off).
+func compileScript(filename string, src []byte, cfg Config, guarded bool) (*Script, error) {
+	s := &Script{name: filename, cfg: cfg, args: make(starlark.Tuple, 2), memBudget: min(cfg.MemoryBudgetMiB, MaxMemoryBudgetMiB) << 20}
 	s.predeclared = s.builtins()
 	s.thread = s.newThread()
 	f, err := fileOptions.Parse(filename, src, 0)
 	if err != nil {
 		return nil, loadError(err)
+	}
+	if guarded {
+		if err := guard(f); err != nil {
+			return nil, err
+		}
 	}
 	prog, err := starlark.FileProgram(f, s.predeclared.Has)
 	if err != nil {
@@ -261,6 +281,7 @@ func (s *Script) newThread() *starlark.Thread {
 func (s *Script) reset() {
 	s.thread.Steps = 0
 	s.thread.SetMaxExecutionSteps(s.cfg.StepBudget)
+	s.memUsed = 0
 	if s.exceeded {
 		s.thread.Uncancel()
 	}
@@ -297,6 +318,7 @@ func (s *Script) wrap(err error, entry string) *Error {
 		out.Budget, out.Steps = true, s.cfg.StepBudget
 		return out
 	}
+	out.Memory = errors.Is(err, errMemoryBudget)
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
 		out.Msg = ee.Msg

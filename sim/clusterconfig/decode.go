@@ -241,6 +241,21 @@ func (d decoder) integer(v *yaml.Node, path string) (int, bool) {
 	return 0, false
 }
 
+// seconds reads a finite number of seconds, also quoted, within what the
+// simulator's clock can hold (sim.CheckSeconds): a switch of 1e13 s
+// would otherwise wrap around to an instant one.
+func (d decoder) seconds(v *yaml.Node, path string) (float64, bool) {
+	f, ok := d.watts(v, path)
+	if !ok {
+		return 0, false
+	}
+	if _, err := sim.CheckSeconds(f); err != nil {
+		d.add(v.Line, path, "%v", err)
+		return 0, false
+	}
+	return f, true
+}
+
 // watts reads a finite number, also quoted.
 func (d decoder) watts(v *yaml.Node, path string) (float64, bool) {
 	if v.Kind == yaml.ScalarNode {
@@ -484,11 +499,11 @@ func (d decoder) power(v *yaml.Node, path string) *Power {
 		case "off_w":
 			pw.OffW, good = d.watts(v, p)
 		case "switch_off_s":
-			pw.SwitchOffS, good = d.watts(v, p)
+			pw.SwitchOffS, good = d.seconds(v, p)
 		case "switch_off_j":
 			pw.SwitchOffJ, good = d.watts(v, p)
 		case "switch_on_s":
-			pw.SwitchOnS, good = d.watts(v, p)
+			pw.SwitchOnS, good = d.seconds(v, p)
 		case "switch_on_j":
 			pw.SwitchOnJ, good = d.watts(v, p)
 		case "switch_off_w":

@@ -15,7 +15,7 @@ import (
 type table struct {
 	name   string // file name in errors
 	width  int    // columns the schema gives the table
-	r      *csv.Reader
+	r      *traces.CSVReader
 	closer io.Closer
 	offset int64 // input offset after the last bad row
 }
@@ -38,7 +38,7 @@ func openTable(path string, width int) (*table, error) {
 
 // newTable reads a table from r; name is used in errors.
 func newTable(r io.Reader, name string, width int) *table {
-	cr := csv.NewReader(r)
+	cr := traces.NewCSVReader(r)
 	cr.FieldsPerRecord = -1 // checked here, with a better message
 	cr.ReuseRecord = true
 	return &table{name: name, width: width, r: cr, offset: -1}

@@ -66,7 +66,7 @@ func IsTrace(path string) bool {
 type Reader struct {
 	opt    Options
 	name   string
-	r      *csv.Reader
+	r      *traces.CSVReader
 	closer io.Closer
 	offset int64 // input offset after the last bad row
 	skips  traces.Skips
@@ -96,7 +96,7 @@ func Open(path string, opt Options) (*Reader, error) {
 // NewReader reads a vmtable from src; name is used in errors.
 func NewReader(src io.Reader, name string, opt Options) *Reader {
 	opt.fill()
-	cr := csv.NewReader(src)
+	cr := traces.NewCSVReader(src)
 	cr.FieldsPerRecord = -1 // checked here, with a better message
 	cr.ReuseRecord = true
 	return &Reader{opt: opt, name: name, r: cr, offset: -1, frontier: -1}

@@ -43,7 +43,11 @@ func sleepStates(power *sim.PowerModel, value, watts string, speeds []string) er
 		if err != nil {
 			return fmt.Errorf("speed of power state %d: %v", ps[i], err)
 		}
-		times[i] = sim.SecondsToTime(1 / flops)
+		// A switch lasts one flop: 1/speed seconds, which a tiny speed
+		// takes beyond what the clock holds.
+		if times[i], err = sim.CheckSeconds(1 / flops); err != nil {
+			return fmt.Errorf("speed of power state %d: a switch of %v", ps[i], err)
+		}
 	}
 	var w [3]float64
 	if watts != "" {

@@ -16,7 +16,7 @@ const reqPrefix = "req_"
 // NewCSVReader reads CSV with a header row from r; name is the file name
 // used in errors. The header is read by the first call to Next.
 func NewCSVReader(r io.Reader, name string, opt traces.Options) *Reader {
-	cr := csv.NewReader(r)
+	cr := traces.NewCSVReader(r)
 	cr.FieldsPerRecord = -1 // checked here, with a better message
 	cr.ReuseRecord = true
 	d := &csvDecoder{name: name, r: cr, offset: -1}
@@ -25,7 +25,7 @@ func NewCSVReader(r io.Reader, name string, opt traces.Options) *Reader {
 
 type csvDecoder struct {
 	name   string
-	r      *csv.Reader
+	r      *traces.CSVReader
 	header bool    // the header has been read
 	cols   []field // column → field, for non-request columns
 	res    []string

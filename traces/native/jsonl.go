@@ -10,8 +10,9 @@ import (
 	"github.com/schedsim/schedsim/traces"
 )
 
-// maxLine is the longest JSON line the reader accepts.
-const maxLine = 16 << 20
+// maxLine is the longest JSON line the reader accepts, the same as a CSV
+// row's.
+const maxLine = traces.MaxRecord
 
 // NewJSONLReader reads JSON Lines from r; name is the file name used in
 // errors.

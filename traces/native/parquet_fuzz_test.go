@@ -47,7 +47,7 @@ func TestParquetOwnPanics(t *testing.T) {
 	}()
 	var err error
 	func() {
-		defer recoverCorrupt("t.parquet", &err)
+		defer recoverCorrupt("t.parquet", &err, true)
 		var s []int
 		_ = s[len(bytes.TrimSpace([]byte(" x ")))] // index out of range, here
 	}()

@@ -82,13 +82,13 @@ func OpenParquet(path string, opt traces.Options) (*Reader, error) {
 func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Options) (r *Reader, err error) {
 	// The Parquet library can panic on a corrupt file; that is a bad
 	// input, not a crash.
-	defer recoverCorrupt(name, &err)
+	defer recoverCorrupt(name, &err, false)
 	pf, err := file.NewParquetReader(src)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
+		return nil, &traces.ParseError{File: name, Err: fmt.Errorf("not a readable Parquet file: %w", err)}
 	}
 	if err := checkChunks(src, pf); err != nil {
-		return nil, fmt.Errorf("%s: corrupt Parquet file: %w", name, err)
+		return nil, &traces.ParseError{File: name, Err: fmt.Errorf("corrupt Parquet file: %w", err)}
 	}
 	meta, err := readEmbedded(name, pf.MetaData().KeyValueMetadata())
 	if err != nil {
@@ -158,9 +158,12 @@ func checkChunks(src parquet.ReaderAtSeeker, pf *file.Reader) error {
 }
 
 // recoverCorrupt turns a panic of the Parquet or Arrow library, which a
-// corrupt file can cause, into an error. A panic anywhere else is a bug
-// of this package and goes on (the fuzz target would find it).
-func recoverCorrupt(name string, err *error) {
+// corrupt file can cause (Snappy data that does not decompress, say),
+// into a *traces.ParseError, the error of every other bad input; fatal
+// wraps it so that it stops the reader in lenient mode too, as the
+// library's state after a panic cannot be trusted. A panic anywhere else
+// is a bug of this package and goes on (the fuzz target would find it).
+func recoverCorrupt(name string, err *error, fatal bool) {
 	p := recover()
 	if p == nil {
 		return
@@ -168,7 +171,12 @@ func recoverCorrupt(name string, err *error) {
 	if !panickedInLibrary() {
 		panic(p)
 	}
-	*err = fmt.Errorf("%s: corrupt Parquet file: %v", name, p)
+	pe := &traces.ParseError{File: name, Err: fmt.Errorf("corrupt Parquet file: %v", p)}
+	if fatal {
+		*err = fatalError{pe}
+		return
+	}
+	*err = pe
 }
 
 // panickedInLibrary reports whether the function that panicked, the
@@ -313,7 +321,7 @@ func sameShape(want, got arrow.DataType) bool {
 
 // next decodes the next row into rec; io.EOF after the last.
 func (d *parquetDecoder) next(rec *record) (line int, err error) {
-	defer recoverCorrupt(d.name, &err)
+	defer recoverCorrupt(d.name, &err, true)
 	for d.row >= d.n {
 		if err := d.nextChunk(); err != nil {
 			return 0, err

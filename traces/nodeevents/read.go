@@ -24,7 +24,7 @@ func Load(path string) ([]sim.NodeEvent, error) {
 
 // Parse reads a node-events file's content; name is used in messages.
 func Parse(data []byte, name string) ([]sim.NodeEvent, error) {
-	r := csv.NewReader(bytes.NewReader(data))
+	r := traces.NewCSVReader(bytes.NewReader(data))
 	r.Comment = '#'
 	r.FieldsPerRecord = -1
 	r.TrimLeadingSpace = true

@@ -15,14 +15,14 @@ import (
 // table is a CSV file read by header name.
 type table struct {
 	file string
-	cr   *csv.Reader
+	cr   *traces.CSVReader
 	col  map[string]int
 	row  []string
 	line int
 }
 
 func newTable(file string, r io.Reader, required []string) (*table, error) {
-	cr := csv.NewReader(r)
+	cr := traces.NewCSVReader(r)
 	cr.FieldsPerRecord = -1 // checked per record, with a better message
 	cr.ReuseRecord = true
 	head, err := cr.Read()

@@ -53,8 +53,8 @@ func TestRequestedAndRecorded(t *testing.T) {
 func TestHeaderCalendar(t *testing.T) {
 	head := func(lines ...string) *Header {
 		h := &Header{}
-		for _, l := range lines {
-			h.parseHeaderLine(l)
+		for i, l := range lines {
+			h.parseHeaderLine(l, i+1)
 		}
 		return h
 	}

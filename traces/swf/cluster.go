@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces"
 )
 
 // Model is how an SWF header becomes a cluster.
@@ -41,14 +42,33 @@ const (
 	DefaultNodeMaxW  = 250
 )
 
+// Caps on what a header may state. The nodes model builds one node per
+// MaxNodes (a 10^9-node header would ask for 160 GB), so it takes the
+// cluster file's limit; MaxProcs, and MaxNodes under the pool model, only
+// size one node and its power, and are capped where processor counts stay
+// exact in sim.Amount.
+const (
+	MaxModelNodes = 1_000_000
+	MaxProcs      = 1 << 40
+)
+
 // Geometry is the machine a header describes, after fallbacks.
 type Geometry struct {
 	Nodes, Procs, ProcsPerNode int
 }
 
 // Geometry resolves MaxNodes/MaxProcs: a header with only one of them uses
-// it for both (one processor per node).
+// it for both (one processor per node). A count over MaxProcs is an error
+// naming its header line.
 func (h *Header) Geometry(perNode int) (Geometry, error) {
+	for _, c := range []struct {
+		key string
+		n   int
+	}{{"MaxNodes", h.MaxNodes}, {"MaxProcs", h.MaxProcs}} {
+		if c.n > MaxProcs {
+			return Geometry{}, h.headerError(c.key, fmt.Errorf("%d is more than the %d processors or nodes a log may state", c.n, MaxProcs))
+		}
+	}
 	g := Geometry{Nodes: h.MaxNodes, Procs: h.MaxProcs}
 	if g.Procs == 0 {
 		g.Procs = g.Nodes
@@ -66,10 +86,35 @@ func (h *Header) Geometry(perNode int) (Geometry, error) {
 	return g, nil
 }
 
+// checkModel refuses a geometry too large for model m: more than
+// MaxModelNodes nodes under the nodes model, or nodes of more than
+// MaxProcs processors.
+func (h *Header) checkModel(g Geometry, m Model) error {
+	if m == Nodes && g.Nodes > MaxModelNodes {
+		key := "MaxNodes"
+		if h.MaxNodes == 0 {
+			key = "MaxProcs" // it stood in for MaxNodes
+		}
+		return h.headerError(key, fmt.Errorf("%d nodes: the nodes model builds at most %d (use the pool model or a cluster file)", g.Nodes, MaxModelNodes))
+	}
+	if g.ProcsPerNode > MaxProcs {
+		return fmt.Errorf("%s: %d processors per node is more than %d", h.file, g.ProcsPerNode, MaxProcs)
+	}
+	return nil
+}
+
+// headerError is err at the header line that set key.
+func (h *Header) headerError(key string, err error) error {
+	return &traces.ParseError{File: h.file, Line: h.lines[key], Field: key, Err: err}
+}
+
 // Cluster builds the nodes of the chosen model.
 func (h *Header) Cluster(o ClusterOptions) ([]sim.NodeSpec, error) {
 	g, err := h.Geometry(o.ProcsPerNode)
 	if err != nil {
+		return nil, err
+	}
+	if err := h.checkModel(g, o.Model); err != nil {
 		return nil, err
 	}
 	idle, maxW := o.NodeIdleW, o.NodeMaxW

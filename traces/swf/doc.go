@@ -39,7 +39,15 @@
 // Records are yielded in (submit time, file order). Logs are nearly always
 // sorted already; for the few that are not (LLNL-Thunder), the reader makes
 // a first pass that remembers only the out-of-order records and then merges
-// them back while streaming, so memory follows the disorder, not the log.
+// them back while streaming, so memory follows the disorder, not the log:
+// 16 bytes per out-of-order record and the parsed jobs that must wait for
+// an earlier record further on. Options.MaxHeldBack (a million by default)
+// bounds both counts; a log further out of order is an error that says to
+// sort it.
+//
+// A header stating more than MaxModelNodes (10^6) nodes under the nodes
+// model, or more than MaxProcs (2^40) processors or nodes under either,
+// is an error naming its line.
 //
 // Two cluster models turn the header into nodes (Model): "pool" is one node
 // holding MaxProcs processors, the count-based model of classic HPC

@@ -1,7 +1,9 @@
 package swf
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -28,10 +30,13 @@ type Header struct {
 	Fields map[string]string
 	// Comments holds the header lines, verbatim, for attribution.
 	Comments []string
+
+	file  string         // the log's name, for errors
+	lines map[string]int // line of MaxNodes, MaxProcs, MaxJobs
 }
 
-// parseHeaderLine records one ';' line.
-func (h *Header) parseHeaderLine(line string) {
+// parseHeaderLine records one ';' line, line n of the file.
+func (h *Header) parseHeaderLine(line string, n int) {
 	h.Comments = append(h.Comments, line)
 	body := strings.TrimSpace(strings.TrimPrefix(line, ";"))
 	key, val, ok := strings.Cut(body, ":")
@@ -53,11 +58,14 @@ func (h *Header) parseHeaderLine(line string) {
 		if len(f) == 0 {
 			return 0
 		}
-		n, err := strconv.Atoi(f[0])
-		if err != nil || n < 0 {
+		v, err := strconv.Atoi(f[0])
+		if errors.Is(err, strconv.ErrRange) && v > 0 {
+			return math.MaxInt // too large to hold: Geometry's caps refuse it
+		}
+		if err != nil || v < 0 {
 			return 0
 		}
-		return n
+		return v
 	}
 	switch key {
 	case "MaxNodes":
@@ -80,7 +88,13 @@ func (h *Header) parseHeaderLine(line string) {
 				h.ZoneOffset, h.HasZoneOffset = off, true
 			}
 		}
+	default:
+		return
 	}
+	if h.lines == nil {
+		h.lines = map[string]int{}
+	}
+	h.lines[key] = n
 }
 
 // Location is the installation's local time: the named zone

@@ -21,7 +21,18 @@ type Options struct {
 	Model Model
 	// ProcsPerNode overrides the header's ⌈MaxProcs/MaxNodes⌉.
 	ProcsPerNode int
+	// MaxHeldBack bounds the reordering of out-of-order records (doc.go):
+	// how many records the first pass may find out of order, and how
+	// many parsed jobs may wait at once for an earlier one further on.
+	// A log further out of order is an error that says to sort it. 0 is
+	// DefaultMaxHeldBack.
+	MaxHeldBack int
 }
+
+// DefaultMaxHeldBack is Options.MaxHeldBack when unset: a million
+// records, some 16 MB of out-of-order positions and a few hundred MB of
+// held-back jobs at most, far more than the disorder of real logs.
+const DefaultMaxHeldBack = 1 << 20
 
 // Reader streams the jobs of one SWF file in submit order.
 type Reader struct {
@@ -71,13 +82,24 @@ func newReader(path string, openRaw func() (io.ReadCloser, error), opt Options) 
 	if opt.Model == "" {
 		opt.Model = Pool
 	}
+	if opt.MaxHeldBack <= 0 {
+		opt.MaxHeldBack = DefaultMaxHeldBack
+	}
 	r := &Reader{path: path, openRaw: openRaw, opt: opt, strings: map[string]string{}}
+	r.header.file = path
 	if err := r.scan(); err != nil {
 		return nil, err
 	}
 	g, err := r.header.Geometry(opt.ProcsPerNode)
 	if err != nil {
+		var perr *traces.ParseError
+		if errors.As(err, &perr) {
+			return nil, err
+		}
 		return nil, &traces.ParseError{File: path, Err: err}
+	}
+	if err := r.header.checkModel(g, opt.Model); err != nil {
+		return nil, err
 	}
 	r.perNode = g.ProcsPerNode
 	if err := r.open(); err != nil {
@@ -140,7 +162,7 @@ func (r *Reader) scan() error {
 			continue
 		}
 		if t[0] == ';' {
-			r.header.parseHeaderLine(string(t))
+			r.header.parseHeaderLine(string(t), r.line)
 			continue
 		}
 		r.records++
@@ -149,6 +171,9 @@ func (r *Reader) scan() error {
 			continue
 		}
 		if at < max {
+			if len(r.late) == r.opt.MaxHeldBack {
+				return &traces.ParseError{File: r.path, Line: r.line, Err: fmt.Errorf("more than %d records out of submit order: sort the log by submit time (field 2) first", r.opt.MaxHeldBack)}
+			}
 			r.late = append(r.late, lateRecord{r.line, at})
 		} else {
 			max = at
@@ -193,6 +218,9 @@ func (r *Reader) Next() (*sim.Job, error) {
 			return nil, err
 		}
 		if j != nil {
+			if len(r.pending) == r.opt.MaxHeldBack {
+				return nil, &traces.ParseError{File: r.path, Line: r.line, Err: fmt.Errorf("more than %d records wait for an earlier one further on (submit %s s): sort the log by submit time (field 2) first", r.opt.MaxHeldBack, r.bound())}
+			}
 			r.pending.push(pendingJob{j, r.line})
 		}
 	}
