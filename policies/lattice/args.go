@@ -100,6 +100,8 @@ func (l *Args) Validate(profile string) []error {
 		{"vclusters.borrow_penalty", l.VClusters.BorrowPenalty}} {
 		if f.v < 0 {
 			add("%s: must be ≥ 0", f.name)
+		} else if _, err := sim.CheckSeconds(f.v); err != nil && f.name != "power_budget_kw" && f.name != "vclusters.borrow_penalty" {
+			add("%s: %v", f.name, err)
 		}
 	}
 	if l.TenantBuckets < 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/schedsim/schedsim/policies/multifactor"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/policies/registry"
+	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces/formats"
 	"github.com/schedsim/schedsim/traces/swf"
 )
@@ -254,6 +255,14 @@ func (c *Spec) Validate() error {
 	}
 	if _, err := time.LoadLocation(c.TimeZone); err != nil {
 		addAt("time_zone", "unknown time zone %q (want an IANA name such as Europe/Stockholm)", c.TimeZone)
+	}
+	for _, d := range []struct {
+		key string
+		v   float64
+	}{{"bsld_tau_s", c.TauS}, {"checkpoint_s", c.CheckpointS}, {"power_down_s", c.PowerDownS}, {"mtbf_s", c.MTBFs}, {"mttr_s", c.MTTRs}} {
+		if _, err := sim.CheckSeconds(d.v); err != nil {
+			addAt(d.key, "%v", err)
+		}
 	}
 	if err := checkFailOn(c.FailOn); err != nil {
 		addAt("fail_on", "%v", err)
