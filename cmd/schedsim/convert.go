@@ -25,7 +25,7 @@ import (
 
 // convertFlags are the replay flags that say how to read a trace; convert
 // takes them as replay does.
-var convertFlags = []string{"trace-format", "swf-model", "swf-procs-per-node", "strict", "cluster", "platform", "max-hosts"}
+var convertFlags = []string{"trace-format", "swf-model", "swf-procs-per-node", "strict", "cluster", "platform", "max-hosts", "time-zone"}
 
 // convertOptions are convert's own flags.
 type convertOptions struct {
@@ -51,7 +51,11 @@ The cluster a replay of the original would use without --cluster (an SWF header,
 a Batsim nb_res, Alibaba's machine_meta), or the one --cluster or --platform
 gives, goes with the trace: into the Parquet metadata, where replay finds it,
 and to --cluster-out as a cluster file. Node events the trace records go to the
-Parquet metadata and to --node-events-out as the CSV --node-events reads.
+Parquet metadata and to --node-events-out as the CSV --node-events reads. When
+the trace says when its time 0 was (an SWF header, Slurm accounting's dates in
+--time-zone), that epoch and the site's time zone go to the Parquet metadata,
+or to the first line of a JSON Lines or CSV file, so that the replay writes the
+same calendar timestamps.
 
 The output is written to a temporary file renamed at the end; a progress bar
 shows on a terminal; one line sums up what was written and skipped.`,
