@@ -118,14 +118,30 @@
 // co-task group (sim.Job.CotaskGroup) is not the value of its
 // cotask_group label, since the label is all the format keeps of it.
 //
+// Inside tolerations and constraints, a key that is not listed is an
+// unknown field, and stops the reader as a top-level one does. Errors name
+// the place in the value:
+//
+//	jobs.jsonl:12: field constraints[0].kind: unknown constraint "x" (known: exclusive-host, …)
+//	jobs.jsonl:13: field selector.zone: must be a string
+//	jobs.csv:7: field tolerations[1].key: missing
+//
+// For example:
+//
+//	{"id": "7", "submit_s": 5, "runtime_s": 60, "immunities": ["gpu"], "selector": {"zone": "b", "disk": "ssd"}, "tolerations": [{"key": "dedicated", "value": "ml", "effect": "NoSchedule"}], "constraints": [{"kind": "balanced-attribute", "attribute": "zone", "groups": 3, "soft": true}], "architecture": "aarch64"}
+//
+// A writer leaves out the trait fields a job does not have, so the output
+// for a trace without traits is what it was before they existed.
+//
 // # Recorded fields
 //
 // qos, requested_procs and recorded_start_s keep what a trace recorded
 // about the job on the system it was traced on, which the outputs and
 // calibration use (an SWF trace's requested processors and wait, Slurm
 // accounting's QOS and Start). recorded_start_s is on the trace's own
-// clock, like submit_s; it is absent (not null) when the start was not
-// recorded, and may be negative. The writers leave these fields out of
+// clock, like submit_s, and may be negative; it is absent (left out,
+// null, an empty cell) when the start was not recorded, while 0 is a
+// start recorded at time 0. The writers leave these fields out of
 // a job that has none (JSON Lines), and add their columns only when some
 // job has them (CSV, Parquet), so a trace without them, and every trace
 // written before they existed, reads with the defaults.
@@ -151,21 +167,6 @@
 // calendar line (an unknown key, an epoch that is not RFC 3339) stops the
 // reader at its first record, in both modes. Line numbers in errors count
 // the calendar line. AppendCalendarLine writes it.
-//
-// Inside tolerations and constraints, a key that is not listed is an
-// unknown field, and stops the reader as a top-level one does. Errors name
-// the place in the value:
-//
-//	jobs.jsonl:12: field constraints[0].kind: unknown constraint "x" (known: exclusive-host, …)
-//	jobs.jsonl:13: field selector.zone: must be a string
-//	jobs.csv:7: field tolerations[1].key: missing
-//
-// For example:
-//
-//	{"id": "7", "submit_s": 5, "runtime_s": 60, "immunities": ["gpu"], "selector": {"zone": "b", "disk": "ssd"}, "tolerations": [{"key": "dedicated", "value": "ml", "effect": "NoSchedule"}], "constraints": [{"kind": "balanced-attribute", "attribute": "zone", "groups": 3, "soft": true}], "architecture": "aarch64"}
-//
-// A writer leaves out the trait fields a job does not have, so the output
-// for a trace without traits is what it was before they existed.
 //
 // # Dependencies
 //
@@ -326,6 +327,7 @@
 //     sorted, not thinned;
 //   - a missing CSV header, a CSV header naming a column twice or missing a
 //     required column;
+//   - a bad calendar line (see "Calendar");
 //   - an I/O error, a broken gzip stream, or a line longer than 16 MiB.
 //
 // Once Next has returned an error other than a skipped record, it returns the
