@@ -25,7 +25,7 @@ import (
 
 // convertFlags are the replay flags that say how to read a trace; convert
 // takes them as replay does.
-var convertFlags = []string{"trace-format", "swf-model", "swf-procs-per-node", "strict", "cluster", "platform", "max-hosts"}
+var convertFlags = []string{"trace-format", "swf-model", "swf-procs-per-node", "strict", "cluster", "platform", "max-hosts", "time-zone"}
 
 // convertOptions are convert's own flags.
 type convertOptions struct {
@@ -51,7 +51,11 @@ The cluster a replay of the original would use without --cluster (an SWF header,
 a Batsim nb_res, Alibaba's machine_meta), or the one --cluster or --platform
 gives, goes with the trace: into the Parquet metadata, where replay finds it,
 and to --cluster-out as a cluster file. Node events the trace records go to the
-Parquet metadata and to --node-events-out as the CSV --node-events reads.
+Parquet metadata and to --node-events-out as the CSV --node-events reads. When
+the trace says when its time 0 was (an SWF header, Slurm accounting's dates in
+--time-zone), that epoch and the site's time zone go to the Parquet metadata,
+or to the first line of a JSON Lines or CSV file, so that the replay writes the
+same calendar timestamps.
 
 The output is written to a temporary file renamed at the end; a progress bar
 shows on a terminal; one line sums up what was written and skipped.`,
@@ -131,7 +135,7 @@ func runConvert(c *run.Spec, o convertOptions, stderr, stdout io.Writer) error {
 	var cols native.Columns
 	if enc != "jsonl" {
 		bar.pass("reading")
-		err := eachJob(w, bar, func(j *sim.Job) error { return cols.Add(checkpointLabels(j)) })
+		err := eachJob(w, bar, func(j *sim.Job) error { return cols.Add(carriedLabels(j)) })
 		w.Close()
 		if err != nil {
 			return err
@@ -142,7 +146,8 @@ func runConvert(c *run.Spec, o convertOptions, stderr, stdout io.Writer) error {
 	}
 	defer w.Close()
 	meta := &native.Embedded{Cluster: w.Nodes, Defaults: w.Defaults, ClusterSource: w.Cluster, NodeEvents: w.NodeEvents,
-		Source: fmt.Sprintf("%s (%s, sha256 %s)", filepath.Base(w.Name), w.Format, w.SHA256)}
+		Source: fmt.Sprintf("%s (%s, sha256 %s)", filepath.Base(w.Name), w.Format, w.SHA256),
+		Epoch:  w.Epoch, TimeZone: w.TimeZone}
 	written := 0
 	bar.pass("writing")
 	err = metrics.WriteFileAtomic(o.to, func(out io.Writer) error {
@@ -150,6 +155,17 @@ func runConvert(c *run.Spec, o convertOptions, stderr, stdout io.Writer) error {
 		if gz {
 			z = gzip.NewWriter(out)
 			out = z
+		}
+		if enc != "parquet" {
+			// The text encodings carry the calendar in their first line
+			// (the Parquet writer puts it in the metadata).
+			line, err := native.AppendCalendarLine(nil, w.Epoch, w.TimeZone)
+			if err != nil {
+				return err
+			}
+			if _, err := out.Write(line); err != nil {
+				return err
+			}
 		}
 		var write func(*sim.Job) error
 		var finish func() error
@@ -178,7 +194,7 @@ func runConvert(c *run.Spec, o convertOptions, stderr, stdout io.Writer) error {
 		}
 		err := eachJob(w, bar, func(j *sim.Job) error {
 			written++
-			return write(checkpointLabels(j))
+			return write(carriedLabels(j))
 		})
 		if err != nil {
 			return err
@@ -226,12 +242,17 @@ func eachJob(w *run.Workload, bar *convertBar, f func(*sim.Job) error) error {
 	}
 }
 
-// checkpointLabels carries a job's checkpoint interval and restore cost,
-// which the native format has no field for, as the labels checkpoint_s
-// and checkpoint_cost_s that replay reads back into them; j is not
+// carriedLabels carries what the native format has no field for as
+// labels that replay reads back: a job's checkpoint interval and restore
+// cost as checkpoint_s and checkpoint_cost_s, and its co-task group as
+// native.CotaskLabel when its labels do not already say it; j is not
 // changed.
-func checkpointLabels(j *sim.Job) *sim.Job {
-	if j.CheckpointInterval == 0 && j.CheckpointCost == 0 {
+func carriedLabels(j *sim.Job) *sim.Job {
+	var group string
+	if j.CotaskGroup != "" && (j.Traits == nil || !slices.ContainsFunc(j.Traits.Labels, func(x sim.Label) bool { return x.Key == native.CotaskLabel })) {
+		group = j.CotaskGroup
+	}
+	if j.CheckpointInterval == 0 && j.CheckpointCost == 0 && group == "" {
 		return j
 	}
 	c := *j
@@ -241,15 +262,26 @@ func checkpointLabels(j *sim.Job) *sim.Job {
 	}
 	t.Labels = slices.Clone(t.Labels)
 	for _, l := range []struct {
-		key string
-		val sim.Time
-	}{{"checkpoint_s", j.CheckpointInterval}, {"checkpoint_cost_s", j.CheckpointCost}} {
-		if l.val != 0 && !slices.ContainsFunc(t.Labels, func(x sim.Label) bool { return x.Key == l.key }) {
-			t.Labels = append(t.Labels, sim.Label{Key: l.key, Value: sim.FormatSeconds(l.val)})
+		key, val string
+	}{
+		{"checkpoint_s", seconds(j.CheckpointInterval)},
+		{"checkpoint_cost_s", seconds(j.CheckpointCost)},
+		{native.CotaskLabel, group},
+	} {
+		if l.val != "" && !slices.ContainsFunc(t.Labels, func(x sim.Label) bool { return x.Key == l.key }) {
+			t.Labels = append(t.Labels, sim.Label{Key: l.key, Value: l.val})
 		}
 	}
 	c.Traits = &t
 	return &c
+}
+
+// seconds is t as a label value, "" for zero (no label).
+func seconds(t sim.Time) string {
+	if t == 0 {
+		return ""
+	}
+	return sim.FormatSeconds(t)
 }
 
 // writeSidecars writes --cluster-out and --node-events-out, and says

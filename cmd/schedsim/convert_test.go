@@ -40,6 +40,8 @@ var convertCases = []convertCase{
 	{name: "azure", trace: "../../testdata/azure/vmtable.csv", read: []string{"--cluster", "../../testdata/azure/cluster.yaml"}},
 	{name: "google2011", trace: "../../testdata/google/2011", run: []string{"--placement", "least-allocated"}, events: true},
 	{name: "google2019", trace: "../../testdata/google/2019", events: true},
+	{name: "sacct-zone", trace: "../../traces/sacct/testdata/allocations.txt", read: []string{"--trace-format", "sacct", "--time-zone", "Europe/Berlin", "--cluster", "../../testdata/clusters/hetero.yaml"},
+		run: []string{"--queue", "multifactor"}},
 }
 
 // TestConvertReplay: for every trace format, converting to Parquet, JSON
@@ -59,9 +61,14 @@ func TestConvertReplay(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			// The converted traces keep the original's base name, so that
-			// the summary's trace label is the same.
+			// the summary's trace label is the same: less the extension
+			// when the label drops it (.swf, .json…), with it when not
+			// (allocations.txt.parquet is labelled allocations.txt).
 			base := strings.TrimSuffix(filepath.Base(c.trace), ".gz")
-			base = strings.TrimSuffix(base, filepath.Ext(base))
+			switch filepath.Ext(base) {
+			case ".swf", ".json", ".jsonl", ".ndjson", ".csv", ".parquet":
+				base = strings.TrimSuffix(base, filepath.Ext(base))
+			}
 			orig := filepath.Join(dir, "orig")
 			replay(t, c, orig, append([]string{"--trace", c.trace}, c.read...))
 			for _, ext := range []string{".parquet", ".jsonl", ".csv"} {

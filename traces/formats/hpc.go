@@ -79,6 +79,7 @@ func openNative(req Request) (*Opened, error) {
 		return nil, err
 	}
 	out := &Opened{Source: r, Skips: r.Skips, Close: func() { r.Close() }, Traitless: r.Traitless()}
+	out.Epoch, out.TimeZone = r.Calendar()
 	if e := r.Embedded(); e != nil && e.Cluster != nil && !req.ClusterGiven {
 		out.Nodes, out.Defaults, out.NodeEvents = e.Cluster, e.Defaults, e.NodeEvents
 		out.Cluster = fmt.Sprintf("embedded in %s (%s)", filepath.Base(req.Path), e.ClusterSource)

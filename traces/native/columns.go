@@ -8,14 +8,15 @@ import (
 
 // Columns are the optional columns a CSV or Parquet writer emits: one
 // requirement column per resource, in the order the resources first
-// appear, and a column for each trait field and for depends_on when some
-// job has it. A writer needs them before its first row, so a streaming
+// appear, and a column for each recorded field (qos, requested_procs,
+// recorded_start_s), each trait field and depends_on when some job has
+// it. A writer needs them before its first row, so a streaming
 // converter gathers them in a first pass over the trace (Add), then writes
 // in a second; ColumnsOf does it for jobs in memory.
 type Columns struct {
 	// Resources name the req_ columns, in order.
 	Resources []string
-	has       [numFields]bool // trait fields and depends_on that some job has
+	has       [numFields]bool // optional fields (from firstOptional) that some job has
 	index     map[string]int  // resource → position in Resources
 }
 
@@ -31,11 +32,15 @@ func ColumnsOf(jobs []*sim.Job) (Columns, error) {
 	return c, nil
 }
 
-// Add notes the resources, trait fields and dependencies of j. It checks
-// j as a writer would and returns the error naming the job.
+// Add notes the resources, recorded fields, trait fields and
+// dependencies of j. It checks j as a writer would and returns the error
+// naming the job.
 func (c *Columns) Add(j *sim.Job) error {
 	if err := checkJob(j); err != nil {
 		return fmt.Errorf("job %q: %w", j.ID, err)
+	}
+	for f := firstOptional; f < firstTrait; f++ {
+		c.has[f] = c.has[f] || hasRecorded(f, j)
 	}
 	if t := j.Traits; t != nil {
 		for f := firstTrait; f < fDependsOn; f++ {
@@ -71,11 +76,11 @@ func (c *Columns) resource(r string) (int, bool) {
 	return i, ok
 }
 
-// optional lists the trait fields and depends_on that have a column, in
-// schema order.
+// optional lists the recorded fields, trait fields and depends_on that
+// have a column, in schema order.
 func (c *Columns) optional() []field {
 	var fs []field
-	for f := firstTrait; f < numFields; f++ {
+	for f := firstOptional; f < numFields; f++ {
 		if c.has[f] {
 			fs = append(fs, f)
 		}
@@ -90,6 +95,11 @@ func (c *Columns) fits(j *sim.Job) error {
 			return fmt.Errorf("job %q: resource %s has no column (not seen when the columns were gathered)", j.ID, q.Resource)
 		}
 	}
+	for f := firstOptional; f < firstTrait; f++ {
+		if !c.has[f] && hasRecorded(f, j) {
+			return fmt.Errorf("job %q: %s has no column (not seen when the columns were gathered)", j.ID, f)
+		}
+	}
 	if t := j.Traits; t != nil {
 		for f := firstTrait; f < fDependsOn; f++ {
 			if !c.has[f] && hasTrait(f, t) {
@@ -101,4 +111,18 @@ func (c *Columns) fits(j *sim.Job) error {
 		return fmt.Errorf("job %q: depends_on has no column (not seen when the columns were gathered)", j.ID)
 	}
 	return nil
+}
+
+// hasRecorded reports whether j has a value for the recorded field f
+// (qos, requested_procs, recorded_start_s).
+func hasRecorded(f field, j *sim.Job) bool {
+	switch f {
+	case fQOS:
+		return j.QOS != ""
+	case fRequestedProcs:
+		return j.RequestedProcs != 0
+	case fRecordedStart:
+		return j.Recorded
+	}
+	return false
 }

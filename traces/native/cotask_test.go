@@ -3,6 +3,7 @@ package native
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -56,6 +57,66 @@ func TestCotaskGroupAndIndependentTasks(t *testing.T) {
 		}
 		if got.String() != want {
 			t.Errorf("%s:\n got\n%s\nwant\n%s", name, got.String(), want)
+		}
+	}
+}
+
+// encodings are the three writers and their readers, for round trips.
+var encodings = []struct {
+	name  string
+	write func(io.Writer, []*sim.Job) error
+	read  func(t *testing.T, data []byte) ([]*sim.Job, error)
+}{
+	{"jsonl", WriteJSONL, func(t *testing.T, data []byte) ([]*sim.Job, error) {
+		return readAll(t, NewJSONLReader(bytes.NewReader(data), "t.jsonl", traces.Options{Strict: true}))
+	}},
+	{"csv", WriteCSV, func(t *testing.T, data []byte) ([]*sim.Job, error) {
+		return readAll(t, NewCSVReader(bytes.NewReader(data), "t.csv", traces.Options{Strict: true}))
+	}},
+	{"parquet", func(w io.Writer, jobs []*sim.Job) error { return WriteParquet(w, jobs, nil) }, func(t *testing.T, data []byte) ([]*sim.Job, error) {
+		jobs, _, err := readParquet(t, data, traces.Options{Strict: true})
+		return jobs, err
+	}},
+}
+
+// TestWrittenGang: the writers write gang so that the job reads back the
+// same way it replays. A job of several tasks that is not a gang but
+// whose tasks are not independent either (Alibaba's instances) comes back
+// as a gang, its tasks still together; one of independent tasks comes
+// back independent whatever its Gang said; a one-task job keeps Gang.
+func TestWrittenGang(t *testing.T) {
+	job := func(id string, tasks int, gang, independent bool) *sim.Job {
+		return &sim.Job{ID: id, Walltime: sim.NoWalltime, Tasks: tasks, Gang: gang, IndependentTasks: independent}
+	}
+	jobs := []*sim.Job{
+		job("instances", 3, false, false),
+		job("split", 3, false, true),
+		job("split-gang", 2, true, true),
+		job("hpc", 4, true, false),
+		job("one", 1, false, false),
+		job("one-gang", 1, true, false),
+	}
+	want := "instances independent=false gang=true\n" +
+		"split independent=true gang=false\n" +
+		"split-gang independent=true gang=false\n" +
+		"hpc independent=false gang=true\n" +
+		"one independent=false gang=false\n" +
+		"one-gang independent=false gang=true\n"
+	for _, enc := range encodings {
+		var b bytes.Buffer
+		if err := enc.write(&b, jobs); err != nil {
+			t.Fatal(err)
+		}
+		back, err := enc.read(t, b.Bytes())
+		if err != nil {
+			t.Fatalf("%s: %v", enc.name, err)
+		}
+		var got strings.Builder
+		for _, j := range back {
+			fmt.Fprintf(&got, "%s independent=%t gang=%t\n", j.ID, j.IndependentTasks, j.Gang)
+		}
+		if got.String() != want {
+			t.Errorf("%s:\n got\n%s\nwant\n%s", enc.name, got.String(), want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -14,13 +15,17 @@ import (
 const reqPrefix = "req_"
 
 // NewCSVReader reads CSV with a header row from r; name is the file name
-// used in errors. The header is read by the first call to Next.
+// used in errors. The calendar line, when the file starts with one, is
+// read at once (a bad one is the error of the first Next); the header is
+// read by the first call to Next.
 func NewCSVReader(r io.Reader, name string, opt traces.Options) *Reader {
-	cr := traces.NewCSVReader(r)
+	br := bufio.NewReaderSize(r, textBuffer)
+	cal, lines, err := readCalendarLine(br, name)
+	cr := traces.NewCSVReader(br)
 	cr.FieldsPerRecord = -1 // checked here, with a better message
 	cr.ReuseRecord = true
-	d := &csvDecoder{name: name, r: cr, offset: -1}
-	return &Reader{name: name, opt: opt, decode: d.next}
+	d := &csvDecoder{name: name, r: cr, offset: -1, skipped: lines}
+	return &Reader{name: name, opt: opt, decode: d.next, epoch: cal.Epoch, zone: cal.TimeZone, err: err}
 }
 
 type csvDecoder struct {
@@ -33,7 +38,16 @@ type csvDecoder struct {
 	offset int64       // input offset after the last bad row
 	s      jsonScanner // reads the cells of structured trait fields
 	cell   []byte
+	// skipped is the lines before the CSV proper (the calendar line),
+	// which the CSV reader's line numbers do not count.
+	skipped int
 	interner
+}
+
+// pos is the file line of cell i of the last row read.
+func (d *csvDecoder) pos(i int) int {
+	l, _ := d.r.FieldPos(i)
+	return l + d.skipped
 }
 
 // column kinds beyond the schema's fields.
@@ -48,16 +62,16 @@ func (d *csvDecoder) fatal(line int, f string, err error) error {
 func (d *csvDecoder) readHeader() error {
 	row, err := d.r.Read()
 	if err == io.EOF {
-		return d.fatal(1, "", errors.New("no header row"))
+		return d.fatal(1+d.skipped, "", errors.New("no header row"))
 	}
 	if err != nil {
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			return d.fatal(pe.Line, "", fmt.Errorf("header: %w", pe.Err))
+			return d.fatal(pe.Line+d.skipped, "", fmt.Errorf("header: %w", pe.Err))
 		}
 		return fmt.Errorf("%s: %w", d.name, err)
 	}
-	line, _ := d.r.FieldPos(0)
+	line := d.pos(0)
 	d.width = len(row)
 	d.cols = make([]field, len(row))
 	d.res = make([]string, len(row))
@@ -116,13 +130,14 @@ func (d *csvDecoder) next(rec *record) (int, error) {
 		// A lenient reader skips the row and goes on; make sure the CSV
 		// reader moved, so that it never skips forever.
 		off := d.r.InputOffset()
+		line := pe.Line + d.skipped
 		if off == d.offset {
-			return pe.Line, d.fatal(pe.Line, "", pe.Err)
+			return line, d.fatal(line, "", pe.Err)
 		}
 		d.offset = off
-		return pe.Line, &traces.ParseError{File: d.name, Line: pe.Line, Err: pe.Err}
+		return line, &traces.ParseError{File: d.name, Line: line, Err: pe.Err}
 	}
-	line, _ := d.r.FieldPos(0)
+	line := d.pos(0)
 	if len(row) != d.width {
 		return line, &traces.ParseError{File: d.name, Line: line,
 			Err: fmt.Errorf("row has %d cells, the header has %d", len(row), d.width)}
@@ -148,7 +163,7 @@ func (d *csvDecoder) next(rec *record) (int, error) {
 			rec.seen[f] = true
 		}
 		if err != nil {
-			l, _ := d.r.FieldPos(i)
+			l := d.pos(i)
 			pe := &traces.ParseError{File: d.name, Line: l, Field: name, Err: err}
 			if te, ok := err.(*traitError); ok {
 				pe.Field, pe.Err = te.path, te.err

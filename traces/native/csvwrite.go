@@ -12,12 +12,12 @@ import (
 
 // CSVWriter writes jobs as CSV one at a time, with the columns it was
 // made with: the job's own fields, a req_<resource> column per resource,
-// and the trait and depends_on columns that some job uses. Lists and
-// objects are compact JSON in one cell.
+// and the recorded, trait and depends_on columns that some job uses.
+// Lists and objects are compact JSON in one cell.
 type CSVWriter struct {
 	cw    *csv.Writer
 	cols  Columns
-	extra []field // trait and depends_on columns, in header order
+	extra []field // recorded, trait and depends_on columns, in header order
 	row   []string
 	buf   []byte
 }
@@ -71,9 +71,19 @@ func (w *CSVWriter) Write(j *sim.Job) error {
 	rest := row[5+len(w.cols.Resources):]
 	rest[0], rest[1], rest[2], rest[3] = j.User, j.Group, j.Queue, j.Partition
 	rest[4] = strconv.Itoa(j.Priority)
-	rest[5] = strconv.FormatBool(j.Gang)
+	rest[5] = strconv.FormatBool(writtenGang(j))
 	for k, f := range w.extra {
 		switch {
+		case f == fQOS:
+			rest[6+k] = j.QOS
+		case f == fRequestedProcs:
+			if j.RequestedProcs != 0 {
+				rest[6+k] = strconv.FormatInt(j.RequestedProcs, 10)
+			}
+		case f == fRecordedStart:
+			if j.Recorded {
+				rest[6+k] = sim.FormatSeconds(j.RecordedStart)
+			}
 		case f == fDependsOn:
 			if len(j.DependsOn) > 0 {
 				w.buf = appendDeps(w.buf[:0], j.DependsOn)

@@ -32,6 +32,14 @@
 //	gang         boolean  -        no        true      all tasks start together; false: each task starts as it fits (see below)
 //	depends_on   list     -        no        []        earlier jobs this one waits for (see "Dependencies")
 //
+// the optional fields of what the traced system recorded (see "Recorded
+// fields"):
+//
+//	field             type     unit     default        meaning (sim.Job field)
+//	qos               string   -        ""             the quality of service asked for (QOS)
+//	requested_procs   integer  -        0 (none)       processors (cores) asked for, ≥ 0 (RequestedProcs)
+//	recorded_start_s  decimal  seconds  not recorded   when the job really started there, within ±1e12 (Recorded, RecordedStart)
+//
 // and the optional placement traits (sim.Traits; see "Placement traits"):
 //
 //	field            type                 default  meaning (sim.Traits field)
@@ -99,6 +107,17 @@
 // outputs have a row per task, ID#0, ID#1, … A job without the field, or
 // with gang: true, starts its tasks together.
 //
+// The writers write gang as the reader needs it to rebuild the same job:
+// a job of several tasks gets gang: false exactly when its tasks are
+// independent. A job whose trace says it is not a gang but whose tasks
+// start together all the same (sim.Job.Gang false, IndependentTasks
+// false: Alibaba's instances) is written gang: true, since that is how it
+// replays; the format has no way to say "not a gang, yet started
+// together", and nothing but this reader looks at Gang. A job of one
+// task keeps its gang as it is. The writers also refuse a job whose
+// co-task group (sim.Job.CotaskGroup) is not the value of its
+// cotask_group label, since the label is all the format keeps of it.
+//
 // Inside tolerations and constraints, a key that is not listed is an
 // unknown field, and stops the reader as a top-level one does. Errors name
 // the place in the value:
@@ -113,6 +132,41 @@
 //
 // A writer leaves out the trait fields a job does not have, so the output
 // for a trace without traits is what it was before they existed.
+//
+// # Recorded fields
+//
+// qos, requested_procs and recorded_start_s keep what a trace recorded
+// about the job on the system it was traced on, which the outputs and
+// calibration use (an SWF trace's requested processors and wait, Slurm
+// accounting's QOS and Start). recorded_start_s is on the trace's own
+// clock, like submit_s, and may be negative; it is absent (left out,
+// null, an empty cell) when the start was not recorded, while 0 is a
+// start recorded at time 0. The writers leave these fields out of
+// a job that has none (JSON Lines), and add their columns only when some
+// job has them (CSV, Parquet), so a trace without them, and every trace
+// written before they existed, reads with the defaults.
+//
+//	{"id": "1001", "submit_s": 0, "runtime_s": 3600, "tasks": 2, "qos": "normal", "requested_procs": 64, "recorded_start_s": 300}
+//
+// # Calendar
+//
+// A trace converted from one that says when its time 0 was (an SWF
+// header's UnixStartTime and TimeZoneString, Slurm accounting's dates)
+// keeps that instant, the epoch, and the site's IANA time zone, so that
+// its replay writes the same calendar timestamps (Reader.Calendar). In
+// Parquet they are metadata (see "Parquet"). In JSON Lines and CSV they
+// are a first line of their own, which JSON Lines reads as a comment:
+//
+//	# schedsim.epoch=1996-09-23T12:00:31Z schedsim.time_zone=Europe/Stockholm
+//
+// The line is the file's first (after a byte-order mark), at most 4 KiB,
+// and starts with '#' and a word schedsim.…; its words are key=value,
+// with the keys schedsim.epoch (an RFC 3339 instant, written in UTC) and
+// schedsim.time_zone (a zone name without blanks), each optional and
+// given at most once. Any other first line is not a calendar line. A bad
+// calendar line (an unknown key, an epoch that is not RFC 3339) stops the
+// reader at its first record, in both modes. Line numbers in errors count
+// the calendar line. AppendCalendarLine writes it.
 //
 // # Dependencies
 //
@@ -143,8 +197,8 @@
 //	{"id": "1", "submit_s": 0, "runtime_s": 3600, "walltime_s": 7200, "tasks": 2, "request": {"cpu": 4, "mem": 2048}, "user": "alice"}
 //	{"id": "2", "submit_s": 88.51, "runtime_s": 12.5, "request": {"cpu": 0.5}, "gang": false}
 //
-// A line whose first non-blank character is '#' is a comment; blank lines are
-// ignored. A null value means the field is absent. Line numbers in errors
+// A line whose first non-blank character is '#' is a comment (the first
+// may be the calendar line, see "Calendar"); blank lines are ignored. A null value means the field is absent. Line numbers in errors
 // count every physical line, comments and blank lines included.
 //
 // # CSV
@@ -155,7 +209,8 @@
 // submit_s and runtime_s must be present. An empty cell means the field is
 // absent (its default applies; an empty req_ cell means the resource is not
 // requested). gang is true or false (also 1/0, t/f). Blank lines are skipped;
-// CSV has no comment lines.
+// CSV has no comment lines, except that the calendar line (see
+// "Calendar") may come before the header.
 //
 //	id,submit_s,runtime_s,walltime_s,tasks,req_cpu,req_mem,user,gang
 //	1,0,3600,7200,2,4,2048,alice,true
@@ -170,8 +225,10 @@
 //	id,submit_s,runtime_s,selector,tolerations,architecture
 //	7,5,60,"{""zone"":""b""}","[{""key"":""dedicated"",""effect"":""NoSchedule""}]",aarch64
 //
-// The CSV writer adds a trait column only when some job has that field, so
-// a trace without traits has none.
+// The CSV writer adds a trait or recorded column only when some job has
+// that field, so a trace without traits has none. The recorded fields
+// are cells of their own, as in the table above (an empty cell is
+// absent).
 //
 // # Parquet
 //
@@ -180,37 +237,40 @@
 // list elements named element or item). Times are whole microseconds, the
 // engine's unit, so they are exact without a decimal type:
 //
-//	column           Parquet type (Arrow)                         null means      text field
-//	id               BYTE_ARRAY UTF8 (string)                     (an error)      id
-//	submit_us        INT64 (int64), µs                            (an error)      submit_s
-//	runtime_us       INT64 (int64), µs                            (an error)      runtime_s
-//	walltime_us      INT64 (int64), µs                            unknown         walltime_s
-//	tasks            INT64 (int64)                                1               tasks
-//	req_<resource>   INT64 DECIMAL(18,3) (decimal128(18,3)),      not requested   request.<resource>
-//	                 units; scales 0–3 and INT32/FIXED_LEN_BYTE_ARRAY decimals are read too
-//	user, group,     BYTE_ARRAY UTF8 (string), dictionary-encoded ""              the same
+//	column            Parquet type (Arrow)                         null means      text field
+//	id                BYTE_ARRAY UTF8 (string)                     (an error)      id
+//	submit_us         INT64 (int64), µs                            (an error)      submit_s
+//	runtime_us        INT64 (int64), µs                            (an error)      runtime_s
+//	walltime_us       INT64 (int64), µs                            unknown         walltime_s
+//	tasks             INT64 (int64)                                1               tasks
+//	req_<resource>    INT64 DECIMAL(18,3) (decimal128(18,3)),      not requested   request.<resource>
+//	                  units; scales 0–3 and INT32/FIXED_LEN_BYTE_ARRAY decimals are read too
+//	user, group,      BYTE_ARRAY UTF8 (string), dictionary-encoded ""              the same
 //	queue, partition
-//	priority         INT64 (int64)                                0               priority
-//	gang             BOOLEAN (bool)                               true            gang
-//	immunities,      LIST<UTF8> (list<string>)                    absent          the same
+//	priority          INT64 (int64)                                0               priority
+//	gang              BOOLEAN (bool)                               true            gang
+//	qos               BYTE_ARRAY UTF8 (string), dictionary-encoded ""              qos
+//	requested_procs   INT64 (int64)                                0               requested_procs
+//	recorded_start_us INT64 (int64), µs                            not recorded    recorded_start_s
+//	immunities,       LIST<UTF8> (list<string>)                    absent          the same
 //	aversion_groups
-//	selector, labels MAP<UTF8, UTF8> (map<string, string>),       absent          the same
-//	                 entries in order; a null value is absent
-//	tolerations      LIST<STRUCT<key, value, effect: UTF8>>       absent          tolerations
-//	constraints      LIST<STRUCT<kind, attribute, value: UTF8,    absent          constraints
-//	                 groups: INT64, soft: BOOLEAN>>
-//	architecture,    BYTE_ARRAY UTF8 (string)                     absent          the same
+//	selector, labels  MAP<UTF8, UTF8> (map<string, string>),       absent          the same
+//	                  entries in order; a null value is absent
+//	tolerations       LIST<STRUCT<key, value, effect: UTF8>>       absent          tolerations
+//	constraints       LIST<STRUCT<kind, attribute, value: UTF8,    absent          constraints
+//	                  groups: INT64, soft: BOOLEAN>>
+//	architecture,     BYTE_ARRAY UTF8 (string)                     absent          the same
 //	member_group, project
-//	depends_on       LIST<STRUCT<job, condition: UTF8,            absent          depends_on
-//	                 think_us: INT64 µs>>
+//	depends_on        LIST<STRUCT<job, condition: UTF8,            absent          depends_on
+//	                  think_us: INT64 µs>>
 //
 // Only id, submit_us and runtime_us must be present. Inside the structs a
 // member may be left out or null: "" for strings, 0, false; condition is
 // success or any (null: success). The writer puts the req_ columns after
 // tasks, in the order the resources first appear (so, as in CSV, a job's
-// requirements come back in column order), and adds a trait or depends_on
-// column only when some job has that field; empty lists and maps are
-// written null.
+// requirements come back in column order), and adds a recorded, trait or
+// depends_on column only when some job has that field; empty lists and
+// maps are written null.
 //
 // The file's key-value metadata must hold schedsim.schema =
 // "schedsim-native v1" (the schema and its version); a file without it,
@@ -223,6 +283,11 @@
 //	schedsim.cluster_source    where that cluster came from ("SWF header, pool model: …")
 //	schedsim.node_events       its node events, as the CSV --node-events reads
 //	schedsim.source            the trace it was converted from: name, format, sha256
+//	schedsim.epoch             the calendar instant of time 0, RFC 3339 (written in UTC)
+//	schedsim.time_zone         the site's IANA time zone (see "Calendar")
+//
+// A metadata epoch that is not RFC 3339, or a time zone with blanks, is
+// refused at open.
 //
 // The writer writes row groups of 64 Ki jobs, Snappy-compressed, and the
 // same jobs give the same bytes. The reader decodes with the Parquet
@@ -262,6 +327,7 @@
 //     sorted, not thinned;
 //   - a missing CSV header, a CSV header naming a column twice or missing a
 //     required column;
+//   - a bad calendar line (see "Calendar");
 //   - an I/O error, a broken gzip stream, or a line longer than 16 MiB.
 //
 // Once Next has returned an error other than a skipped record, it returns the

@@ -23,6 +23,12 @@ const (
 	fPartition
 	fPriority
 	fGang
+	// What the trace recorded about the job (sim.Job.QOS,
+	// RequestedProcs, RecordedStart), optional: a writer adds their
+	// columns only when some job has them.
+	fQOS
+	fRequestedProcs
+	fRecordedStart
 	// The placement traits (sim.Traits), all optional.
 	fImmunities
 	fAversionGroups
@@ -39,8 +45,13 @@ const (
 	numFields
 )
 
-// firstTrait is the first of the trait fields, which follow the job's own.
-const firstTrait = fImmunities
+// firstOptional is the first of the fields a CSV or Parquet writer adds
+// only when some job has them (Columns): the recorded fields, the traits
+// and depends_on. firstTrait is the first of the trait fields.
+const (
+	firstOptional = fQOS
+	firstTrait    = fImmunities
+)
 
 // fieldNames is the schema's spelling of each field, in the order a writer
 // emits them.
@@ -57,6 +68,10 @@ var fieldNames = [numFields]string{
 	fPartition: "partition",
 	fPriority:  "priority",
 	fGang:      "gang",
+
+	fQOS:            "qos",
+	fRequestedProcs: "requested_procs",
+	fRecordedStart:  "recorded_start_s",
 
 	fImmunities:     "immunities",
 	fAversionGroups: "aversion_groups",
@@ -98,7 +113,7 @@ const (
 
 func (f field) kind() kind {
 	switch f {
-	case fSubmit, fRuntime, fWalltime, fTasks, fPriority:
+	case fSubmit, fRuntime, fWalltime, fTasks, fPriority, fRequestedProcs, fRecordedStart:
 		return kNumber
 	case fGang:
 		return kBool
@@ -205,6 +220,8 @@ func (r *record) setText(f field, text string) error {
 		j.Queue = text
 	case fPartition:
 		j.Partition = text
+	case fQOS:
+		j.QOS = text
 	case fArchitecture, fMemberGroup, fProject:
 		if text == "" {
 			return nil // absent
@@ -258,6 +275,21 @@ func (r *record) setText(f field, text string) error {
 			return errInteger
 		}
 		j.Priority = n
+	case fRequestedProcs:
+		n, err := atoi(text)
+		if err != nil {
+			return errInteger
+		}
+		if n < 0 {
+			return errNegTime // the same words: "must be ≥ 0"
+		}
+		j.RequestedProcs = int64(n)
+	case fRecordedStart:
+		t, err := parseTime(text)
+		if err != nil {
+			return err
+		}
+		j.Recorded, j.RecordedStart = true, t
 	case fGang:
 		b, err := strconv.ParseBool(text)
 		if err != nil {

@@ -15,13 +15,20 @@ import (
 const maxLine = traces.MaxRecord
 
 // NewJSONLReader reads JSON Lines from r; name is the file name used in
-// errors.
+// errors. It reads the calendar line, if the file starts with one, at
+// once; a bad one is the error of the first Next.
 func NewJSONLReader(r io.Reader, name string, opt traces.Options) *Reader {
-	sc := bufio.NewScanner(r)
+	br := bufio.NewReaderSize(r, textBuffer)
+	cal, lines, err := readCalendarLine(br, name)
+	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	d := &jsonlDecoder{name: name, sc: sc}
-	return &Reader{name: name, opt: opt, decode: d.next}
+	d := &jsonlDecoder{name: name, sc: sc, line: lines}
+	return &Reader{name: name, opt: opt, decode: d.next, epoch: cal.Epoch, zone: cal.TimeZone, err: err}
 }
+
+// textBuffer is the read buffer of the text encodings, which look at
+// their first line for the calendar before the records are read.
+const textBuffer = 64 << 10
 
 // jsonlDecoder reads one line at a time and decodes it with a small JSON
 // scanner of its own. The records are flat, so the scanner needs no tree:
@@ -44,7 +51,7 @@ func (d *jsonlDecoder) next(rec *record) (int, error) {
 	for d.sc.Scan() {
 		d.line++
 		text := d.sc.Bytes()
-		if d.line == 1 {
+		if d.line == 1 { // not after a calendar line, which took the mark
 			text = bytes.TrimPrefix(text, bom)
 		}
 		trimmed := bytes.TrimLeft(text, " \t\r")

@@ -45,6 +45,17 @@ func dump(j *sim.Job) string {
 		}
 		fmt.Fprintf(&b, "] arch=%q member=%q project=%q labels=%q}", t.Architecture, t.MemberGroup, t.Project, t.Labels)
 	}
+	// The recorded fields only when set, so that the golden files of
+	// traces without them stay as they were.
+	if j.QOS != "" || j.RequestedProcs != 0 || j.Recorded || j.RecordedStart != 0 {
+		fmt.Fprintf(&b, " qos=%q procs=%d recorded=%t recorded_start=%d", j.QOS, j.RequestedProcs, j.Recorded, j.RecordedStart)
+	}
+	if j.IndependentTasks {
+		b.WriteString(" independent")
+	}
+	if j.CotaskGroup != "" {
+		fmt.Fprintf(&b, " cotask_group=%q", j.CotaskGroup)
+	}
 	if len(j.DependsOn) > 0 {
 		b.WriteString(" depends_on=[")
 		for i, d := range j.DependsOn {
@@ -344,10 +355,48 @@ var jsonlErrors = []errCase{
 		"t.jsonl:1: field labels: given twice", false, "given twice"},
 	{"traits syntax", `{"id":"1","submit_s":0,"runtime_s":1,"immunities":["a" "b"]}`,
 		"t.jsonl:1: bad JSON: invalid character '\"' after array element", false, "bad JSON: invalid character '\"' after array element"},
+
+	// Recorded fields.
+	{"negative procs", `{"id":"1","submit_s":0,"runtime_s":1,"requested_procs":-4}`,
+		"t.jsonl:1: field requested_procs: must be ≥ 0", false, "must be ≥ 0"},
+	{"fractional procs", `{"id":"1","submit_s":0,"runtime_s":1,"requested_procs":1.5}`,
+		"t.jsonl:1: field requested_procs: not an integer", false, "not an integer"},
+	{"qos number", `{"id":"1","submit_s":0,"runtime_s":1,"qos":3}`,
+		"t.jsonl:1: field qos: must be a string", false, "must be a string"},
+	{"recorded start string", `{"id":"1","submit_s":0,"runtime_s":1,"recorded_start_s":"300"}`,
+		"t.jsonl:1: field recorded_start_s: must be a number", false, "must be a number"},
+	{"recorded start huge", `{"id":"1","submit_s":0,"runtime_s":1,"recorded_start_s":2e12}`,
+		"t.jsonl:1: field recorded_start_s: must be at most 1e12 s", false, "must be at most 1e12 s"},
+
+	// The calendar line: a bad one stops the reader, and line numbers
+	// count it.
+	{"calendar epoch", "# schedsim.epoch=yesterday\n" + `{"id":"1","submit_s":0,"runtime_s":1}`,
+		"t.jsonl:1: field schedsim.epoch: must be an RFC 3339 time (1996-09-23T12:00:31Z)", true, ""},
+	{"calendar key", "# schedsim.zone=UTC\n" + `{"id":"1","submit_s":0,"runtime_s":1}`,
+		"t.jsonl:1: field schedsim.zone: unknown key (known: schedsim.epoch, schedsim.time_zone)", true, ""},
+	{"calendar word", "# schedsim.time_zone=UTC extra\n" + `{"id":"1","submit_s":0,"runtime_s":1}`,
+		"t.jsonl:1: want key=value", true, ""},
+	{"calendar twice", "# schedsim.time_zone=UTC schedsim.time_zone=CET\n" + `{"id":"1","submit_s":0,"runtime_s":1}`,
+		"t.jsonl:1: field schedsim.time_zone: given twice", true, ""},
+	{"calendar empty zone", "# schedsim.time_zone=\n" + `{"id":"1","submit_s":0,"runtime_s":1}`,
+		"t.jsonl:1: field schedsim.time_zone: empty value", true, ""},
+	{"after the calendar", "# schedsim.time_zone=UTC\n" + `{"id":"1","submit_s":0,"runtime_s":"x"}`,
+		"t.jsonl:2: field runtime_s: must be a number", false, "must be a number"},
 }
 
 var csvErrors = []errCase{
 	{"empty file", ``, "t.csv:1: no header row", true, ""},
+	{"only a calendar line", "# schedsim.time_zone=UTC\n", "t.csv:2: no header row", true, ""},
+	{"calendar epoch", "# schedsim.epoch=1996-09-23\nid,submit_s,runtime_s\n1,0,1\n",
+		"t.csv:1: field schedsim.epoch: must be an RFC 3339 time (1996-09-23T12:00:31Z)", true, ""},
+	{"row after the calendar", "\ufeff# schedsim.epoch=1996-09-23T12:00:31Z\nid,submit_s,runtime_s\n1,0,1\n2,0,x\n",
+		"t.csv:4: field runtime_s: not a number of seconds", false, "not a number of seconds"},
+	{"header after the calendar", "# schedsim.time_zone=UTC\nid,submit_s,runtime_s,qos,qos\n",
+		"t.csv:2: field qos: column given twice", true, ""},
+	{"negative procs", "id,submit_s,runtime_s,requested_procs\n1,0,1,-1\n",
+		"t.csv:2: field requested_procs: must be ≥ 0", false, "must be ≥ 0"},
+	{"recorded start text", "id,submit_s,runtime_s,recorded_start_s\n1,0,1,noon\n",
+		"t.csv:2: field recorded_start_s: not a number of seconds", false, "not a number of seconds"},
 	{"unknown column", "id,submit_s,runtime_s,walltme_s\n",
 		"t.csv:1: field walltme_s: unknown column", true, ""},
 	{"request column", "id,submit_s,runtime_s,request\n",
@@ -433,7 +482,10 @@ func TestErrors(t *testing.T) {
 		in := c.in
 		if !c.fatal {
 			if name == "t.csv" { // pad the good row to the header's width
-				header, _, _ := strings.Cut(in, "\n")
+				header, rest, _ := strings.Cut(in, "\n")
+				if strings.HasPrefix(strings.TrimPrefix(header, "\ufeff"), "#") { // the calendar line
+					header, _, _ = strings.Cut(rest, "\n")
+				}
 				good = strings.TrimSuffix(good, "\n") + strings.Repeat(",", strings.Count(header, ",")-2) + "\n"
 			}
 			in = strings.TrimSuffix(in, "\n") + "\n" + good
@@ -617,6 +669,14 @@ func TestWriterRejects(t *testing.T) {
 			j.Request = []sim.Quantity{{Resource: "cpu", Amount: 1}, {Resource: "cpu", Amount: 2}}
 		}, `job "a": request.cpu: given twice`},
 		{func(j *sim.Job) { j.Request = []sim.Quantity{{Resource: " cpu", Amount: 1}} }, `job "a": resource " cpu": a CSV column name cannot start or end with a space`},
+		{func(j *sim.Job) { j.RequestedProcs = -1 }, `job "a": requested_procs: must be ≥ 0, got -1`},
+		{func(j *sim.Job) { j.RecordedStart = 5 * sim.Second }, `job "a": recorded_start_s: 5, but the job says its start was not recorded`},
+		{func(j *sim.Job) { j.Recorded, j.RecordedStart = true, -2_000_000_000_000*sim.Second }, `job "a": recorded_start_s: must be within ±1e12 s, got -2000000000000`},
+		{func(j *sim.Job) { j.CotaskGroup = "web" }, `job "a": labels.cotask_group: "", but the job's co-task group is "web" (the format carries the group as that label)`},
+		{func(j *sim.Job) {
+			j.CotaskGroup = "web"
+			j.Traits = &sim.Traits{Labels: []sim.Label{{Key: CotaskLabel, Value: "db"}}}
+		}, `job "a": labels.cotask_group: "db", but the job's co-task group is "web" (the format carries the group as that label)`},
 	} {
 		j := ok
 		c.mod(&j)

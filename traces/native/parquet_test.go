@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,10 +147,8 @@ func rawParquet(t *testing.T, fields []arrow.Field, cols []arrow.Array, kv map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{schemaKey, "other"} {
-		if v, ok := kv[k]; ok {
-			fw.AppendKeyValueMetadata(k, v)
-		}
+	for _, k := range slices.Sorted(maps.Keys(kv)) {
+		fw.AppendKeyValueMetadata(k, kv[k])
 	}
 	if err := fw.Write(rec); err != nil {
 		t.Fatal(err)

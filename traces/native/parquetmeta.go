@@ -3,6 +3,7 @@ package native
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow/go/v17/parquet/metadata"
 
@@ -14,7 +15,8 @@ import (
 // Embedded is what a Parquet trace may carry besides its jobs, so that a
 // trace converted from a format that describes its own cluster (an SWF
 // header, a Batsim nb_res, machine events) replays the same without other
-// files. JSON Lines and CSV traces carry none of it.
+// files. JSON Lines and CSV traces carry none of it but the calendar
+// (their calendar line, calendar.go).
 type Embedded struct {
 	// Cluster is the trace's own cluster; nil for none. Stored as a
 	// cluster file (clusterconfig.Encode) under schedsim.cluster.
@@ -30,6 +32,12 @@ type Embedded struct {
 	NodeEvents []sim.NodeEvent
 	// Source names the trace it was converted from, under schedsim.source.
 	Source string
+	// Epoch is the calendar instant of the trace's time 0, under
+	// schedsim.epoch (RFC 3339, UTC); the zero time when unknown.
+	// TimeZone is the site's IANA time zone, under schedsim.time_zone;
+	// "" when unknown.
+	Epoch    time.Time
+	TimeZone string
 }
 
 // Metadata keys besides schemaKey.
@@ -58,6 +66,15 @@ func (e *Embedded) keyValues() ([][2]string, error) {
 	}
 	if len(e.NodeEvents) > 0 {
 		kv = append(kv, [2]string{nodeEventsKey, string(AppendNodeEvents(nil, e.NodeEvents))})
+	}
+	if !e.Epoch.IsZero() {
+		kv = append(kv, [2]string{epochKey, e.Epoch.UTC().Format(time.RFC3339Nano)})
+	}
+	if e.TimeZone != "" {
+		if err := checkZone(e.TimeZone); err != nil {
+			return nil, fmt.Errorf("%s: %w", timeZoneKey, err)
+		}
+		kv = append(kv, [2]string{timeZoneKey, e.TimeZone})
 	}
 	return kv, nil
 }
@@ -124,6 +141,13 @@ func readEmbedded(name string, kv metadata.KeyValueMetadata) (*Embedded, error) 
 			return nil, err
 		}
 		e.NodeEvents = evs
+	}
+	for _, key := range [...]string{epochKey, timeZoneKey} {
+		if text, ok := get(key); ok {
+			if err := e.calendarValue(key, text); err != nil {
+				return nil, fmt.Errorf("%s: metadata %s %q: %w", name, key, text, err)
+			}
+		}
 	}
 	return e, nil
 }

@@ -113,7 +113,8 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 	for _, c := range d.cols {
 		traitless = traitless && (c.f < firstTrait || c.f == fDependsOn)
 	}
-	return &Reader{name: name, opt: opt, decode: d.next, meta: meta, traitless: traitless, closers: []io.Closer{d}}, nil
+	return &Reader{name: name, opt: opt, decode: d.next, meta: meta, epoch: meta.Epoch, zone: meta.TimeZone,
+		traitless: traitless, closers: []io.Closer{d}}, nil
 }
 
 // checkChunks checks that every column chunk lies inside the file and

@@ -27,6 +27,7 @@ const (
 	colSubmitUS   = "submit_us"
 	colRuntimeUS  = "runtime_us"
 	colWalltimeUS = "walltime_us"
+	colRecordedUS = "recorded_start_us"
 	memThinkUS    = "think_us"
 )
 
@@ -39,6 +40,8 @@ func pqName(f field) string {
 		return colRuntimeUS
 	case fWalltime:
 		return colWalltimeUS
+	case fRecordedStart:
+		return colRecordedUS
 	}
 	return f.String()
 }
@@ -88,13 +91,13 @@ func labelsType() *arrow.MapType {
 // null (an optional field left out).
 func pqType(f field) (arrow.DataType, bool) {
 	switch f {
-	case fSubmit, fRuntime, fTasks, fPriority:
+	case fSubmit, fRuntime, fTasks, fPriority, fRequestedProcs:
 		return arrow.PrimitiveTypes.Int64, false
-	case fWalltime:
+	case fWalltime, fRecordedStart:
 		return arrow.PrimitiveTypes.Int64, true
 	case fGang:
 		return arrow.FixedWidthTypes.Boolean, false
-	case fID, fUser, fGroup, fQueue, fPartition:
+	case fID, fUser, fGroup, fQueue, fPartition, fQOS:
 		return arrow.BinaryTypes.String, false
 	case fArchitecture, fMemberGroup, fProject:
 		return arrow.BinaryTypes.String, true
@@ -114,7 +117,7 @@ func pqType(f field) (arrow.DataType, bool) {
 
 // parquetSchema is the Arrow schema of a trace with these columns: the
 // job's own fields with the req_ columns after tasks, as in CSV, then
-// the trait and depends_on columns some job uses.
+// the recorded, trait and depends_on columns some job uses.
 func parquetSchema(cols *Columns) *arrow.Schema {
 	var fs []arrow.Field
 	add := func(f field) {

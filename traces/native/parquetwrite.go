@@ -57,7 +57,7 @@ func NewParquetWriter(w io.Writer, cols Columns, meta *Embedded) (*ParquetWriter
 		// pyarrow's choice; some readers misread a REPEATED root.
 		parquet.WithRootRepetition(parquet.Repetitions.Required),
 	}
-	for _, f := range []field{fUser, fGroup, fQueue, fPartition, fArchitecture, fMemberGroup, fProject} {
+	for _, f := range []field{fUser, fGroup, fQueue, fPartition, fQOS, fArchitecture, fMemberGroup, fProject} {
 		opts = append(opts, parquet.WithDictionaryFor(pqName(f), true))
 	}
 	// The library closes a writer that is an io.Closer; the caller owns w.
@@ -145,7 +145,8 @@ func (w *ParquetWriter) appendRow(j *sim.Job) error {
 		w.b[s.f].(*array.StringBuilder).Append(s.v)
 	}
 	w.b[fPriority].(*array.Int64Builder).Append(int64(j.Priority))
-	w.b[fGang].(*array.BooleanBuilder).Append(j.Gang)
+	w.b[fGang].(*array.BooleanBuilder).Append(writtenGang(j))
+	w.appendRecorded(j)
 	t := j.Traits
 	if t == nil {
 		t = &noTraits
@@ -162,6 +163,25 @@ func (w *ParquetWriter) appendRow(j *sim.Job) error {
 }
 
 var noTraits sim.Traits
+
+// appendRecorded appends one row to the recorded columns written: qos
+// ("" for none), requested_procs (0 for none), recorded_start_us (null
+// when the start was not recorded).
+func (w *ParquetWriter) appendRecorded(j *sim.Job) {
+	if b, ok := w.b[fQOS].(*array.StringBuilder); ok {
+		b.Append(j.QOS)
+	}
+	if b, ok := w.b[fRequestedProcs].(*array.Int64Builder); ok {
+		b.Append(j.RequestedProcs)
+	}
+	if b, ok := w.b[fRecordedStart].(*array.Int64Builder); ok {
+		if j.Recorded {
+			b.Append(int64(j.RecordedStart))
+		} else {
+			b.AppendNull()
+		}
+	}
+}
 
 // appendTraits appends one row to every trait column written; an absent
 // field is null.

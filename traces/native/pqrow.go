@@ -13,6 +13,7 @@ import (
 type pqBatch struct {
 	id, submit, runtime, walltime, tasks, prio, gang *flatCol
 	text                                             [4]*flatCol // user, group, queue, partition
+	qos, procs, recorded                             *flatCol
 	traitText                                        [3]*flatCol // architecture, member_group, project
 	req                                              []pqReq
 	// The nested columns, indexed by the row of the row group.
@@ -55,6 +56,12 @@ func (b *pqBatch) bind(flat []*flatCol, nested []*nestedField) {
 			b.prio = c
 		case fGang:
 			b.gang = c
+		case fQOS:
+			b.qos = c
+		case fRequestedProcs:
+			b.procs = c
+		case fRecordedStart:
+			b.recorded = c
 		case fUser, fGroup, fQueue, fPartition:
 			b.text[c.f-fUser] = c
 		case fArchitecture, fMemberGroup, fProject:
@@ -144,6 +151,19 @@ func (d *parquetDecoder) decodeRow(rec *record, i int) (string, string, error) {
 				j.Partition = v
 			}
 		}
+	}
+	j.QOS = b.qos.str(i, &d.interner)
+	if v, ok := b.procs.int(i); ok {
+		if v < 0 {
+			return "requested_procs", "", errNegTime
+		}
+		j.RequestedProcs = v
+	}
+	if v, ok := b.recorded.int(i); ok {
+		if v > int64(maxTime) || v < -int64(maxTime) {
+			return colRecordedUS, "", errBigTime
+		}
+		j.Recorded, j.RecordedStart = true, sim.Time(v)
 	}
 	if col, err := d.requests(j, i); err != nil {
 		return col, "", err

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
@@ -21,6 +22,9 @@ type Reader struct {
 	decode  func(*record) (line int, err error) // next record; io.EOF at the end
 	closers []io.Closer
 	meta    *Embedded // what a Parquet trace carries besides jobs; nil otherwise
+	// epoch and zone are the trace's calendar (Calendar).
+	epoch time.Time
+	zone  string
 	// traitless: no job can have traits (a Parquet trace without trait
 	// columns).
 	traitless bool
@@ -87,6 +91,12 @@ func (r *Reader) Close() error {
 // Embedded returns what a Parquet trace carries besides its jobs (its
 // cluster, node events, source); nil for JSON Lines and CSV.
 func (r *Reader) Embedded() *Embedded { return r.meta }
+
+// Calendar returns the calendar instant the trace's time 0 stands for
+// and the site's IANA time zone: a Parquet trace's metadata
+// schedsim.epoch and schedsim.time_zone, a JSON Lines or CSV trace's
+// calendar line. The zero time and "" when the trace does not say.
+func (r *Reader) Calendar() (time.Time, string) { return r.epoch, r.zone }
 
 // Traitless reports whether no job of the trace can have placement
 // traits, known before the first job: true for a Parquet trace without

@@ -24,6 +24,15 @@ func checkJob(j *sim.Job) error {
 		return fmt.Errorf("walltime_s: must be in [0, 1e12] s or unknown, got %s", j.Walltime)
 	case j.Tasks < 1:
 		return fmt.Errorf("tasks: must be ≥ 1, got %d", j.Tasks)
+	case j.RequestedProcs < 0:
+		return fmt.Errorf("requested_procs: must be ≥ 0, got %d", j.RequestedProcs)
+	case j.Recorded && (j.RecordedStart > maxTime || j.RecordedStart < -maxTime):
+		return fmt.Errorf("recorded_start_s: must be within ±1e12 s, got %s", j.RecordedStart)
+	case !j.Recorded && j.RecordedStart != 0:
+		return fmt.Errorf("recorded_start_s: %s, but the job says its start was not recorded", j.RecordedStart)
+	}
+	if err := checkCotask(j); err != nil {
+		return err
 	}
 	for i, q := range j.Request {
 		if q.Resource == "" {
@@ -47,7 +56,8 @@ func checkJob(j *sim.Job) error {
 }
 
 // AppendJSONL appends j to dst as one JSON line, newline included. Fields
-// at their default are left out, except tasks.
+// at their default are left out, except tasks. gang is what the reader
+// needs to rebuild the job (writtenGang).
 func AppendJSONL(dst []byte, j *sim.Job) ([]byte, error) {
 	if err := checkJob(j); err != nil {
 		return dst, fmt.Errorf("job %q: %w", j.ID, err)
@@ -90,8 +100,20 @@ func AppendJSONL(dst []byte, j *sim.Job) ([]byte, error) {
 		dst = append(dst, `,"priority":`...)
 		dst = strconv.AppendInt(dst, int64(j.Priority), 10)
 	}
-	if !j.Gang {
+	if !writtenGang(j) {
 		dst = append(dst, `,"gang":false`...)
+	}
+	if j.QOS != "" {
+		dst = append(dst, `,"qos":`...)
+		dst = appendJSONString(dst, j.QOS)
+	}
+	if j.RequestedProcs != 0 {
+		dst = append(dst, `,"requested_procs":`...)
+		dst = strconv.AppendInt(dst, j.RequestedProcs, 10)
+	}
+	if j.Recorded {
+		dst = append(dst, `,"recorded_start_s":`...)
+		dst = append(dst, sim.FormatSeconds(j.RecordedStart)...)
 	}
 	if t := j.Traits; t != nil {
 		for f := firstTrait; f < numFields; f++ {

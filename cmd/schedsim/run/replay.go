@@ -346,7 +346,7 @@ func traceLabel(cfg *Spec) string {
 	if cfg.Trace != "" {
 		name = filepath.Base(cfg.Trace)
 	}
-	for _, ext := range []string{".gz", ".swf", ".json", ".jsonl", ".ndjson", ".csv", ".parquet"} {
+	for _, ext := range []string{".gz", ".swf", ".sacct", ".json", ".jsonl", ".ndjson", ".csv", ".parquet"} {
 		name = strings.TrimSuffix(name, ext)
 	}
 	return name
