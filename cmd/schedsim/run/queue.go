@@ -1,6 +1,7 @@
 package run
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/schedsim/schedsim/metrics"
@@ -11,22 +12,34 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// orderArgs is the spec block holding the arguments of the queue order
-// that reads the block key: one field of QueueSpec per such block.
+// orderArgs is the spec block holding the arguments of the queue orders
+// that read block key: the QueueSpec field with that YAML key (adding an
+// order with arguments adds one such field; nothing here changes).
 func (c *Spec) orderArgs(key string) any {
-	switch key {
-	case "lattice":
-		return &c.Lattice
-	case "multifactor":
-		return &c.Multifactor
+	if key == "" {
+		return nil
+	}
+	q := reflect.ValueOf(&c.QueueSpec).Elem()
+	for i := 0; i < q.NumField(); i++ {
+		name, _, _ := strings.Cut(q.Type().Field(i).Tag.Get("yaml"), ",")
+		if name == key {
+			return q.Field(i).Addr().Interface()
+		}
 	}
 	return nil
 }
 
-// argBlocks are the spec's order-argument blocks, to refuse one given to
-// an order that does not read it.
+// argBlocks says, for each order-argument block of the registry, whether
+// the spec sets it, to refuse a block given to an order that does not
+// read it.
 func (c *Spec) argBlocks() map[string]bool {
-	return map[string]bool{"lattice": !c.Lattice.IsZero(), "multifactor": !c.Multifactor.IsZero()}
+	set := map[string]bool{}
+	for _, o := range registry.Orders() {
+		if z, ok := c.orderArgs(o.ArgsKey).(interface{ IsZero() bool }); ok {
+			set[o.ArgsKey] = !z.IsZero()
+		}
+	}
+	return set
 }
 
 // validateQueue reports the problems of --queue, --profile and the order
