@@ -33,6 +33,11 @@ type conservative struct {
 	rebuild bool
 	memo    shapeMemo // failed searches of the totals (or the one node)
 	exact   shapeMemo // failed node-level searches, per task amount
+	// repick re-places every queued job at every job end (Repick);
+	// otherwise a reservation moves only to start earlier (Keep).
+	repick bool
+	// delay is added to every walltime for planning (Options).
+	delay sim.Time
 }
 
 // shapeMemo remembers the last unsuccessful count-based search, on the
@@ -86,8 +91,15 @@ type reservation struct {
 	seen  int64   // profile growth log position when last placed
 }
 
-func newConservative() *conservative {
-	return &conservative{rebuild: true}
+func newConservative(o Options) *conservative {
+	return &conservative{rebuild: true, repick: o.Reservations == Repick, delay: o.PlanningDelay}
+}
+
+// planned is how long the plan holds j's nodes: its estimate plus the
+// planning delay, at least an instant (a zero-length job still needs its
+// nodes at the instant it runs).
+func (s *conservative) planned(j *sim.JobRun) sim.Time {
+	return max(j.EstimatedRuntime()+s.delay, 1)
 }
 
 // reservationOf returns j's reservation, if it has one.
@@ -105,7 +117,7 @@ func (s *conservative) Schedule(c *sim.Context) error {
 	}
 	// A running job past its estimate (walltime kill disabled) breaks the
 	// projection: it holds its nodes beyond what the profile assumed.
-	if first := s.running.first(); first != nil && endKey(first) <= now {
+	if first := s.running.first(); first != nil && endKey(first)+s.delay <= now {
 		s.rebuild = true
 	}
 	if s.rebuild || s.prof == nil {
@@ -118,7 +130,18 @@ func (s *conservative) Schedule(c *sim.Context) error {
 		}
 	}
 	q := c.Queue()
-	if compress {
+	switch {
+	case compress && s.repick:
+		// batsched's order: every queued job, new ones included, in queue
+		// order.
+		for _, j := range q {
+			if r := reservationOf(j); r != nil {
+				s.repickSlot(c, j, r)
+			} else if err := s.admit(c, j); err != nil {
+				return err
+			}
+		}
+	case compress:
 		for _, j := range q {
 			if r := reservationOf(j); r != nil {
 				s.compress(c, j, r)
@@ -126,20 +149,11 @@ func (s *conservative) Schedule(c *sim.Context) error {
 		}
 	}
 	for _, j := range q {
-		if reservationOf(j) != nil || j.Status != sim.Queued {
-			continue
-		}
-		if j.Job.Traits != nil {
-			// Reservations are first fit in time on the lowest-numbered
-			// nodes: they do not model a job's own constraints.
-			if err := c.Reject(j, "conservative backfilling does not apply placement constraints; use backfill none or easy"); err != nil {
+		if reservationOf(j) == nil {
+			if err := s.admit(c, j); err != nil {
 				return err
 			}
-			continue
 		}
-		r := &reservation{dur: j.EstimatedRuntime()}
-		s.reserve(c, j, r, now, sim.Forever)
-		j.PolicyState = r
 	}
 	next := sim.Forever
 	for _, j := range q {
@@ -158,6 +172,23 @@ func (s *conservative) Schedule(c *sim.Context) error {
 		s.running.insert(j)
 	}
 	c.WakeAt(next)
+	return nil
+}
+
+// admit gives a queued job without a reservation its first fit, or
+// rejects it when it carries placement constraints.
+func (s *conservative) admit(c *sim.Context, j *sim.JobRun) error {
+	if j.Status != sim.Queued {
+		return nil
+	}
+	if j.Job.Traits != nil {
+		// Reservations are first fit in time on the lowest-numbered
+		// nodes: they do not model a job's own constraints.
+		return c.Reject(j, "conservative backfilling does not apply placement constraints; use backfill none or easy")
+	}
+	r := &reservation{dur: s.planned(j)}
+	s.reserve(c, j, r, c.Now(), sim.Forever)
+	j.PolicyState = r
 	return nil
 }
 
@@ -271,7 +302,7 @@ func (s *conservative) place(r *reservation, j *sim.JobRun, base []sim.Amount, s
 
 // giveBack returns a job's capacity from `from` to its expected end.
 func (s *conservative) giveBack(j *sim.JobRun, base []sim.Amount, from sim.Time) {
-	exp := j.Start + max(j.EstimatedRuntime(), 1)
+	exp := j.Start + s.planned(j)
 	if from >= exp {
 		return
 	}
@@ -292,7 +323,7 @@ func (s *conservative) build(c *sim.Context) {
 	s.prof = newProfile(R, len(c.Cluster().Nodes), now, totals)
 	base := c.FreeVector()
 	for _, j := range c.Running() {
-		end := j.ExpectedEnd(now)
+		end := max(j.Start+j.EstimatedRuntime()+s.delay, now)
 		if end == now {
 			end = now + 1 // expected to end any moment
 		}
