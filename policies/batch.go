@@ -11,7 +11,7 @@ import (
 // Backfill names a backfilling discipline.
 type Backfill string
 
-// Backfilling disciplines (SPEC §5).
+// Backfilling disciplines.
 const (
 	NoBackfill   Backfill = "none"         // strict queue order: the head blocks everyone
 	EASY         Backfill = "easy"         // only the head holds a reservation

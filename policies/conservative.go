@@ -1,6 +1,8 @@
 package policies
 
 import (
+	"slices"
+
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -10,8 +12,10 @@ import (
 // reservations) and keeps it, so no job is ever delayed by a later one.
 // When jobs end (early, the usual case), reservations are compressed: each
 // queued job in queue order gives up its slot and takes the earliest one
-// available, as in pyss and Mu'alem & Feitelson (2001). A job starts when
-// its reservation comes due.
+// available, as in pyss and Mu'alem & Feitelson (2001), keeping its nodes
+// when its start does not change (Keep); under Repick it also takes the
+// lowest-numbered nodes free over its window then (batsched). A job starts
+// when its reservation comes due.
 //
 // The profile persists between passes and is updated incrementally: an
 // early end gives back [end, expected end) on the job's nodes.
@@ -22,7 +26,12 @@ import (
 // leaving an old slot), and then only to a start before the end of such a
 // growth. The profile logs every growth; a job with none since its last
 // placement is skipped, and the search of the others stops at the bound.
-// The result is the same as searching every job in full.
+// A failed search also notes the most tasks any earlier window holds; the
+// job is searched again only once the nodes freed since could make up the
+// difference (freed.go). Under Repick, a job whose start cannot move is
+// re-picked only when a node numbered below one of its own came free
+// within its window. The result is the same as searching every job in
+// full (conservative_ref_test.go checks it against a plain version).
 //
 // Node events (failures, drains) are not modelled: NewPlacedBatch's caller
 // refuses them with conservative backfilling.
@@ -38,6 +47,12 @@ type conservative struct {
 	repick bool
 	// delay is added to every walltime for planning (Options).
 	delay sim.Time
+	// freed logs every gain of capacity with its nodes; passStart is its
+	// position when the last compression pass began.
+	freed     freedLog
+	passStart int64
+	// maxCap is the largest capacity of each resource on any node.
+	maxCap []sim.Amount
 }
 
 // shapeMemo remembers the last unsuccessful count-based search, on the
@@ -73,12 +88,13 @@ func (m *shapeMemo) failed(res int, unit, need sim.Amount, d, start, from, befor
 		lowest: max(from, min(before, start-d+1))}
 }
 
-// grew logs that capacity came back over [from, end) and clears the memo
-// if that can open a window it ruled out.
-func (s *conservative) grew(from, end sim.Time) {
-	s.prof.grew(end)
+// grew logs that capacity came back (f) and clears the memo if that can
+// open a window it ruled out.
+func (s *conservative) grew(f freed) {
+	s.prof.grew(f.to)
+	s.freed.add(f)
 	for _, m := range []*shapeMemo{&s.memo, &s.exact} {
-		if m.valid && from < m.lowest+m.dur {
+		if m.valid && f.from < m.lowest+m.dur {
 			m.valid = false
 		}
 	}
@@ -89,6 +105,11 @@ type reservation struct {
 	dur   sim.Time
 	nodes []int32 // node of each task
 	seen  int64   // profile growth log position when last placed
+	// No window starting before start holds more than best tasks, plus
+	// extra for the capacity freed since best was known (freed.go): a job
+	// with best+extra below its task count cannot start earlier.
+	best, extra int
+	freedSeen   int64 // freed log position when last visited
 }
 
 func newConservative(o Options) *conservative {
@@ -131,12 +152,17 @@ func (s *conservative) Schedule(c *sim.Context) error {
 	}
 	q := c.Queue()
 	switch {
+	case compress:
+		s.freed.trim(s.passStart)
+		s.passStart = s.freed.pos()
+	}
+	switch {
 	case compress && s.repick:
 		// batsched's order: every queued job, new ones included, in queue
 		// order.
 		for _, j := range q {
 			if r := reservationOf(j); r != nil {
-				s.repickSlot(c, j, r)
+				s.settle(c, j, r)
 			} else if err := s.admit(c, j); err != nil {
 				return err
 			}
@@ -144,7 +170,7 @@ func (s *conservative) Schedule(c *sim.Context) error {
 	case compress:
 		for _, j := range q {
 			if r := reservationOf(j); r != nil {
-				s.compress(c, j, r)
+				s.settle(c, j, r)
 			}
 		}
 	}
@@ -192,49 +218,100 @@ func (s *conservative) admit(c *sim.Context, j *sim.JobRun) error {
 	return nil
 }
 
-// compress moves j's reservation to its earliest slot, if that is earlier.
-func (s *conservative) compress(c *sim.Context, j *sim.JobRun, r *reservation) {
+// settle applies the reservation rule to j after jobs ended: it moves the
+// reservation to the job's earliest slot if that is earlier (on the
+// lowest-numbered nodes free there) and, under Repick, takes the
+// lowest-numbered nodes free over the window when the start stays.
+func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
+	now := c.Now()
 	bound, grew := s.prof.grownSince(r.seen)
 	r.seen = s.prof.logged()
-	if !grew || r.start == c.Now() {
+	if !grew || (r.start == now && (!s.repick || len(c.Cluster().Nodes) == 1)) {
+		// Nothing came free since the job was placed or last looked at:
+		// its slot is still its first fit.
+		r.freedSeen = s.freed.pos()
 		return
 	}
-	if s.compressCount(c, j, r, min(bound, r.start)) {
+	if r.start > now && s.compressCount(c, j, r, min(bound, r.start)) {
 		return
 	}
+	k := j.Job.Tasks
+	lower := s.gains(r, now, s.perNode(j)) && s.repick
+	earlier := r.start > now && r.best+r.extra >= k
 	// The cluster-wide totals are a necessary condition; checking them with
 	// the job's own slot counted free avoids taking it out and putting it
 	// back when the job cannot move.
 	d := max(r.dur, 1)
 	before := min(bound, r.start)
-	from := c.Now()
-	res, need, countable := countBased(j.Needs(), j.Job.Tasks)
-	if countable {
+	from := now
+	res, need, countable := countBased(j.Needs(), k)
+	if earlier && countable {
 		// No window starts before either memo's bound, on the totals or on
 		// the nodes.
 		unit := j.Needs()[0].Amt
 		from = max(s.memo.from(res, 0, need, d, r.start, from), s.exact.from(res, unit, need, d, r.start, from))
 	}
-	own := slot{from: r.start, to: r.start + d, amt: sim.Amount(j.Job.Tasks)}
-	if _, ok := s.prof.firstWindowTotals(d, j.Needs(), j.Job.Tasks, from, before, own); !ok {
-		if countable {
-			s.memo.failed(res, 0, need, d, r.start, from, before)
+	if earlier {
+		own := slot{from: r.start, to: r.start + d, amt: sim.Amount(k)}
+		if _, ok := s.prof.firstWindowTotals(d, j.Needs(), k, from, before, own); !ok {
+			if countable {
+				s.memo.failed(res, 0, need, d, r.start, from, before)
+			}
+			earlier = false
 		}
+	}
+	if !earlier && !lower {
 		return
 	}
 	old := *r
-	s.place(r, j, c.FreeVector(), -1)
-	if !s.reserve(c, j, r, from, before) {
+	base := c.FreeVector()
+	numNodes := len(c.Cluster().Nodes)
+	s.place(r, j, base, -1)
+	if earlier {
+		if s.reserve(c, j, r, from, before) {
+			s.grew(nodesFreed(old.nodes, old.start, old.start+d))
+			return
+		}
 		// Nothing earlier: the old slot is still free (reservations made
 		// since were made around it).
 		if countable {
 			s.exact.failed(res, j.Needs()[0].Amt, need, d, old.start, from, before)
 		}
 		*r = old
-		s.place(r, j, c.FreeVector(), 1)
-		return
+		r.best, r.extra = s.prof.mostTasks(base, j.Needs(), k, d, now, r.start, &s.events), 0
 	}
-	s.grew(old.start, old.start+max(old.dur, 1))
+	if lower {
+		if nodes := s.prof.pick(base, numNodes, j.Needs(), k, d, r.start); nodes != nil {
+			r.nodes = nodes
+		}
+	}
+	s.place(r, j, base, 1)
+	if !slices.Equal(r.nodes, old.nodes) {
+		s.grew(nodesFreed(left(old.nodes, r.nodes), r.start, r.start+d))
+	}
+}
+
+// perNode is the most tasks of j one node can hold: at least what any
+// node holds, from the largest capacity of each resource.
+func (s *conservative) perNode(j *sim.JobRun) int {
+	return max(1, sim.TasksFittingIn(s.maxCap, len(s.maxCap), 0, j.Needs(), j.Job.Tasks))
+}
+
+// left returns the entries of old that are not in now (both sorted).
+func left(old, now []int32) []int32 {
+	var out []int32
+	i := 0
+	for _, n := range old {
+		for i < len(now) && now[i] < n {
+			i++
+		}
+		if i < len(now) && now[i] == n {
+			i++
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // compressCount is compress for a one-node profile and a one-resource
@@ -271,7 +348,7 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 	base := c.FreeVector()
 	s.prof.addNodes(r.nodes, base, t, min(t+d, old), j.Needs(), -1)
 	s.prof.addNodes(r.nodes, base, max(t+d, old), old+d, j.Needs(), 1)
-	s.grew(old, old+d)
+	s.grew(nodesFreed(r.nodes, old, old+d))
 	return true
 }
 
@@ -288,6 +365,8 @@ func (s *conservative) reserve(c *sim.Context, j *sim.JobRun, r *reservation, fr
 	}
 	r.start, r.nodes = t, nodes
 	r.seen = s.prof.logged()
+	// First fit: no earlier window holds all the tasks.
+	r.best, r.extra, r.freedSeen = j.Job.Tasks-1, 0, s.freed.pos()
 	s.place(r, j, c.FreeVector(), 1)
 	return true
 }
@@ -307,7 +386,7 @@ func (s *conservative) giveBack(j *sim.JobRun, base []sim.Amount, from sim.Time)
 		return
 	}
 	s.prof.addNodes(j.Nodes, base, from, exp, j.Needs(), 1)
-	s.grew(from, exp)
+	s.grew(nodesFreed(j.Nodes, from, exp))
 }
 
 // build starts the profile afresh from the engine's state: running jobs end
@@ -334,6 +413,16 @@ func (s *conservative) build(c *sim.Context) {
 			s.place(r, j, base, 1)
 		}
 	}
+	if s.maxCap == nil {
+		s.maxCap = make([]sim.Amount, R)
+		for n := range c.Cluster().Nodes {
+			for r := range s.maxCap {
+				if a, ok := c.Cluster().Capacity(n, r); ok {
+					s.maxCap[r] = max(s.maxCap[r], a)
+				}
+			}
+		}
+	}
 	// Anything may have changed: every reservation may move.
-	s.grew(now, sim.Forever)
+	s.grew(freed{from: now, to: sim.Forever, entries: everything})
 }

@@ -5,7 +5,7 @@
 //
 // Backfilling reserves specific nodes, first fit in time: the earliest time
 // at which enough nodes are free throughout [t, t + walltime), taking the
-// lowest-numbered nodes of that set (SPEC §5). On a cluster of one big node
+// lowest-numbered nodes of that set. On a cluster of one big node
 // this is the classic processor-count EASY and conservative backfilling.
 //
 // EASY keeps one reservation (the queue head) and computes it from the
@@ -13,5 +13,8 @@
 // timeline. Conservative gives every queued job a reservation, kept from
 // pass to pass and compressed (each job, in queue order, moved to its
 // earliest slot) whenever a job ends, as in Mu'alem & Feitelson and pyss;
-// it searches a per-node timeline (profile.go).
+// it searches a per-node timeline (profile.go). Under the Repick rule
+// (Options) every queued job is instead put back at its first fit at every
+// job end, nodes included, as batsched does for Batsim; a planning delay
+// pads every walltime in the plan (batsched's RJMS delay).
 package policies
