@@ -26,9 +26,9 @@ import (
 // leaving an old slot), and then only to a start before the end of such a
 // growth. The profile logs every growth; a job with none since its last
 // placement is skipped, and the search of the others stops at the bound.
-// A failed search also notes the most tasks any earlier window holds; the
-// job is searched again only once the nodes freed since could make up the
-// difference (freed.go). Under Repick, a job whose start cannot move is
+// A log of the capacity freed, with its nodes and times (freed.go), sharpens
+// this: a job is searched again only when something freed since its last
+// search overlaps a window that starts before its own. Under Repick, a job whose start cannot move is
 // re-picked only when a node numbered below one of its own came free
 // within its window. The result is the same as searching every job in
 // full (conservative_ref_test.go checks it against a plain version).
@@ -51,8 +51,6 @@ type conservative struct {
 	// position when the last compression pass began.
 	freed     freedLog
 	passStart int64
-	// maxCap is the largest capacity of each resource on any node.
-	maxCap []sim.Amount
 }
 
 // shapeMemo remembers the last unsuccessful count-based search, on the
@@ -105,11 +103,10 @@ type reservation struct {
 	dur   sim.Time
 	nodes []int32 // node of each task
 	seen  int64   // profile growth log position when last placed
-	// No window starting before start holds more than best tasks, plus
-	// extra for the capacity freed since best was known (freed.go): a job
-	// with best+extra below its task count cannot start earlier.
-	best, extra int
-	freedSeen   int64 // freed log position when last visited
+	// opened: capacity freed since the job was last found unable to start
+	// earlier overlaps a window starting before start (freed.go).
+	opened    bool
+	freedSeen int64 // freed log position when last visited
 }
 
 func newConservative(o Options) *conservative {
@@ -236,8 +233,8 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		return
 	}
 	k := j.Job.Tasks
-	lower := s.gains(r, now, s.perNode(j)) && s.repick
-	earlier := r.start > now && r.best+r.extra >= k
+	lower := s.gains(r, now) && s.repick
+	earlier := r.start > now && r.opened
 	// The cluster-wide totals are a necessary condition; checking them with
 	// the job's own slot counted free avoids taking it out and putting it
 	// back when the job cannot move.
@@ -257,7 +254,7 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 			if countable {
 				s.memo.failed(res, 0, need, d, r.start, from, before)
 			}
-			earlier = false
+			earlier, r.opened = false, false
 		}
 	}
 	if !earlier && !lower {
@@ -278,7 +275,7 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 			s.exact.failed(res, j.Needs()[0].Amt, need, d, old.start, from, before)
 		}
 		*r = old
-		r.best, r.extra = s.prof.mostTasks(base, j.Needs(), k, d, now, r.start, &s.events), 0
+		r.opened = false
 	}
 	if lower {
 		if nodes := s.prof.pick(base, numNodes, j.Needs(), k, d, r.start); nodes != nil {
@@ -289,12 +286,6 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 	if !slices.Equal(r.nodes, old.nodes) {
 		s.grew(nodesFreed(left(old.nodes, r.nodes), r.start, r.start+d))
 	}
-}
-
-// perNode is the most tasks of j one node can hold: at least what any
-// node holds, from the largest capacity of each resource.
-func (s *conservative) perNode(j *sim.JobRun) int {
-	return max(1, sim.TasksFittingIn(s.maxCap, len(s.maxCap), 0, j.Needs(), j.Job.Tasks))
 }
 
 // left returns the entries of old that are not in now (both sorted).
@@ -366,7 +357,7 @@ func (s *conservative) reserve(c *sim.Context, j *sim.JobRun, r *reservation, fr
 	r.start, r.nodes = t, nodes
 	r.seen = s.prof.logged()
 	// First fit: no earlier window holds all the tasks.
-	r.best, r.extra, r.freedSeen = j.Job.Tasks-1, 0, s.freed.pos()
+	r.opened, r.freedSeen = false, s.freed.pos()
 	s.place(r, j, c.FreeVector(), 1)
 	return true
 }
@@ -413,16 +404,6 @@ func (s *conservative) build(c *sim.Context) {
 			s.place(r, j, base, 1)
 		}
 	}
-	if s.maxCap == nil {
-		s.maxCap = make([]sim.Amount, R)
-		for n := range c.Cluster().Nodes {
-			for r := range s.maxCap {
-				if a, ok := c.Cluster().Capacity(n, r); ok {
-					s.maxCap[r] = max(s.maxCap[r], a)
-				}
-			}
-		}
-	}
 	// Anything may have changed: every reservation may move.
-	s.grew(freed{from: now, to: sim.Forever, entries: everything})
+	s.grew(freed{from: now, to: sim.Forever, lowest: -1})
 }

@@ -6,18 +6,14 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// freed is one gain of free capacity in the profile: node entries (a node
-// once per task it held) that came free over [from, to), the lowest of
-// them numbered lowest. A job that ended early gives back its nodes from
+// freed is one gain of free capacity in the profile: nodes that came free
+// over [from, to), the lowest of them numbered lowest (−1 after a rebuild:
+// every node). A job that ended early gives back its nodes from
 // its end; a reservation that moved gives back the nodes it left.
 type freed struct {
 	from, to sim.Time
-	entries  int
 	lowest   int32
 }
-
-// everything is a freed record's entries when the whole profile was rebuilt.
-const everything = math.MaxInt32
 
 // freedLog lists the gains since the oldest position a queued job may
 // still read from; base is recs[0]'s position.
@@ -52,24 +48,23 @@ func (l *freedLog) trim(pos int64) {
 
 // nodesFreed is the freed record of nodes given back over [from, to).
 func nodesFreed(nodes []int32, from, to sim.Time) freed {
-	f := freed{from: from, to: to, entries: len(nodes), lowest: math.MaxInt32}
+	f := freed{from: from, to: to, lowest: math.MaxInt32}
 	for _, n := range nodes {
 		f.lowest = min(f.lowest, n)
 	}
 	return f
 }
 
-// gains sums up what the records since r's last visit mean for r, a
-// reservation of k tasks over [r.start, r.start+r.dur), at time now:
-// whether the job may start earlier (the tasks the freed nodes may hold
-// added to r.extra, perNode tasks at most per node entry), and whether a
-// lower-numbered node than its own came free somewhere in its window. It
-// moves r's read position to the end of the log.
-func (s *conservative) gains(r *reservation, now sim.Time, perNode int) (lower bool) {
+// gains reads the records since r's last visit at time now: whether
+// capacity came free over a window starting before r.start (then it sets
+// r.opened), and whether a node numbered below one of r's own came free
+// somewhere in r's window (lower). It moves r's read position to the end
+// of the log.
+func (s *conservative) gains(r *reservation, now sim.Time) (lower bool) {
 	recs, ok := s.freed.since(r.freedSeen)
 	r.freedSeen = s.freed.pos()
 	if !ok {
-		r.extra = everything
+		r.opened = true
 		return true
 	}
 	highest := int32(-1)
@@ -81,13 +76,9 @@ func (s *conservative) gains(r *reservation, now sim.Time, perNode int) (lower b
 		if f.to <= now {
 			continue // in the past: no window can use it
 		}
+		// A window starting before r.start ends by end−1.
 		if f.from < end-1 {
-			// A window starting before r.start ends by end−1.
-			if f.entries == everything || r.extra+f.entries*perNode >= everything {
-				r.extra = everything
-			} else {
-				r.extra += f.entries * perNode
-			}
+			r.opened = true
 		}
 		if f.from < end && f.to > r.start && f.lowest < highest {
 			lower = true

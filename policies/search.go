@@ -464,35 +464,3 @@ func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, fro
 	p.deque = dq[:0]
 	return first * mult, events
 }
-
-// mostTasks returns the most of k tasks with request req that fit
-// throughout [t, t+d) for any t in [from, before), or 0 when the range is
-// empty: the sweep of earliest's last resort, keeping the maximum instead
-// of stopping at k. events is scratch.
-func (p *profile) mostTasks(base []sim.Amount, req []sim.Need, k int, d, from, before sim.Time, events *[]fitEvent) int {
-	if from >= before {
-		return 0
-	}
-	d = max(d, 1)
-	ev := (*events)[:0]
-	total := 0
-	for _, n := range p.untouched() {
-		total += sim.TasksFittingIn(base, p.R, int(n), req, k)
-	}
-	for _, l := range p.live {
-		var w int
-		w, ev = p.lineEvents(l, d, req, k, from, before, int(l.refs), ev)
-		total += w
-	}
-	slices.SortFunc(ev, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
-	best := total
-	for i := 0; i < len(ev) && best < k; {
-		at := ev[i].at
-		for ; i < len(ev) && ev[i].at == at; i++ {
-			total += ev[i].delta
-		}
-		best = max(best, total)
-	}
-	*events = ev
-	return min(best, k)
-}
