@@ -44,12 +44,21 @@ func NewBatch(b Backfill) (sim.Scheduler, error) {
 }
 
 // NewPlacedBatch is NewBatch with the nodes chosen by a placement pipeline
-// over cluster c (nil for first fit). Conservative backfilling keeps its
-// reservations' nodes (first fit in time, lowest-numbered nodes): it takes
-// only the plain first-fit pipeline, rejects jobs carrying placement
-// constraints, and does not handle parents, shortcomings or wards, whose
-// fit its per-node profile does not model.
+// over cluster c (nil for first fit), with the default Options.
 func NewPlacedBatch(b Backfill, c *sim.Cluster, p *placement.Pipeline) (sim.Scheduler, error) {
+	return NewBatchWith(b, c, p, Options{})
+}
+
+// NewBatchWith is NewPlacedBatch with options (Options.Validate).
+// Conservative backfilling places by its reservations (first fit in time,
+// lowest-numbered nodes): it takes only the plain first-fit pipeline,
+// rejects jobs carrying placement constraints, and does not handle
+// parents, shortcomings or wards, whose fit its per-node profile does not
+// model.
+func NewBatchWith(b Backfill, c *sim.Cluster, p *placement.Pipeline, o Options) (sim.Scheduler, error) {
+	if err := o.Validate(b); err != nil {
+		return nil, err
+	}
 	var pl placer = firstFitPlacer{}
 	if p != nil {
 		pl = newPipelinePlacer(c, p)
@@ -66,7 +75,7 @@ func NewPlacedBatch(b Backfill, c *sim.Cluster, p *placement.Pipeline) (sim.Sche
 		if c != nil && c.Special() {
 			return nil, fmt.Errorf("conservative backfilling does not model parents, shortcomings or wards: use backfill none or easy on this cluster")
 		}
-		return newConservative(), nil
+		return newConservative(o), nil
 	}
 	return nil, fmt.Errorf("unknown backfill %q", strings.TrimSpace(string(b)))
 }

@@ -1,6 +1,8 @@
 package policies
 
 import (
+	"slices"
+
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -10,8 +12,10 @@ import (
 // reservations) and keeps it, so no job is ever delayed by a later one.
 // When jobs end (early, the usual case), reservations are compressed: each
 // queued job in queue order gives up its slot and takes the earliest one
-// available, as in pyss and Mu'alem & Feitelson (2001). A job starts when
-// its reservation comes due.
+// available, as in pyss and Mu'alem & Feitelson (2001), keeping its nodes
+// when its start does not change (Keep); under Repick it also takes the
+// lowest-numbered nodes free over its window then (batsched). A job starts
+// when its reservation comes due.
 //
 // The profile persists between passes and is updated incrementally: an
 // early end gives back [end, expected end) on the job's nodes.
@@ -22,7 +26,12 @@ import (
 // leaving an old slot), and then only to a start before the end of such a
 // growth. The profile logs every growth; a job with none since its last
 // placement is skipped, and the search of the others stops at the bound.
-// The result is the same as searching every job in full.
+// A log of the capacity freed, with its nodes and times (freed.go), sharpens
+// this: a job is searched again only when something freed since its last
+// search overlaps a window that starts before its own. Under Repick, a job whose start cannot move is
+// re-picked only when a node numbered below one of its own came free
+// within its window. The result is the same as searching every job in
+// full (conservative_ref_test.go checks it against a plain version).
 //
 // Node events (failures, drains) are not modelled: NewPlacedBatch's caller
 // refuses them with conservative backfilling.
@@ -33,6 +42,15 @@ type conservative struct {
 	rebuild bool
 	memo    shapeMemo // failed searches of the totals (or the one node)
 	exact   shapeMemo // failed node-level searches, per task amount
+	// repick re-places every queued job at every job end (Repick);
+	// otherwise a reservation moves only to start earlier (Keep).
+	repick bool
+	// delay is added to every walltime for planning (Options).
+	delay sim.Time
+	// freed logs every gain of capacity with its nodes; passStart is its
+	// position when the last compression pass began.
+	freed     freedLog
+	passStart int64
 }
 
 // shapeMemo remembers the last unsuccessful count-based search, on the
@@ -68,12 +86,13 @@ func (m *shapeMemo) failed(res int, unit, need sim.Amount, d, start, from, befor
 		lowest: max(from, min(before, start-d+1))}
 }
 
-// grew logs that capacity came back over [from, end) and clears the memo
-// if that can open a window it ruled out.
-func (s *conservative) grew(from, end sim.Time) {
-	s.prof.grew(end)
+// grew logs that capacity came back (f) and clears the memo if that can
+// open a window it ruled out.
+func (s *conservative) grew(f freed) {
+	s.prof.grew(f.to)
+	s.freed.add(f)
 	for _, m := range []*shapeMemo{&s.memo, &s.exact} {
-		if m.valid && from < m.lowest+m.dur {
+		if m.valid && f.from < m.lowest+m.dur {
 			m.valid = false
 		}
 	}
@@ -84,10 +103,21 @@ type reservation struct {
 	dur   sim.Time
 	nodes []int32 // node of each task
 	seen  int64   // profile growth log position when last placed
+	// opened: capacity freed since the job was last found unable to start
+	// earlier overlaps a window starting before start (freed.go).
+	opened    bool
+	freedSeen int64 // freed log position when last visited
 }
 
-func newConservative() *conservative {
-	return &conservative{rebuild: true}
+func newConservative(o Options) *conservative {
+	return &conservative{rebuild: true, repick: o.Reservations == Repick, delay: o.PlanningDelay}
+}
+
+// planned is how long the plan holds j's nodes: its estimate plus the
+// planning delay, at least an instant (a zero-length job still needs its
+// nodes at the instant it runs).
+func (s *conservative) planned(j *sim.JobRun) sim.Time {
+	return max(j.EstimatedRuntime()+s.delay, 1)
 }
 
 // reservationOf returns j's reservation, if it has one.
@@ -105,7 +135,7 @@ func (s *conservative) Schedule(c *sim.Context) error {
 	}
 	// A running job past its estimate (walltime kill disabled) breaks the
 	// projection: it holds its nodes beyond what the profile assumed.
-	if first := s.running.first(); first != nil && endKey(first) <= now {
+	if first := s.running.first(); first != nil && endKey(first)+s.delay <= now {
 		s.rebuild = true
 	}
 	if s.rebuild || s.prof == nil {
@@ -118,28 +148,35 @@ func (s *conservative) Schedule(c *sim.Context) error {
 		}
 	}
 	q := c.Queue()
-	if compress {
+	switch {
+	case compress:
+		s.freed.trim(s.passStart)
+		s.passStart = s.freed.pos()
+	}
+	switch {
+	case compress && s.repick:
+		// batsched's order: every queued job, new ones included, in queue
+		// order.
 		for _, j := range q {
 			if r := reservationOf(j); r != nil {
-				s.compress(c, j, r)
+				s.settle(c, j, r)
+			} else if err := s.admit(c, j); err != nil {
+				return err
+			}
+		}
+	case compress:
+		for _, j := range q {
+			if r := reservationOf(j); r != nil {
+				s.settle(c, j, r)
 			}
 		}
 	}
 	for _, j := range q {
-		if reservationOf(j) != nil || j.Status != sim.Queued {
-			continue
-		}
-		if j.Job.Traits != nil {
-			// Reservations are first fit in time on the lowest-numbered
-			// nodes: they do not model a job's own constraints.
-			if err := c.Reject(j, "conservative backfilling does not apply placement constraints; use backfill none or easy"); err != nil {
+		if reservationOf(j) == nil {
+			if err := s.admit(c, j); err != nil {
 				return err
 			}
-			continue
 		}
-		r := &reservation{dur: j.EstimatedRuntime()}
-		s.reserve(c, j, r, now, sim.Forever)
-		j.PolicyState = r
 	}
 	next := sim.Forever
 	for _, j := range q {
@@ -161,49 +198,111 @@ func (s *conservative) Schedule(c *sim.Context) error {
 	return nil
 }
 
-// compress moves j's reservation to its earliest slot, if that is earlier.
-func (s *conservative) compress(c *sim.Context, j *sim.JobRun, r *reservation) {
+// admit gives a queued job without a reservation its first fit, or
+// rejects it when it carries placement constraints.
+func (s *conservative) admit(c *sim.Context, j *sim.JobRun) error {
+	if j.Status != sim.Queued {
+		return nil
+	}
+	if j.Job.Traits != nil {
+		// Reservations are first fit in time on the lowest-numbered
+		// nodes: they do not model a job's own constraints.
+		return c.Reject(j, "conservative backfilling does not apply placement constraints; use backfill none or easy")
+	}
+	r := &reservation{dur: s.planned(j)}
+	s.reserve(c, j, r, c.Now(), sim.Forever)
+	j.PolicyState = r
+	return nil
+}
+
+// settle applies the reservation rule to j after jobs ended: it moves the
+// reservation to the job's earliest slot if that is earlier (on the
+// lowest-numbered nodes free there) and, under Repick, takes the
+// lowest-numbered nodes free over the window when the start stays.
+func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
+	now := c.Now()
 	bound, grew := s.prof.grownSince(r.seen)
 	r.seen = s.prof.logged()
-	if !grew || r.start == c.Now() {
+	if !grew || (r.start == now && (!s.repick || len(c.Cluster().Nodes) == 1)) {
+		// Nothing came free since the job was placed or last looked at:
+		// its slot is still its first fit.
+		r.freedSeen = s.freed.pos()
 		return
 	}
-	if s.compressCount(c, j, r, min(bound, r.start)) {
+	if r.start > now && s.compressCount(c, j, r, min(bound, r.start)) {
 		return
 	}
+	k := j.Job.Tasks
+	lower := s.gains(r, now) && s.repick
+	earlier := r.start > now && r.opened
 	// The cluster-wide totals are a necessary condition; checking them with
 	// the job's own slot counted free avoids taking it out and putting it
 	// back when the job cannot move.
 	d := max(r.dur, 1)
 	before := min(bound, r.start)
-	from := c.Now()
-	res, need, countable := countBased(j.Needs(), j.Job.Tasks)
-	if countable {
+	from := now
+	res, need, countable := countBased(j.Needs(), k)
+	if earlier && countable {
 		// No window starts before either memo's bound, on the totals or on
 		// the nodes.
 		unit := j.Needs()[0].Amt
 		from = max(s.memo.from(res, 0, need, d, r.start, from), s.exact.from(res, unit, need, d, r.start, from))
 	}
-	own := slot{from: r.start, to: r.start + d, amt: sim.Amount(j.Job.Tasks)}
-	if _, ok := s.prof.firstWindowTotals(d, j.Needs(), j.Job.Tasks, from, before, own); !ok {
-		if countable {
-			s.memo.failed(res, 0, need, d, r.start, from, before)
+	if earlier {
+		own := slot{from: r.start, to: r.start + d, amt: sim.Amount(k)}
+		if _, ok := s.prof.firstWindowTotals(d, j.Needs(), k, from, before, own); !ok {
+			if countable {
+				s.memo.failed(res, 0, need, d, r.start, from, before)
+			}
+			earlier, r.opened = false, false
 		}
+	}
+	if !earlier && !lower {
 		return
 	}
 	old := *r
-	s.place(r, j, c.FreeVector(), -1)
-	if !s.reserve(c, j, r, from, before) {
+	base := c.FreeVector()
+	numNodes := len(c.Cluster().Nodes)
+	s.place(r, j, base, -1)
+	if earlier {
+		if s.reserve(c, j, r, from, before) {
+			s.grew(nodesFreed(old.nodes, old.start, old.start+d))
+			return
+		}
 		// Nothing earlier: the old slot is still free (reservations made
 		// since were made around it).
 		if countable {
 			s.exact.failed(res, j.Needs()[0].Amt, need, d, old.start, from, before)
 		}
 		*r = old
-		s.place(r, j, c.FreeVector(), 1)
-		return
+		r.opened = false
 	}
-	s.grew(old.start, old.start+max(old.dur, 1))
+	if lower {
+		if nodes := s.prof.pick(base, numNodes, j.Needs(), k, d, r.start); nodes != nil {
+			r.nodes = nodes
+		}
+	}
+	s.place(r, j, base, 1)
+	if !slices.Equal(r.nodes, old.nodes) {
+		s.grew(nodesFreed(left(old.nodes, r.nodes), r.start, r.start+d))
+	}
+}
+
+// left returns the entries of old that are not in now (both sorted).
+func left(old, now []int32) []int32 {
+	var out []int32
+	i := 0
+	for _, n := range old {
+		for i < len(now) && now[i] < n {
+			i++
+		}
+		if i < len(now) && now[i] == n {
+			i++
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // compressCount is compress for a one-node profile and a one-resource
@@ -240,7 +339,7 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 	base := c.FreeVector()
 	s.prof.addNodes(r.nodes, base, t, min(t+d, old), j.Needs(), -1)
 	s.prof.addNodes(r.nodes, base, max(t+d, old), old+d, j.Needs(), 1)
-	s.grew(old, old+d)
+	s.grew(nodesFreed(r.nodes, old, old+d))
 	return true
 }
 
@@ -257,6 +356,8 @@ func (s *conservative) reserve(c *sim.Context, j *sim.JobRun, r *reservation, fr
 	}
 	r.start, r.nodes = t, nodes
 	r.seen = s.prof.logged()
+	// First fit: no earlier window holds all the tasks.
+	r.opened, r.freedSeen = false, s.freed.pos()
 	s.place(r, j, c.FreeVector(), 1)
 	return true
 }
@@ -271,12 +372,12 @@ func (s *conservative) place(r *reservation, j *sim.JobRun, base []sim.Amount, s
 
 // giveBack returns a job's capacity from `from` to its expected end.
 func (s *conservative) giveBack(j *sim.JobRun, base []sim.Amount, from sim.Time) {
-	exp := j.Start + max(j.EstimatedRuntime(), 1)
+	exp := j.Start + s.planned(j)
 	if from >= exp {
 		return
 	}
 	s.prof.addNodes(j.Nodes, base, from, exp, j.Needs(), 1)
-	s.grew(from, exp)
+	s.grew(nodesFreed(j.Nodes, from, exp))
 }
 
 // build starts the profile afresh from the engine's state: running jobs end
@@ -292,7 +393,7 @@ func (s *conservative) build(c *sim.Context) {
 	s.prof = newProfile(R, len(c.Cluster().Nodes), now, totals)
 	base := c.FreeVector()
 	for _, j := range c.Running() {
-		end := j.ExpectedEnd(now)
+		end := max(j.Start+j.EstimatedRuntime()+s.delay, now)
 		if end == now {
 			end = now + 1 // expected to end any moment
 		}
@@ -304,5 +405,5 @@ func (s *conservative) build(c *sim.Context) {
 		}
 	}
 	// Anything may have changed: every reservation may move.
-	s.grew(now, sim.Forever)
+	s.grew(freed{from: now, to: sim.Forever, lowest: -1})
 }

@@ -13,5 +13,8 @@
 // timeline. Conservative gives every queued job a reservation, kept from
 // pass to pass and compressed (each job, in queue order, moved to its
 // earliest slot) whenever a job ends, as in Mu'alem & Feitelson and pyss;
-// it searches a per-node timeline (profile.go).
+// it searches a per-node timeline (profile.go). Under the Repick rule
+// (Options) every queued job is instead put back at its first fit at every
+// job end, nodes included, as batsched does for Batsim; a planning delay
+// pads every walltime in the plan (batsched's RJMS delay).
 package policies

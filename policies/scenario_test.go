@@ -15,7 +15,9 @@ package policies_test
 //	placement:    # a placement.Spec: strategy, resources, attribute,
 //	  strategy: … # calculator, limit, scorers
 //	script: lxd-default.star  # optional placement script, beside the file
-//	backfill: none          # or easy; default none
+//	backfill: none          # or easy, conservative; default none
+//	reservations: repick    # conservative only: keep (default) or repick
+//	planning_delay_s: 5     # conservative only: added to walltimes to plan
 //	until_s: 100            # optional horizon
 //	jobs:
 //	  - {id: j1, submit_s: 0, runtime_s: 10, tasks: 2, request: {cpu: 1},
@@ -69,9 +71,12 @@ type scenario struct {
 	Placement placement.Spec `yaml:"placement"`
 	Script    string         `yaml:"script"`
 	Backfill  string         `yaml:"backfill"`
-	Until     *seconds       `yaml:"until_s"`
-	Jobs      []jobSpec      `yaml:"jobs"`
-	Expect    string         `yaml:"expect"`
+	// Reservations and PlanningDelay are policies.Options.
+	Reservations  string    `yaml:"reservations"`
+	PlanningDelay *seconds  `yaml:"planning_delay_s"`
+	Until         *seconds  `yaml:"until_s"`
+	Jobs          []jobSpec `yaml:"jobs"`
+	Expect        string    `yaml:"expect"`
 }
 
 type jobSpec struct {
@@ -315,7 +320,14 @@ func playScenario(t *testing.T, path string, sc *scenario, clusterText []byte) s
 			t.Fatalf("%s: %v", path, err)
 		}
 	}
-	sched, err := policies.NewPlacedBatch(backfill, cluster, pipe)
+	opts := policies.Options{}
+	if opts.Reservations, err = policies.ParseReservations(sc.Reservations); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if sc.PlanningDelay != nil {
+		opts.PlanningDelay = sim.Time(*sc.PlanningDelay)
+	}
+	sched, err := policies.NewBatchWith(backfill, cluster, pipe, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
