@@ -24,6 +24,9 @@ type Env struct {
 	Args any
 	// Profile is --profile, for the orders that read a weight profile.
 	Profile string
+	// Batch are the batch scheduler's options (conservative's
+	// reservation rule and planning delay).
+	Batch policies.Options
 }
 
 // Order is a registered queue order.
@@ -60,7 +63,7 @@ var orders = []Order{
 // batch is the batch scheduler over the queue the engine keeps in order.
 func batch(less policies.Order) func(env Env) (sim.Scheduler, policies.Order, error) {
 	return func(env Env) (sim.Scheduler, policies.Order, error) {
-		s, err := policies.NewPlacedBatch(env.Backfill, env.Cluster, env.Pipeline)
+		s, err := policies.NewBatchWith(env.Backfill, env.Cluster, env.Pipeline, env.Batch)
 		return s, less, err
 	}
 }
@@ -83,7 +86,7 @@ func buildMultifactor(env Env) (sim.Scheduler, policies.Order, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	inner, err := policies.NewPlacedBatch(env.Backfill, env.Cluster, env.Pipeline)
+	inner, err := policies.NewBatchWith(env.Backfill, env.Cluster, env.Pipeline, env.Batch)
 	if err != nil {
 		return nil, nil, err
 	}

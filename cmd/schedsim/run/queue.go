@@ -84,7 +84,11 @@ func newScheduler(cfg *Spec, backfill policies.Backfill, c *sim.Cluster, pipe *p
 	if err != nil {
 		return nil, nil, err
 	}
-	return order.Build(registry.Env{Cluster: c, Backfill: backfill, Pipeline: pipe, Args: cfg.orderArgs(order.ArgsKey), Profile: cfg.Profile})
+	opts, err := cfg.batchOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	return order.Build(registry.Env{Cluster: c, Backfill: backfill, Pipeline: pipe, Args: cfg.orderArgs(order.ArgsKey), Profile: cfg.Profile, Batch: opts})
 }
 
 // metricsTenants resolves the tenants of the metrics (tenants table, Jain
@@ -139,4 +143,43 @@ func writeLatticeTables(rec *metrics.Recorder, sched sim.Scheduler, c *sim.Clust
 			Above: a.Above, Waiting: a.Waiting, AtMax: a.AtMax, Cooling: a.Cooling, Ups: a.Ups, Downs: a.Downs, Withdrawn: a.Withdrawn})
 	}
 	return rec.Services(holdings, events, accounts)
+}
+
+// batchOptions are the batch scheduler's options: --reservations and
+// --planning-delay, or --compat batsim's (repick and 5 s under
+// conservative backfilling; the flags given beside it win).
+func (c *Spec) batchOptions() (policies.Options, error) {
+	var o policies.Options
+	backfill, _ := policies.ParseBackfill(c.Backfill)
+	switch c.Compat {
+	case "":
+	case "batsim":
+		if backfill == policies.Conservative {
+			o = policies.Options{Reservations: policies.Repick, PlanningDelay: sim.SecondsToTime(5)}
+		}
+	default:
+		return o, c.problem("compat", "unknown simulator %q (known: batsim)", c.Compat)
+	}
+	if c.Reservations != "" {
+		r, err := policies.ParseReservations(c.Reservations)
+		if err != nil {
+			return o, c.problem("reservations", "%v", err)
+		}
+		o.Reservations = r
+	}
+	if c.PlanningDelayS != 0 {
+		d, err := sim.CheckSeconds(c.PlanningDelayS)
+		if err != nil {
+			return o, c.problem("planning_delay_s", "%v", err)
+		}
+		o.PlanningDelay = d
+	}
+	if err := o.Validate(backfill); err != nil {
+		key := "reservations"
+		if c.Reservations == "" {
+			key = "planning_delay_s"
+		}
+		return o, c.problem(key, "%v", err)
+	}
+	return o, nil
 }

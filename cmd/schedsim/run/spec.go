@@ -63,10 +63,18 @@ type ClusterSpec struct {
 
 // QueueSpec is the queue order and backfilling.
 type QueueSpec struct {
-	Queue    string       `yaml:"queue"`
-	Profile  string       `yaml:"profile"`
-	Backfill string       `yaml:"backfill"`
-	Lattice  lattice.Args `yaml:"lattice,omitempty"`
+	Queue    string `yaml:"queue"`
+	Profile  string `yaml:"profile"`
+	Backfill string `yaml:"backfill"`
+	// Reservations and PlanningDelayS shape conservative backfilling:
+	// keep a reservation's nodes unless the job can start earlier, or
+	// re-pick every queued job's first fit at every job end (batsched's
+	// rule); seconds added to walltimes for planning only (Batsim's RJMS
+	// delay). Compat batsim sets both as a default Batsim run does.
+	Reservations   string       `yaml:"reservations,omitempty"`
+	PlanningDelayS float64      `yaml:"planning_delay_s,omitempty"`
+	Compat         string       `yaml:"compat,omitempty"`
+	Lattice        lattice.Args `yaml:"lattice,omitempty"`
 	// Multifactor is Slurm's multifactor priority (--queue multifactor).
 	Multifactor multifactor.Config `yaml:"multifactor,omitempty"`
 }
@@ -141,6 +149,9 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Queue, "queue", c.Queue, "queue order: "+strings.Join(registry.OrderNames(), ", "))
 	fs.StringVar(&c.Profile, "profile", c.Profile, "weight profile of --queue lattice: "+strings.Join(lattice.BuiltinNames(), ", ")+", or a profile YAML file")
 	fs.StringVar(&c.Backfill, "backfill", c.Backfill, "backfilling: none, easy, conservative")
+	fs.StringVar(&c.Reservations, "reservations", c.Reservations, "conservative backfilling's reservations: keep (a job keeps its nodes unless it can start earlier; default) or repick (batsched: every queued job takes its first fit again at every job end)")
+	fs.Float64Var(&c.PlanningDelayS, "planning-delay", c.PlanningDelayS, "seconds added to every walltime for planning only (Batsim's RJMS delay); jobs are still killed at their walltime")
+	fs.StringVar(&c.Compat, "compat", c.Compat, "batsim: conservative backfilling as a default Batsim run plans it (--reservations repick, --planning-delay 5)")
 	fs.Var(&c.Placement, "placement", "placement strategy, listed by 'schedsim policies'; arguments in --config")
 	fs.StringVar(&c.CandidateLimit, "candidate-limit", c.CandidateLimit, "stop after this many feasible nodes: auto (max(2, ⌈log₂ n⌉)), none, or a count")
 	fs.BoolVar(&c.Explain, "explain", c.Explain, "write the decisions table (decisions.<format>): each placed task's node and every scorer's score")
@@ -263,6 +274,9 @@ func (c *Spec) Validate() error {
 		if _, err := sim.CheckSeconds(d.v); err != nil {
 			addAt(d.key, "%v", err)
 		}
+	}
+	if _, err := c.batchOptions(); err != nil {
+		errs = append(errs, err)
 	}
 	if err := checkFailOn(c.FailOn); err != nil {
 		addAt("fail_on", "%v", err)
