@@ -21,7 +21,6 @@ type blockIndex struct {
 }
 
 // start and end bound block k: segments [start, end).
-func (b *blockIndex) start(k int) int { return k * blockSize }
 func (b *blockIndex) end(k int) int   { return (k + 1) * blockSize }
 
 // inserted records that segment i was inserted: the blocks from it on are

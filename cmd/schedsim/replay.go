@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -129,6 +128,3 @@ func startCPUProfile(path string) (func(), error) {
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
-
-// joinNames is a list for messages.
-func joinNames(names []string) string { return strings.Join(names, ", ") }

@@ -536,11 +536,11 @@ func runWorld(t *testing.T, where string, rng *rand.Rand, c *sim.Cluster, p *Pip
 			}
 			task := &Task{Key: int64(step), Job: j, Need: need, Immune: immune}
 			couldPlace := j.Tasks == 1 && o.anywhere(j, need, immune)
-			nodes, reason := p.PlaceJob(l, task, j.Tasks, nil, nil)
+			nodes, _ := p.PlaceJob(l, task, j.Tasks, nil, nil)
 			if nodes == nil {
 				if complete && couldPlace {
 					p.Stats = &Stats{} // ask again, for the reason
-					_, reason = p.PlaceJob(l, task, j.Tasks, nil, nil)
+					_, reason := p.PlaceJob(l, task, j.Tasks, nil, nil)
 					t.Fatalf("%s step %d: job %s (%+v, traits %+v) fits on %s but was not placed: %s",
 						where, step, j.ID, j.Request, j.Traits, o.fitting(j, need, immune), reason)
 				}

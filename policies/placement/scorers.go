@@ -32,17 +32,6 @@ func resolveResources(c *sim.Cluster, rs []ResourceWeight) ([]ResourceWeight, er
 	return out, nil
 }
 
-// fractionAfter is the share of node n's capacity of r in use once t is
-// placed there, or −1 when the node lacks r or has none of it.
-func fractionAfter(l *Ledger, t *Task, n, r int) float64 {
-	capa, ok := l.Cluster.Capacity(n, r)
-	if !ok || capa <= 0 {
-		return -1
-	}
-	used := capa - l.Free[n*l.R+r] + demand(t, r)
-	return clamp01(float64(used) / float64(capa))
-}
-
 // allocation is k8s' least- and most-allocated scoring: the weighted mean
 // over resources of the free share (least) or used share (most) after
 // placement. Resources a node lacks are left out of its mean.

@@ -44,15 +44,3 @@ func constraintOf(op int64, name, value string) (c sim.Constraint, badValue bool
 	}
 	return c, false, nil
 }
-
-// checkRelation accepts the operators a version defines.
-func checkRelation(op int64, v Version) error {
-	last := int64(3)
-	if v == V2019 {
-		last = 7
-	}
-	if op < 0 || op > last {
-		return fmt.Errorf("comparison operator %d out of range 0–%d", op, last)
-	}
-	return nil
-}

@@ -135,15 +135,6 @@ func badField(field string, format string, args ...any) *fieldError {
 
 var errNegative = errors.New("negative")
 
-// checkTime accepts 0 ≤ t ≤ 2^63−1 (µs; 0 is before the window, 2^63−1
-// after it).
-func checkTime(t int64) error {
-	if t < 0 {
-		return fmt.Errorf("negative time %d", t)
-	}
-	return nil
-}
-
 // maxNormalised bounds a normalised amount: the largest machine is 1.
 const maxNormalised = 1000
 

@@ -180,7 +180,7 @@ func TestLenientCountsSkips(t *testing.T) {
 	}
 	for _, reason := range []string{
 		errTime.Error(), "8 fields, want 9 as in the header", "not a Slurm time", errMemory.Error(),
-		errTRES.Error(), errState.Error(), "End before Start", errPending.Error(),
+		errTRES.Error(), errState.Error(), "the job ends before its Start time", errPending.Error(),
 	} {
 		found := false
 		for k := range s.ByReason {

@@ -152,14 +152,14 @@ func (w row) job() (*sim.Job, *traces.ParseError) {
 		return nil, w.bad(cStart, errNeverStarted)
 	}
 	if start.Before(submit) {
-		return nil, w.bad(cStart, errors.New("Start before Submit"))
+		return nil, w.bad(cStart, errors.New("the job starts before its Submit time"))
 	}
 
 	var runtime sim.Time
 	switch {
 	case ended:
 		if end.Before(start) {
-			return nil, w.bad(cEnd, errors.New("End before Start"))
+			return nil, w.bad(cEnd, errors.New("the job ends before its Start time"))
 		}
 		runtime = sim.Time(end.Unix()-start.Unix()) * sim.Second
 	case hasElapsed:

@@ -20,17 +20,6 @@ type record struct {
 	pairs []pair
 }
 
-// get returns the value of key (lower case) and whether the line has it;
-// the last one wins when a key is written twice.
-func (r *record) get(key string) (pair, bool) {
-	for i := len(r.pairs) - 1; i >= 0; i-- {
-		if r.pairs[i].key == key {
-			return r.pairs[i], true
-		}
-	}
-	return pair{}, false
-}
-
 // splitRecords cuts a file into logical lines of Key=Value pairs.
 //
 // slurm.conf: '#' starts a comment; a line ending in '\' continues on the
