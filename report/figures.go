@@ -55,6 +55,13 @@ func Figures(runs []*Run, opts Options) ([]Figure, error) {
 	if err := add(bsldBoxes(runs, lt)); err != nil {
 		return nil, err
 	}
+	calib, ok, err := calibrationFigure(runs, lt)
+	if err != nil {
+		return nil, fmt.Errorf("figure calibration: %w", err)
+	}
+	if ok {
+		figs = append(figs, calib)
+	}
 	tenants, err := tenantFigures(runs, lt, opts.Size)
 	if err != nil {
 		return nil, fmt.Errorf("figure tenants: %w", err)

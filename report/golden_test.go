@@ -19,7 +19,8 @@ var update = flag.Bool("update", false, "rewrite the golden SVGs in testdata/gol
 func goldenRuns() []*Run {
 	mk := func(label string, shift float64) *Run {
 		r := &Run{Dir: "runs/" + label, Label: label, SummaryVals: map[string]string{
-			"jain_bsld": strconv.FormatFloat(0.8-shift/10, 'f', -1, 64), "jain_usage_share": "0.9"},
+			"jain_bsld": strconv.FormatFloat(0.8-shift/10, 'f', -1, 64), "jain_usage_share": "0.9",
+			"calib_wait_ks": strconv.FormatFloat(0.2+shift/10, 'f', -1, 64), "calib_p95_wait_ratio": "0.8"},
 			Parts: []LabelPart{{"trace", "golden"}, {"cluster", "2 nodes, cpu 8"}, {"queue", "fcfs"},
 				{"backfill", strings.TrimPrefix(label, "fcfs · ")}, {"placement", "first-fit"}},
 			SharesConfigured: true}
@@ -32,6 +33,10 @@ func goldenRuns() []*Run {
 			w := float64(i*i) * (1 + shift) // 0, 1, 4, … s
 			r.Wait = append(r.Wait, w)
 			r.BSLD = append(r.BSLD, 1+w/60)
+			// Recorded starts: the traced system made every job wait
+			// longer, 30 s more and half as long again.
+			r.SimWait = append(r.SimWait, w)
+			r.RecordedWait = append(r.RecordedWait, 30+1.5*w)
 		}
 		for i := 0; i <= 12; i++ {
 			r.Time = append(r.Time, float64(i)*1800) // every 30 min for 6 h
@@ -102,7 +107,7 @@ func TestGoldenSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	figs = append(figs, v.Figures...)
-	want := []string{"wait_cdf", "bsld_box", "tenant_bsld", "tenant_usage_share", "utilization", "queue", "power",
+	want := []string{"wait_cdf", "bsld_box", "calibration", "tenant_bsld", "tenant_usage_share", "utilization", "queue", "power",
 		"fragmentation", "nodes_asleep", "energy", "gantt_1", "gantt_2", "sweep_heatmap_mean_wait_s", "sweep_heatmap_jain_bsld", "sweep_pareto"}
 	if len(figs) != len(want) {
 		t.Fatalf("got %d figures, want %d (%v)", len(figs), len(want), want)

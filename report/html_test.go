@@ -32,8 +32,8 @@ func TestIndexInlinesImages(t *testing.T) {
 	}
 	text := string(page)
 	srcs := regexp.MustCompile(`(?i)\bsrc\s*=\s*"([^"]*)"`).FindAllStringSubmatch(text, -1)
-	if len(srcs) != 15 { // 10 run figures + 2 Gantt charts + 2 heatmaps + the Pareto front
-		t.Errorf("got %d src attributes, want 15", len(srcs))
+	if len(srcs) != 16 { // 11 run figures + 2 Gantt charts + 2 heatmaps + the Pareto front
+		t.Errorf("got %d src attributes, want 16", len(srcs))
 	}
 	for _, m := range srcs {
 		const prefix = "data:image/png;base64,"

@@ -34,7 +34,13 @@ type Run struct {
 	SummaryVals map[string]string
 
 	Wait []float64 // wait_s of started jobs
-	BSLD []float64 // bsld of ended jobs
+	// SimWait and RecordedWait are, for each measured job that has a
+	// recorded start (recorded_start_s) and started in the run, its wait
+	// in the run and on the traced system, from its trace submit: what
+	// the summary's calib_* columns compare. Empty when the trace records
+	// no start, or the run's transforms changed the jobs.
+	SimWait, RecordedWait []float64
+	BSLD                  []float64 // bsld of ended jobs
 	// Jobs are the jobs table's rows the Gantt chart draws.
 	Jobs []GanttJob
 
@@ -88,13 +94,15 @@ func Load(dir string) (*Run, error) {
 
 	jobs, err := readTable(dir, "jobs", tableSpec{
 		num:          []string{"wait_s", "bsld", "submit_s", "start_s", "end_s"},
+		optional:     []string{"recorded_start_s"},
 		text:         []string{"job_id", "user", "state", "node_list"},
-		optionalText: []string{"submit_time"},
+		optionalText: []string{"submit_time", "measured"},
 	})
 	if err != nil {
 		return nil, err
 	}
 	r.Wait = finite(jobs.num["wait_s"])
+	r.SimWait, r.RecordedWait = calibrationWaits(jobs)
 	r.BSLD = finite(jobs.num["bsld"])
 	r.Jobs = ganttJobs(jobs)
 	r.Epoch = epochOf(jobs)

@@ -11,7 +11,21 @@ import (
 type summaryMetric struct {
 	Name, Col string
 	format    func(float64) string
-	better    int // -1: lower is better, +1: higher, 0: neither
+	better    int // lowerBetter, higherBetter, nearOneBetter or 0: neither
+}
+
+const (
+	lowerBetter   = -1
+	higherBetter  = +1
+	nearOneBetter = 2 // a ratio of simulated to recorded: closest to 1
+)
+
+// closer says whether v is better than best for m.
+func (m summaryMetric) closer(v, best float64) bool {
+	if m.better == nearOneBetter {
+		return math.Abs(v-1) < math.Abs(best-1)
+	}
+	return float64(m.better)*(v-best) > 0
 }
 
 // summaryMetrics are the rows a planner reads first, in reading order.
@@ -22,10 +36,20 @@ var summaryMetrics = []summaryMetric{
 	{"p95 wait", "p95_wait_s", durationText, -1},
 	{"max wait", "max_wait_s", durationText, -1},
 	{"mean bounded slowdown", "mean_bsld", compact, -1},
-	{"utilization", "utilization", func(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + " %" }, +1},
+	{"utilization", "utilization", percentText, +1},
 	{"energy", "energy_kwh", func(v float64) string { return groupThousands(math.Round(v)) + " kWh" }, -1},
 	{"Jain's index of bsld", "jain_bsld", func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }, +1},
+	// Calibration, for runs whose trace records when jobs started.
+	{"start error, median (vs recorded)", "calib_start_error_median_s", durationText, lowerBetter},
+	{"start error, p90 (vs recorded)", "calib_start_error_p90_s", durationText, lowerBetter},
+	{"wait KS distance (vs recorded)", "calib_wait_ks", func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }, lowerBetter},
+	{"mean wait ÷ recorded", "calib_mean_wait_ratio", ratioText, nearOneBetter},
+	{"p95 wait ÷ recorded", "calib_p95_wait_ratio", ratioText, nearOneBetter},
+	{"recorded utilization", "calib_recorded_utilization", percentText, 0},
 }
+
+func ratioText(v float64) string   { return strconv.FormatFloat(v, 'f', 2, 64) + "×" }
+func percentText(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + " %" }
 
 // summaryTable is the page's summary: the curated rows that tell the runs
 // apart (the best run of each marked), the curated metrics every run has
@@ -66,7 +90,7 @@ func buildSummary(runs []*Run) summaryTable {
 		best := math.NaN()
 		if m.better != 0 {
 			for _, v := range vals {
-				if !math.IsNaN(v) && (math.IsNaN(best) || float64(m.better)*(v-best) > 0) {
+				if !math.IsNaN(v) && (math.IsNaN(best) || m.closer(v, best)) {
 					best = v
 				}
 			}

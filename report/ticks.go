@@ -50,3 +50,19 @@ func (durationTicks) Ticks(min, max float64) []plot.Tick {
 	}
 	return ts
 }
+
+// coarseDurationTicks are durationTicks for a small panel: only the
+// second, minute, hour and day are labelled, the other marks are ticks.
+type coarseDurationTicks struct{}
+
+func (coarseDurationTicks) Ticks(min, max float64) []plot.Tick {
+	ts := durationTicks{}.Ticks(min, max)
+	for i := range ts {
+		switch ts[i].Value {
+		case 1, 60, 3600, 86400:
+		default:
+			ts[i].Label = ""
+		}
+	}
+	return ts
+}

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Executes every notebook of notebooks/ with Debian's jupyter-nbconvert
 # against two small CSV runs of testdata/report/kth-head.swf (no backfill as
-# the base, EASY as the candidate) and the small sweep of testdata/sweeps,
-# after checking that every stored notebook has no outputs; with
+# the base, EASY as the candidate), the small sweep of testdata/sweeps and
+# the walkthrough's three sweeps of testdata/walkthrough (calibration and the
+# +20 % nodes projection: 16 runs of 3,005 jobs, a few seconds), after
+# checking that every stored notebook has no outputs; with
 # SCHEDSIM_FAIL=1, ci_regression.ipynb's last cell must fail (EASY lowers
 # jain_bsld past its tolerance) and nothing else may. Installs jupyter-nbconvert, python3-pandas,
 # python3-matplotlib and python3-ipykernel when missing. `python3` on PATH
@@ -50,7 +52,14 @@ trace=testdata/report/kth-head.swf
 "$tmp/schedsim" replay --quiet --trace "$trace" --backfill none --format csv --out "$tmp/runs/base" </dev/null
 "$tmp/schedsim" replay --quiet --trace "$trace" --backfill easy --format csv --out "$tmp/runs/candidate" </dev/null
 
+# Outside $tmp/runs, which capacity_planning.ipynb reads whole.
+for e in calibrate today-1.3x plus20-1.3x; do
+	"$tmp/schedsim" sweep "testdata/walkthrough/$e.yaml" --out "$tmp/walkthrough/$e" </dev/null >/dev/null
+done
+
 export SCHEDSIM_RUNS="$tmp/runs" SCHEDSIM_SWEEP="$root/testdata/sweeps/weights"
+export SCHEDSIM_CALIBRATION="$tmp/walkthrough/calibrate" SCHEDSIM_TODAY="$tmp/walkthrough/today-1.3x" \
+	SCHEDSIM_PROJECTION="$tmp/walkthrough/plus20-1.3x"
 export SCHEDSIM_BASE="$tmp/runs/base" SCHEDSIM_CANDIDATE="$tmp/runs/candidate"
 export PYTHONDONTWRITEBYTECODE=1 PYDEVD_DISABLE_FILE_VALIDATION=1
 # One nbconvert for all notebooks (its start-up is seconds). --allow-errors

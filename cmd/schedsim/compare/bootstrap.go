@@ -2,6 +2,7 @@ package compare
 
 import (
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"sort"
 
@@ -40,6 +41,30 @@ func bootstrapDiff(base, cand []float64, paired bool, b int, rng *rand.Rand) (lo
 			continue
 		}
 		diffs[k] = resampledMean(cand, rng) - resampledMean(base, rng)
+	}
+	sort.Float64s(diffs)
+	alpha := (1 - Confidence) / 2
+	return metrics.Quantile(diffs, alpha), metrics.Quantile(diffs, 1-alpha)
+}
+
+// bootstrapDistance returns the percentile interval of
+// |mean(cand) − 1| − |mean(base) − 1|, how much farther from 1 the
+// candidate's mean ratio is, over b resamples drawn as bootstrapDiff does.
+func bootstrapDistance(base, cand []float64, paired bool, b int, rng *rand.Rand) (lo, hi float64) {
+	diffs := make([]float64, b)
+	for k := range diffs {
+		var mb, mc float64
+		if paired {
+			for range base {
+				i := rng.IntN(len(base))
+				mb += base[i]
+				mc += cand[i]
+			}
+			mb, mc = mb/float64(len(base)), mc/float64(len(cand))
+		} else {
+			mc, mb = resampledMean(cand, rng), resampledMean(base, rng)
+		}
+		diffs[k] = math.Abs(mc-1) - math.Abs(mb-1)
 	}
 	sort.Float64s(diffs)
 	alpha := (1 - Confidence) / 2

@@ -42,6 +42,10 @@ type Row struct {
 	// Absolute shows Delta and the interval in the metric's unit (its
 	// tolerance is absolute, or the base mean is 0) rather than in %.
 	Absolute bool
+	// Farther is, for a metric better near 1, how much farther from 1
+	// the candidate's mean is than the base's (what the verdict weighs);
+	// NaN otherwise.
+	Farther float64
 }
 
 // Section is one metric's rows.
@@ -62,10 +66,14 @@ type Result struct {
 	Groups             int
 	OnlyBase, OnlyCand []string
 	// Skipped lists default metrics absent from a side's summary.
-	Skipped     []Skip
-	Regressions []string // "metric on group (+7.10% > 5%)"
-	Seed        uint64
-	Resamples   int
+	Skipped []Skip
+	// Uncalibrated names the side ("base" or "candidate") whose runs have
+	// no calib_* values while the other's have some: the default
+	// calibration metrics were left out. "" when both or neither have them.
+	Uncalibrated string
+	Regressions  []string // "metric on group (+7.10% > 5%)"
+	Seed         uint64
+	Resamples    int
 }
 
 // Skip is a default metric not compared: Where names the side(s) whose
@@ -98,6 +106,18 @@ func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
 	}
 	var missing []string
 	for _, m := range tols.Metrics {
+		if m.calibration && !m.explicit {
+			b, c := hasValue(base.Runs, m.Name), hasValue(cand.Runs, m.Name)
+			if !b || !c {
+				switch {
+				case b:
+					res.Uncalibrated = "candidate"
+				case c:
+					res.Uncalibrated = "base"
+				}
+				continue
+			}
+		}
 		inBase, inCand := indexOf(base.Columns, m.Name) >= 0, indexOf(cand.Columns, m.Name) >= 0
 		if !inBase || !inCand {
 			where := "base"
@@ -117,7 +137,11 @@ func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
 		for _, g := range groups {
 			row := compareGroup(g, m, opt)
 			if row.Verdict == Regressed {
-				res.Regressions = append(res.Regressions, fmt.Sprintf("%s on %s (%s, tolerance %s)", m.Name, g.label, deltaText(row), m.Tolerance))
+				change := deltaText(row)
+				if m.Direction == NearOne {
+					change += ", " + num(row.Farther) + " farther from 1"
+				}
+				res.Regressions = append(res.Regressions, fmt.Sprintf("%s on %s (%s, tolerance %s)", m.Name, g.label, change, m.Tolerance))
 			}
 			sec.Rows = append(sec.Rows, row)
 		}
@@ -127,6 +151,16 @@ func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("metrics not comparable: %s", strings.Join(missing, "; "))
 	}
 	return res, nil
+}
+
+// hasValue says whether some run has a value of metric.
+func hasValue(runs []Run, metric string) bool {
+	for _, r := range runs {
+		if v, ok := r.Values[metric]; ok && !math.IsNaN(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchGroups pairs the groups of both sides by identity, sorted by label.
@@ -299,7 +333,7 @@ func samples(base, cand []Run, metric string) (b, c []float64, paired bool) {
 func compareGroup(g group, m Metric, opt Options) Row {
 	b, c, paired := samples(g.base, g.cand, m.Name)
 	row := Row{Label: g.label, BaseN: len(b), CandN: len(c), Paired: paired,
-		Base: math.NaN(), Cand: math.NaN(), Delta: math.NaN(), Rel: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+		Base: math.NaN(), Cand: math.NaN(), Delta: math.NaN(), Rel: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Farther: math.NaN()}
 	if len(b) == 0 || len(c) == 0 {
 		row.Verdict = NoData
 		if len(b) > 0 {
@@ -320,25 +354,29 @@ func compareGroup(g group, m Metric, opt Options) Row {
 	if hasCI {
 		row.Lo, row.Hi = bootstrapDiff(b, c, paired, opt.Resamples, stream(opt.Seed, g.id, m.Name))
 	}
-	row.Verdict = verdict(row, m, hasCI)
+	// How much worse the candidate is, and its interval: the change in
+	// the bad direction, or for a ratio the change of its distance from 1.
+	worse, wlo, whi := row.Delta, row.Lo, row.Hi
+	switch m.Direction {
+	case Higher:
+		worse, wlo, whi = -row.Delta, -row.Hi, -row.Lo
+	case NearOne:
+		worse = math.Abs(row.Cand-1) - math.Abs(row.Base-1)
+		row.Farther = worse
+		if hasCI {
+			wlo, whi = bootstrapDistance(b, c, paired, opt.Resamples, stream(opt.Seed, g.id, m.Name+"\x00near1"))
+		}
+	}
+	row.Verdict = verdict(row, m, hasCI, worse, wlo, whi)
 	return row
 }
 
-// verdict applies the tolerance. "Worse" is the change in the bad
-// direction; with an interval, a regression (or an improvement) also needs
-// the whole interval on that side of zero.
-func verdict(r Row, m Metric, hasCI bool) Verdict {
+// verdict applies the tolerance to worse, the change in the bad direction,
+// whose interval is [wlo, whi]; with an interval, a regression (or an
+// improvement) also needs the whole interval on that side of zero.
+func verdict(r Row, m Metric, hasCI bool, worse, wlo, whi float64) Verdict {
 	if m.Tolerance.Off {
 		return NotGated
-	}
-	sign := 1.0
-	if m.Direction == Higher {
-		sign = -1
-	}
-	worse := sign * r.Delta
-	wlo, whi := sign*r.Lo, sign*r.Hi
-	if wlo > whi {
-		wlo, whi = whi, wlo
 	}
 	tol := m.Tolerance.amount(r.Base)
 	switch {

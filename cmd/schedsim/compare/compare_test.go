@@ -222,8 +222,8 @@ utilization: [1, 2]
 	want := []string{
 		`tol.yaml:2: jain_bsld: want a percentage of the base (5%), an absolute amount (0.02) or off, got "lots"`,
 		`tol.yaml:3: mean_bsld: given twice (first on line 1)`,
-		`tol.yaml:4: no known direction for "custom_metric": say lower or higher`,
-		`tol.yaml:5: jobs_killed.direction: want lower or higher, got "down"`,
+		`tol.yaml:4: no known direction for "custom_metric": say lower, higher or near1`,
+		`tol.yaml:5: jobs_killed.direction: want lower, higher or near1, got "down"`,
 		`tol.yaml:6: energy_kwh: unknown key "tol" (known: tolerance, direction)`,
 		`tol.yaml:7: utilization: want a tolerance (5%, 0.02, off) or {tolerance, direction}`,
 	}

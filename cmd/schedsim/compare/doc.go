@@ -20,4 +20,13 @@
 // A metric regresses when it is worse than the base by more than its
 // tolerance and, with two or more seeds on each side, its interval lies
 // wholly on the worse side of zero.
+//
+// Calibration: the summary's calib_* columns say how far a replay is from
+// the schedule its trace recorded. The start-time errors and the wait
+// distribution's KS distance are better lower; the mean and p95 wait
+// ratios (simulated / recorded) are better near 1, so for them "worse" is
+// |candidate − 1| − |base − 1|, with its own bootstrap interval. These
+// defaults are compared only when both sides have values: a what-if run
+// whose transforms changed the jobs has none, and comparing it with its
+// calibrated baseline says so in one line instead.
 package compare

@@ -71,7 +71,7 @@ func metricTitle(m Metric) string {
 	case !m.Tolerance.Relative:
 		tol += " absolute"
 	}
-	return fmt.Sprintf("%s (%s is better; %s)", m.Name, m.Direction, tol)
+	return fmt.Sprintf("%s (%s; %s)", m.Name, m.Direction.better(), tol)
 }
 
 var tableHeader = []string{"group", "base", "candidate", "delta", "95% CI", "n", "verdict"}
@@ -168,6 +168,10 @@ func (r *Result) notes(b *strings.Builder, code func(string) string, verdict boo
 			noun = "summaries"
 		}
 		fmt.Fprintf(b, "not in the %s %s (not compared): %s\n", w, noun, joinCode(byWhere[w], code))
+	}
+	if r.Uncalibrated != "" {
+		fmt.Fprintf(b, "calibration not compared: the %s's runs have no %s values (no recorded starts, or transforms changed the jobs)\n",
+			r.Uncalibrated, code("calib_*"))
 	}
 	if !verdict {
 		return

@@ -18,15 +18,28 @@ import (
 type Direction int
 
 const (
-	Lower  Direction = iota + 1 // lower is better: waits, slowdowns, energy
-	Higher                      // higher is better: utilization, Jain's index
+	Lower   Direction = iota + 1 // lower is better: waits, slowdowns, energy
+	Higher                       // higher is better: utilization, Jain's index
+	NearOne                      // closer to 1 is better: a simulated / recorded ratio
 )
 
+// String is the direction as a tolerance names it (lower, higher, near1).
 func (d Direction) String() string {
-	if d == Higher {
+	switch d {
+	case Higher:
 		return "higher"
+	case NearOne:
+		return "near1"
 	}
 	return "lower"
+}
+
+// better says what is better, for titles: "lower is better".
+func (d Direction) better() string {
+	if d == NearOne {
+		return "closer to 1 is better"
+	}
+	return d.String() + " is better"
 }
 
 // Tolerance is how much worse than the base a metric may get: a
@@ -62,14 +75,19 @@ type Metric struct {
 	Direction Direction
 	Tolerance Tolerance
 	explicit  bool // named in a file or flag: it must exist on both sides
+	// calibration marks the default calib_* metrics: compared when both
+	// sides have a value, else left out (a run without recorded starts,
+	// or a what-if whose transforms changed the jobs, has none).
+	calibration bool
 }
 
 // Defaults are the metrics compared unless told otherwise, in print
 // order. Relative tolerances suit quantities of arbitrary scale; Jain's
-// indices live in [0, 1], so theirs is absolute.
+// indices live in [0, 1], so theirs is absolute. The calibration metrics
+// come last.
 func Defaults() []Metric {
 	rel := func(p float64) Tolerance { return Tolerance{Value: p, Relative: true} }
-	return []Metric{
+	return append([]Metric{
 		{Name: "mean_wait_s", Direction: Lower, Tolerance: rel(5)},
 		{Name: "p95_wait_s", Direction: Lower, Tolerance: rel(10)},
 		{Name: "max_wait_s", Direction: Lower, Tolerance: Tolerance{Off: true}},
@@ -80,6 +98,24 @@ func Defaults() []Metric {
 		{Name: "energy_kwh", Direction: Lower, Tolerance: rel(2)},
 		{Name: "jain_bsld", Direction: Higher, Tolerance: Tolerance{Value: 0.02}},
 		{Name: "jain_usage_share", Direction: Higher, Tolerance: Tolerance{Value: 0.02}},
+	}, Calibration()...)
+}
+
+// Calibration are the default metrics of a replay's distance from the
+// schedule its trace recorded: start-time errors and the wait
+// distribution's Kolmogorov–Smirnov distance (lower is better), the mean
+// and p95 wait ratios (closer to 1 is better; absolute tolerances, as
+// ratios are already relative).
+func Calibration() []Metric {
+	cal := func(name string, dir Direction, tol Tolerance) Metric {
+		return Metric{Name: name, Direction: dir, Tolerance: tol, calibration: true}
+	}
+	return []Metric{
+		cal("calib_start_error_median_s", Lower, Tolerance{Value: 10, Relative: true}),
+		cal("calib_start_error_p90_s", Lower, Tolerance{Value: 10, Relative: true}),
+		cal("calib_wait_ks", Lower, Tolerance{Value: 0.02}),
+		cal("calib_mean_wait_ratio", NearOne, Tolerance{Value: 0.05}),
+		cal("calib_p95_wait_ratio", NearOne, Tolerance{Value: 0.05}),
 	}
 }
 
@@ -172,8 +208,10 @@ func parseDirection(s string) (Direction, error) {
 		return Lower, nil
 	case "higher":
 		return Higher, nil
+	case "near1":
+		return NearOne, nil
 	}
-	return 0, fmt.Errorf("direction: want lower or higher, got %q", s)
+	return 0, fmt.Errorf("direction: want lower, higher or near1, got %q", s)
 }
 
 // resolve finishes a metric: a direction given or known.
@@ -181,7 +219,7 @@ func resolve(name string, tol Tolerance, dir Direction) (Metric, error) {
 	if dir == 0 {
 		var ok bool
 		if dir, ok = knownDirections()[name]; !ok {
-			return Metric{}, fmt.Errorf("no known direction for %q: say lower or higher", name)
+			return Metric{}, fmt.Errorf("no known direction for %q: say lower, higher or near1", name)
 		}
 	}
 	return Metric{Name: name, Direction: dir, Tolerance: tol, explicit: true}, nil
@@ -192,7 +230,7 @@ func (t *Tolerances) SetFlag(s string) error {
 	name, rest, ok := strings.Cut(s, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
-		return fmt.Errorf("--tolerance %s: want NAME=VALUE[,lower|higher] (mean_bsld=5%%, jain_bsld=0.02, max_wait_s=off)", s)
+		return fmt.Errorf("--tolerance %s: want NAME=VALUE[,lower|higher|near1] (mean_bsld=5%%, jain_bsld=0.02, max_wait_s=off)", s)
 	}
 	value, dirText, hasDir := strings.Cut(rest, ",")
 	tol, err := parseTolerance(value)
@@ -236,6 +274,7 @@ func (t *Tolerances) LoadFile(path string) error {
 //	jain_bsld: 0.02        # absolute, in the metric's unit
 //	max_wait_s: off        # shown, never a regression
 //	jobs_killed: {tolerance: 0, direction: lower}
+//	my_ratio: {tolerance: 0.1, direction: near1}   # |value − 1| is what worsens
 //
 // Every problem is reported at once, one a line, as "FILE:LINE: message".
 func ParseFile(file string, data []byte) ([]Metric, error) {
