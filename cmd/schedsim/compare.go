@@ -90,7 +90,7 @@ Default tolerances (lower is better unless said):
 	}
 	f := cmd.Flags()
 	f.StringVar(&tolFile, "tolerances", "", "YAML file: metric → tolerance (5% of the base, 0.02 absolute, off) or {tolerance, direction}")
-	f.StringArrayVar(&tolFlags, "tolerance", nil, "NAME=VALUE[,lower|higher], repeatable; wins over --tolerances (mean_bsld=5%, jain_bsld=0.01)")
+	f.StringArrayVar(&tolFlags, "tolerance", nil, "NAME=VALUE[,lower|higher|near1], repeatable; wins over --tolerances (mean_bsld=5%, jain_bsld=0.01)")
 	f.StringSliceVar(&only, "metrics", nil, "compare only these metrics, in this order (comma-separated)")
 	f.StringVar(&format, "format", "text", "output: text or markdown (for a pull-request comment)")
 	f.Uint64Var(&seed, "seed", 1, "seed of the bootstrap resampling")
@@ -102,7 +102,7 @@ Default tolerances (lower is better unless said):
 func defaultTolerancesHelp() string {
 	s := ""
 	for _, m := range compare.Defaults() {
-		s += fmt.Sprintf("  %-18s %-7s %s\n", m.Name, m.Direction, m.Tolerance)
+		s += fmt.Sprintf("  %-27s %-7s %s\n", m.Name, m.Direction, m.Tolerance)
 	}
 	return s
 }
