@@ -23,7 +23,8 @@ if ! command -v "${CHROMIUM:-chromium}" >/dev/null; then
 	echo ".ci/report: installing Debian's chromium"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get install -y -q -o DPkg::Lock::Timeout=300 chromium </dev/null >/dev/null ||
-		{ apt-get update -q </dev/null >/dev/null && apt-get install -y -q -o DPkg::Lock::Timeout=300 chromium </dev/null >/dev/null; }
+		{ apt-get update -q </dev/null >/dev/null && apt-get install -y -q -o DPkg::Lock::Timeout=300 chromium </dev/null >/dev/null; } ||
+		{ echo ".ci/report: apt-get could not install chromium (set CHROMIUM to a browser binary)" >&2; exit 1; }
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedsim-report.XXXXXX")
