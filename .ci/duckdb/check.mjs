@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Independent reader check of schedsim run directories with DuckDB.
 //
-//   node check.mjs RUN_DIR [RUN_DIR…]
+//   node check.mjs [--swf TRACE.swf[.gz]] RUN_DIR [RUN_DIR…]
 //
 // For each run directory it reads jobs.parquet, summary.parquet,
 // timeseries.parquet and nodes.parquet with DuckDB's read_parquet (not with
@@ -17,7 +17,18 @@
 //       mean_wait_s and max_wait_s; sum(runtime_s) is finite and positive;
 //   (d) timeseries.parquet has rows, time_s never decreases in file order and
 //       every non-null utilization_* value is within [0, 1];
-//   (e) nodes.parquet has run.yaml's cluster.nodes rows.
+//   (e) nodes.parquet has run.yaml's provenance.cluster.nodes rows;
+//   (f) calendar time: when run.yaml's provenance.trace.epoch (RFC 3339) is
+//       set, DuckDB reads jobs.submit_time, start_time, end_time and
+//       timeseries.time as TIMESTAMP or TIMESTAMPTZ (a Parquet timestamp
+//       adjusted to UTC gives TIMESTAMPTZ), every value is epoch + its
+//       second count (submit_s, start_s, end_s, time_s) to the microsecond,
+//       null exactly where the count is null, and the files' schedsim.epoch
+//       metadata names the same instant; without an epoch none of those
+//       columns exists;
+//   (g) with --swf, the runs replayed that SWF log: provenance.trace.sha256
+//       is the file's SHA-256, provenance.trace.epoch its header's
+//       UnixStartTime and provenance.trace.time_zone its TimeZoneString.
 //
 // Floats are compared with a relative tolerance of 1e-9; a null (an empty
 // field in summary.csv) equals only a null. It prints one line per check and
@@ -25,6 +36,8 @@
 
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const REL_TOL = 1e-9;
@@ -117,26 +130,81 @@ function readSummaryCSV(path) {
   return m;
 }
 
-// clusterNodes reads provenance.cluster.nodes from run.yaml: the `nodes:`
-// key directly under the `cluster:` mapping of the top-level `provenance:`
-// section (the cluster's source text may also mention nodes, so a bare
-// /nodes:/ search is not enough).
-function clusterNodes(path) {
+// provenanceScalar reads provenance.SECTION.KEY from run.yaml: the KEY
+// directly under the SECTION mapping of the top-level `provenance:` section
+// (the cluster's source text may also mention nodes, so a bare /nodes:/
+// search is not enough). A plain, 'single'- or "double"-quoted scalar comes
+// back as its text; a missing key as null.
+function provenanceScalar(path, section, key) {
   const lines = readFileSync(path, 'utf8').split(/\r?\n/);
   const prov = lines.findIndex((l) => /^provenance:\s*(#.*)?$/.test(l));
-  const start = prov < 0 ? -1 : lines.findIndex((l, i) => i > prov && /^  cluster:\s*(#.*)?$/.test(l));
-  if (start < 0) throw new Error(`${path}: no provenance.cluster key`);
+  if (prov < 0) throw new Error(`${path}: no provenance section`);
+  let start = -1;
+  for (let i = prov + 1; i < lines.length; i++) {
+    if (/^\S/.test(lines[i])) break; // the next top-level key: provenance is over
+    if (lines[i] === `  ${section}:` || new RegExp(`^  ${section}:\\s*#`).test(lines[i])) {
+      start = i;
+      break;
+    }
+  }
+  if (start < 0) throw new Error(`${path}: no provenance.${section} key`);
   let indent = null;
   for (const line of lines.slice(start + 1)) {
     if (/^\s*(#.*)?$/.test(line)) continue; // blank or comment
     const lead = line.match(/^ */)[0].length;
-    if (lead <= 2) break; // the next key of provenance: the cluster block is over
+    if (lead <= 2) break; // the next key of provenance: the section is over
     if (indent === null) indent = lead; // the block's child indentation
     if (lead !== indent) continue; // deeper: a nested value
-    const m = line.slice(lead).match(/^nodes:\s*(["']?)(\d+)\1\s*(#.*)?$/);
-    if (m) return BigInt(m[2]);
+    const rest = line.slice(lead);
+    if (!rest.startsWith(`${key}:`)) continue;
+    const v = rest.slice(key.length + 1).trim();
+    let m;
+    if ((m = v.match(/^"((?:[^"\\]|\\.)*)"\s*(#.*)?$/))) return JSON.parse(`"${m[1]}"`);
+    if ((m = v.match(/^'((?:[^']|'')*)'\s*(#.*)?$/))) return m[1].replaceAll("''", "'");
+    return v.replace(/\s+#.*$/, '');
   }
-  throw new Error(`${path}: no cluster.nodes integer`);
+  return null;
+}
+
+function clusterNodes(path) {
+  const v = provenanceScalar(path, 'cluster', 'nodes');
+  if (v === null || !/^\d+$/.test(v)) throw new Error(`${path}: provenance.cluster.nodes is not an integer: ${fmt(v)}`);
+  return BigInt(v);
+}
+
+// rfc3339Micros parses an RFC 3339 date-time ("1996-09-23T12:00:31Z",
+// fractions and numeric offsets allowed) to Unix microseconds (BigInt).
+// Strict on purpose: Date.parse would take many other shapes.
+export function rfc3339Micros(s) {
+  const m = String(s).match(
+    /^(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d\d):(\d\d))$/,
+  );
+  if (!m) throw new Error(`not an RFC 3339 date-time: ${JSON.stringify(s)}`);
+  const [, y, mo, d, h, mi, sec, frac = '', , sign, oh, om] = m;
+  const ms = Date.UTC(+y, +mo - 1, +d, +h, +mi, +sec);
+  const back = new Date(ms);
+  if (back.getUTCFullYear() !== +y || back.getUTCMonth() !== +mo - 1 || back.getUTCDate() !== +d || +h > 23 || +mi > 59 || +sec > 59) {
+    throw new Error(`not a valid date-time: ${JSON.stringify(s)}`);
+  }
+  let us = BigInt(ms) * 1000n + BigInt((frac + '000000').slice(0, 6));
+  if (sign) us -= (sign === '-' ? -1n : 1n) * BigInt((+oh * 60 + +om) * 60) * 1000000n;
+  return us;
+}
+
+// swfHeader reads the `; Key: value` header lines of an SWF log (gzipped
+// when it starts with gzip's magic bytes) and the file's SHA-256.
+function swfHeader(path) {
+  const raw = readFileSync(path);
+  const sha256 = createHash('sha256').update(raw).digest('hex');
+  const text = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
+  const header = new Map();
+  for (const line of text.split(/\r?\n/)) {
+    if (/^\s*$/.test(line)) continue;
+    if (!line.trimStart().startsWith(';')) break; // the first job record ends the header
+    const m = line.match(/^\s*;\s*([A-Za-z]+):\s*(.*?)\s*$/);
+    if (m && !header.has(m[1])) header.set(m[1], m[2]);
+  }
+  return { sha256, header };
 }
 
 const sqlString = (s) => `'${String(s).replaceAll("'", "''")}'`;
@@ -181,9 +249,10 @@ const toBig = (v) => (v === null || v === undefined ? null : BigInt(v));
 // The checks
 
 class Run {
-  constructor(dir, conn) {
+  constructor(dir, conn, swf) {
     this.dir = dir;
     this.conn = conn;
+    this.swf = swf; // { path, sha256, header } from --swf, or null
     this.passed = 0;
     this.failures = [];
   }
@@ -353,16 +422,129 @@ class Run {
     // (e) nodes
     await this.guard('(e) nodes.parquet', async () => {
       const { n } = await this.one(`SELECT count(*) AS n FROM ${this.pq('nodes.parquet')}`);
-      this.eqInt('(e) nodes.parquet rows', n, 'run.yaml cluster.nodes', clusterNodes(join(this.dir, 'run.yaml')));
+      this.eqInt('(e) nodes.parquet rows', n, 'run.yaml provenance.cluster.nodes', clusterNodes(join(this.dir, 'run.yaml')));
     });
+
+    // (f) calendar time
+    await this.guard('(f) calendar time', () => this.checkCalendar());
+
+    // (g) the SWF log the runs replayed
+    if (this.swf) await this.guard('(g) --swf', () => this.checkSWF());
+  }
+
+  // The timestamp columns and the second counts they must equal.
+  static calendarColumns = [
+    ['jobs.parquet', 'submit_time', 'submit_s'],
+    ['jobs.parquet', 'start_time', 'start_s'],
+    ['jobs.parquet', 'end_time', 'end_s'],
+    ['timeseries.parquet', 'time', 'time_s'],
+  ];
+
+  async columnTypes(file) {
+    const rows = await this.rows(`DESCRIBE SELECT * FROM ${this.pq(file)}`);
+    return new Map(rows.map((r) => [r.column_name, r.column_type]));
+  }
+
+  async checkCalendar() {
+    const yaml = join(this.dir, 'run.yaml');
+    const epochText = provenanceScalar(yaml, 'trace', 'epoch');
+    const types = new Map();
+    for (const file of new Set(Run.calendarColumns.map(([f]) => f))) types.set(file, await this.columnTypes(file));
+    if (epochText === null) {
+      const present = Run.calendarColumns.filter(([f, c]) => types.get(f).has(c)).map(([f, c]) => `${f} ${c}`);
+      this.result(
+        present.length === 0,
+        `(f) no provenance.trace.epoch: no timestamp columns` + (present.length ? `, but found ${present.join(', ')}` : ''),
+      );
+      return;
+    }
+    const epoch = rfc3339Micros(epochText);
+    console.log(`  (f) provenance.trace.epoch ${epochText} = ${epoch} µs since 1970-01-01T00:00:00Z`);
+
+    for (const file of types.keys()) {
+      const meta = await this.rows(
+        `SELECT decode(value) AS v FROM parquet_kv_metadata(${sqlString(join(this.dir, file))})
+          WHERE decode(key) = 'schedsim.epoch'`,
+      );
+      const ok = meta.length === 1 && rfc3339Micros(meta[0].v) === epoch;
+      this.result(ok, `(f) ${file} metadata schedsim.epoch ${meta.length === 1 ? meta[0].v : `(${meta.length} values)`} ${ok ? '=' : '≠'} run.yaml epoch`);
+    }
+
+    for (const [file, ts, secs] of Run.calendarColumns) {
+      const type = types.get(file).get(ts);
+      if (type === undefined) {
+        this.result(false, `(f) ${file} has no ${ts} column though run.yaml has an epoch`);
+        continue;
+      }
+      const isTS = type === 'TIMESTAMP' || type === 'TIMESTAMP WITH TIME ZONE' || type === 'TIMESTAMPTZ';
+      this.result(isTS, `(f) ${file} ${ts} read as ${type}${isTS ? '' : ', want TIMESTAMP or TIMESTAMPTZ'}`);
+      if (!isTS) continue;
+      // epoch_us of a TIMESTAMPTZ is its UTC instant; of a TIMESTAMP, the
+      // wall time read as UTC, which is what a UTC writer's naive value is.
+      const q = `"${ts}"`;
+      const c = await this.one(
+        `SELECT count(*) AS n, count(${q}) AS nonnull,
+                count(*) FILTER (WHERE (${q} IS NULL) <> (${secs} IS NULL)) AS null_mismatch,
+                count(*) FILTER (WHERE ${q} IS NOT NULL AND ${secs} IS NOT NULL
+                                   AND epoch_us(${q}) - ${epoch} <> round(${secs} * 1e6)::BIGINT) AS off,
+                max(abs((epoch_us(${q}) - ${epoch}) - ${secs} * 1e6)) AS worst_us,
+                min(${q})::VARCHAR AS first, max(${q})::VARCHAR AS last
+           FROM ${this.pq(file)}`,
+      );
+      this.result(
+        BigInt(c.off) === 0n && BigInt(c.null_mismatch) === 0n && BigInt(c.nonnull) > 0n,
+        `(f) ${file} ${ts} = epoch + ${secs} over ${c.nonnull} non-null of ${c.n} rows (${c.first} … ${c.last}): ` +
+          `${c.off} differ (worst ${fmt(toNum(c.worst_us))} µs), ${c.null_mismatch} null in one column only`,
+      );
+    }
+  }
+
+  checkSWF() {
+    const yaml = join(this.dir, 'run.yaml');
+    const { path, sha256, header } = this.swf;
+    const got = provenanceScalar(yaml, 'trace', 'sha256');
+    this.result(got === sha256, `(g) provenance.trace.sha256 ${fmt(got)} ${got === sha256 ? '=' : '≠'} sha256 of ${path} ${sha256}`);
+
+    const start = header.get('UnixStartTime');
+    if (start === undefined || !/^-?\d+$/.test(start)) throw new Error(`${path}: no integer UnixStartTime in the header`);
+    const epochText = provenanceScalar(yaml, 'trace', 'epoch');
+    const epoch = epochText === null ? null : rfc3339Micros(epochText);
+    const want = BigInt(start) * 1000000n;
+    const iso = new Date(Number(start) * 1000).toISOString().replace('.000Z', 'Z');
+    this.result(
+      epoch === want,
+      `(g) provenance.trace.epoch ${fmt(epochText)} ${epoch === want ? '=' : '≠'} header UnixStartTime ${start} (${iso})`,
+    );
+
+    const zone = header.get('TimeZoneString');
+    if (zone !== undefined) {
+      const got = provenanceScalar(yaml, 'trace', 'time_zone');
+      this.result(got === zone, `(g) provenance.trace.time_zone ${fmt(got)} ${got === zone ? '=' : '≠'} header TimeZoneString ${zone}`);
+    }
   }
 }
 
 async function main() {
   const args = process.argv.slice(2);
-  if (args.length === 0 || args.includes('-h') || args.includes('--help')) {
-    console.error('usage: node check.mjs RUN_DIR [RUN_DIR…]');
-    process.exit(args.length === 0 ? 2 : 0);
+  const usage = 'usage: node check.mjs [--swf TRACE.swf[.gz]] RUN_DIR [RUN_DIR…]';
+  if (args.includes('-h') || args.includes('--help')) {
+    console.log(usage);
+    process.exit(0);
+  }
+  let swf = null;
+  const i = args.indexOf('--swf');
+  if (i >= 0) {
+    const path = args[i + 1];
+    if (path === undefined || !existsSync(path) || !statSync(path).isFile()) {
+      console.error(`check.mjs: --swf ${path ?? ''}: not a file\n${usage}`);
+      process.exit(2);
+    }
+    swf = { path, ...swfHeader(path) };
+    args.splice(i, 2);
+  }
+  if (args.length === 0) {
+    console.error(usage);
+    process.exit(2);
   }
   for (const a of args) {
     if (!existsSync(a) || !statSync(a).isDirectory()) {
@@ -379,7 +561,7 @@ async function main() {
   let passed = 0;
   const failed = [];
   for (const a of args) {
-    const run = new Run(resolve(a), conn);
+    const run = new Run(resolve(a), conn, swf);
     await run.check();
     passed += run.passed;
     for (const f of run.failures) failed.push(`${a}: ${f}`);

@@ -2,8 +2,10 @@
 # Independent reader check of schedsim's Parquet outputs with DuckDB (npm
 # @duckdb/node-api, pinned in package-lock.json): replay the embedded trace
 # with EASY and conservative backfilling into a temporary directory, then read
-# every table back with DuckDB and check it against summary.csv and run.yaml
-# (see check.mjs). Needs go, node ≥ 20 and npm; reads no standard input.
+# every table back with DuckDB and check it against summary.csv, run.yaml and
+# the embedded log's SWF header (calendar time: the timestamp columns are
+# epoch + seconds, the epoch is the header's UnixStartTime; see check.mjs).
+# Needs go, node ≥ 20 and npm; reads no standard input.
 #
 #   bash .ci/duckdb/run.sh      (from anywhere)
 set -euo pipefail
@@ -35,4 +37,4 @@ echo ".ci/duckdb: replay (embedded trace) --backfill conservative -> \$tmp/cons"
 "$tmp/schedsim" replay --quiet --backfill conservative --out "$tmp/cons" </dev/null
 
 cd "$here"
-node check.mjs "$tmp/easy" "$tmp/cons" </dev/null
+node check.mjs --swf "$root/cmd/schedsim/embedded/KTH-SP2-1996-2.1-cln.swf.gz" "$tmp/easy" "$tmp/cons" </dev/null

@@ -29,7 +29,8 @@ if [ ${#need[@]} -gt 0 ]; then
 	echo ".ci/notebooks: installing ${need[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get install -y -q -o DPkg::Lock::Timeout=300 "${need[@]}" </dev/null >/dev/null ||
-		{ apt-get update -q </dev/null >/dev/null && apt-get install -y -q -o DPkg::Lock::Timeout=300 "${need[@]}" </dev/null >/dev/null; }
+		{ apt-get update -q </dev/null >/dev/null && apt-get install -y -q -o DPkg::Lock::Timeout=300 "${need[@]}" </dev/null >/dev/null; } ||
+		{ echo ".ci/notebooks: apt-get could not install ${need[*]}" >&2; exit 1; }
 fi
 
 cd "$root"

@@ -41,7 +41,7 @@ const browser = spawn(process.env.CHROMIUM || "chromium", [
 	"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
 	"--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
 	`--user-data-dir=${profile}`, "--remote-debugging-pipe", "about:blank",
-], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
+], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"], detached: true });
 
 let stderr = "";
 browser.stderr.on("data", (d) => { stderr += d; });
@@ -106,11 +106,22 @@ browser.stdio[4].on("data", (chunk) => {
 	}
 });
 
+// finish stops the browser and every process it started (its own process
+// group: detached above), waits for the browser to exit and only then removes
+// the profile, which Chromium's helpers write to until they are gone.
+let finishing = false;
 function finish(code, message) {
+	if (finishing) return; // the browser's exit after our own kill
+	finishing = true;
 	if (message) console.error(message);
-	try { browser.kill("SIGKILL"); } catch { /* already gone */ }
-	try { rmSync(profile, { recursive: true, force: true }); } catch { /* best effort */ }
-	process.exit(code);
+	const cleanUp = () => {
+		try { rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }); } catch { /* best effort */ }
+		process.exit(code);
+	};
+	if (browser.exitCode !== null || browser.signalCode !== null) return cleanUp();
+	browser.once("exit", () => setTimeout(cleanUp, 100));
+	setTimeout(cleanUp, 5000).unref();
+	try { process.kill(-browser.pid, "SIGKILL"); } catch { try { browser.kill("SIGKILL"); } catch { /* already gone */ } }
 }
 
 browser.on("error", (e) => finish(1, `check.mjs: cannot start ${process.env.CHROMIUM || "chromium"}: ${e.message}`));

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The report in a browser: replay testdata/report/kth-head.swf twice (no
-# backfill as CSV, EASY as Parquet), render `schedsim report` of both runs and
-# the small sweep of testdata/sweeps, open index.html in headless Chromium
-# and fail if an image does not load or the page logs an error (check.mjs,
-# DevTools protocol over a pipe, no npm package). A full-page screenshot goes
-# to $SCHEDSIM_CI_ARTIFACTS/report.png when that is set. Then the check must
-# fail on a page with a broken image and a console error. Installs Debian's
+# The report in a browser: replay testdata/report/kth-head.swf three times
+# (no backfill on the SWF pool model as CSV, EASY as Parquet, conservative on
+# the nodes model, 100 nodes, as Arrow IPC), render `schedsim report` of the
+# three runs with the small sweep of testdata/sweeps, and of the sweep alone,
+# open each index.html in headless Chromium and fail if an image does not
+# load or the page logs an error (check.mjs, DevTools protocol over a pipe,
+# no npm package). Full-page screenshots go to $SCHEDSIM_CI_ARTIFACTS
+# (report.png, report-sweep.png) when that is set. Then the check must fail
+# on a page with a broken image and a console error. Installs Debian's
 # chromium when missing. Reads no standard input.
 #
 #   bash .ci/report/run.sh      (from anywhere)
@@ -21,7 +23,8 @@ if ! command -v "${CHROMIUM:-chromium}" >/dev/null; then
 	echo ".ci/report: installing Debian's chromium"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get install -y -q -o DPkg::Lock::Timeout=300 chromium </dev/null >/dev/null ||
-		{ apt-get update -q </dev/null >/dev/null && apt-get install -y -q -o DPkg::Lock::Timeout=300 chromium </dev/null >/dev/null; }
+		{ apt-get update -q </dev/null >/dev/null && apt-get install -y -q -o DPkg::Lock::Timeout=300 chromium </dev/null >/dev/null; } ||
+		{ echo ".ci/report: apt-get could not install chromium (set CHROMIUM to a browser binary)" >&2; exit 1; }
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedsim-report.XXXXXX")
@@ -34,10 +37,22 @@ go build -o "$tmp/schedsim" ./cmd/schedsim </dev/null
 trace=testdata/report/kth-head.swf
 "$tmp/schedsim" replay --quiet --trace "$trace" --backfill none --format csv --out "$tmp/runs/none" </dev/null
 "$tmp/schedsim" replay --quiet --trace "$trace" --backfill easy --format parquet --out "$tmp/runs/easy" </dev/null
-"$tmp/schedsim" report --quiet "$tmp/runs/none" "$tmp/runs/easy" testdata/sweeps/weights --out "$tmp/report" </dev/null
-figures=$(find "$tmp/report" -name '*.png' | wc -l)
-echo ".ci/report: $figures figures rendered"
-node "$here/check.mjs" "$tmp/report/index.html" "$shots/report.png" --expect-images "$figures" </dev/null
+"$tmp/schedsim" replay --quiet --trace "$trace" --backfill conservative --swf-model nodes --format arrow \
+	--out "$tmp/runs/conservative" </dev/null
+
+# report DIR SCREENSHOT INPUT…: render INPUTs into DIR and open DIR/index.html
+# expecting every rendered PNG figure on the page.
+report() {
+	local dir=$1 shot=$2
+	shift 2
+	"$tmp/schedsim" report --quiet "$@" --out "$dir" </dev/null
+	local figures
+	figures=$(find "$dir" -name '*.png' | wc -l)
+	echo ".ci/report: $(basename "$dir"): $figures figures rendered"
+	node "$here/check.mjs" "$dir/index.html" "$shot" --expect-images "$figures" </dev/null
+}
+report "$tmp/report" "$shots/report.png" "$tmp/runs/none" "$tmp/runs/easy" "$tmp/runs/conservative" testdata/sweeps/weights
+report "$tmp/report-sweep" "$shots/report-sweep.png" testdata/sweeps/weights
 
 # The check can fail: one broken image, one console error.
 cat >"$tmp/broken.html" <<'HTML'

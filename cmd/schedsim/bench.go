@@ -96,6 +96,10 @@ sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.
 						if err != nil {
 							return run.Failed(err)
 						}
+						// replay refuses an --out that holds a run: clear it for the next one.
+						if err := os.RemoveAll(runDir); err != nil {
+							return run.Failed(err)
+						}
 						jobs, _ := strconv.ParseFloat(row["jobs"], 64)
 						events, _ := strconv.ParseFloat(row["events"], 64)
 						fmt.Fprintf(tw, "| %s\t| %s\t| %s\t| %.0f\t| %.2f\t| %.0f\t| %.0f\t| %.0f\t|\n",
