@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/traces/formats"
 )
 
 // Print lists everything the registry holds, a line each, for `schedsim
@@ -26,6 +27,10 @@ func Print(out io.Writer) {
 	fmt.Fprintln(out, "\nScorers (placement.scorers in --config: {name, weight, …}; each scores in [0, 1], higher is better):")
 	for _, name := range placement.ScorerNames() {
 		fmt.Fprintf(out, "  %-20s %s\n", name, placement.ScorerDoc(name))
+	}
+	fmt.Fprintln(out, "\nTrace formats (--trace-format; told by name or content when not given):")
+	for _, f := range formats.All() {
+		fmt.Fprintf(out, "  %-20s %s\n", f.Name, f.Doc)
 	}
 	fmt.Fprintln(out, "\nAlways applied (a job's own constraints): resources, exclusive hosts, offline nodes, node selector,")
 	fmt.Fprintln(out, "NoSchedule taints, architecture and member group (LXD), hard Fenzo constraints, aversion groups.")

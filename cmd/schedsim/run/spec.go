@@ -136,8 +136,8 @@ func Default() Spec {
 
 // BindFlags registers every flag on fs, pointing into c.
 func (c *Spec) BindFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&c.Trace, "trace", c.Trace, "trace file: .swf[.gz], Batsim .json, native .parquet/.jsonl/.csv[.gz], Alibaba 2018 directory or batch_task.csv, Azure vmtable.csv, Google 2011/2019 trace directory (default: the embedded KTH-SP2 log)")
-	fs.StringVar(&c.TraceFormat, "trace-format", c.TraceFormat, "force the trace format: swf, batsim, native, alibaba2018, azure, google2011, google2019")
+	fs.StringVar(&c.Trace, "trace", c.Trace, "trace file or directory, its format told by its name or content (--trace-format); default: the embedded KTH-SP2 log")
+	fs.StringVar(&c.TraceFormat, "trace-format", c.TraceFormat, "force the trace format: "+strings.Join(formats.Names(), ", ")+" ('schedsim policies' lists them with a line each)")
 	fs.StringVar(&c.GoogleScale, "google-scale", c.GoogleScale, "Google traces: factors from normalised amounts (1 = the largest machine) to the replay's units, e.g. cpu=64,mem=256,disk=1 (default cpu=1,mem=1, no disk)")
 	fs.StringVar(&c.TimeZone, "time-zone", c.TimeZone, "the site's IANA time zone for traces whose calendar times carry none (Slurm accounting; default UTC)")
 	fs.StringVar(&c.Multifactor.SlurmConf, "priority-conf", c.Multifactor.SlurmConf, "slurm.conf whose Priority* lines and partitions configure --queue multifactor")
