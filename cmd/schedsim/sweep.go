@@ -180,6 +180,11 @@ func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, std
 	if !quiet {
 		warnIdenticalReplicas(s.stderr, spec.Seeds, runs)
 	}
+	release, err := lockShard(s.dir, index, count)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if err := os.MkdirAll(filepath.Join(s.dir, experiment.RunsDir), 0o755); err != nil {
 		return run.Failed(err)
 	}

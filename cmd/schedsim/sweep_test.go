@@ -437,3 +437,28 @@ func TestResolveShard(t *testing.T) {
 		}
 	}
 }
+
+// A second sweep of the same shard into the same directory is refused
+// while the first runs (it would remove the first one's staging).
+func TestSweepLock(t *testing.T) {
+	dir := t.TempDir()
+	release, err := lockShard(dir, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lockShard(dir, 0, 1); exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "another sweep") {
+		t.Errorf("a second lock: %v", err)
+	}
+	other, err := lockShard(dir, 1, 2)
+	if err != nil {
+		t.Errorf("another shard's lock: %v", err)
+	} else {
+		other()
+	}
+	release()
+	again, err := lockShard(dir, 0, 1)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	again()
+}
