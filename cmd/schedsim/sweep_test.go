@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/cmd/schedsim/internal/runcmp"
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
@@ -461,4 +463,34 @@ func TestSweepLock(t *testing.T) {
 		t.Fatalf("after release: %v", err)
 	}
 	again()
+}
+
+// A sweep's run directory is reproducible from its run.yaml, as a
+// replay's is: every table byte for byte.
+func TestSweepRunYAMLReproduces(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sweep")
+	if _, err := execute(t, "sweep", "../../testdata/experiments/kth-lattice.yaml", "--out", out, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	runs, _ := filepath.Glob(filepath.Join(out, "runs", "*"))
+	if len(runs) == 0 {
+		t.Fatal("no run directories")
+	}
+	for _, dir := range []string{runs[0], runs[len(runs)-1]} {
+		again := filepath.Join(t.TempDir(), "again")
+		if _, err := execute(t, "replay", "--config", filepath.Join(dir, "run.yaml"), "--out", again, "--quiet"); err != nil {
+			t.Fatal(err)
+		}
+		// run.yaml's paths are relative to each run's directory: compare
+		// the specs they resolve to.
+		if err := runcmp.SameRun(dir, again, "run.yaml"); err != nil {
+			t.Error(err)
+		}
+		a, errA := run.Load(filepath.Join(dir, "run.yaml"))
+		b, errB := run.Load(filepath.Join(again, "run.yaml"))
+		if errA != nil || errB != nil || !reflect.DeepEqual(a.TraceSpec, b.TraceSpec) || !reflect.DeepEqual(a.QueueSpec, b.QueueSpec) ||
+			!reflect.DeepEqual(a.EngineSpec, b.EngineSpec) {
+			t.Errorf("the specs differ: %v %v\n%+v\n%+v", errA, errB, a, b)
+		}
+	}
 }
