@@ -7,6 +7,10 @@ type ParseError struct {
 	File  string
 	Line  int    // 1-based; 0 when the format has no lines
 	Field string // field name as the format documents it; "" for the whole record
+	// Value is the field's text as read, shown in the message (but not
+	// in the skip reason, which counts records by what is wrong); "" when
+	// not kept.
+	Value string
 	Err   error
 }
 
@@ -14,6 +18,9 @@ func (e *ParseError) Error() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if e.Field != "" && e.Value != "" {
+		return fmt.Sprintf("%s: field %s = %q: %v", loc, e.Field, e.Value, e.Err)
 	}
 	if e.Field != "" {
 		return fmt.Sprintf("%s: field %s: %v", loc, e.Field, e.Err)

@@ -176,7 +176,7 @@ func TestBadInput(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.swf")
 	os.WriteFile(bad, []byte("; MaxProcs: 4\n1 0 -1 10 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n2 5 -1 x 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n"), 0o644)
 	_, err = execute(t, "replay", "--strict", "--trace", bad, "--out", out)
-	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "bad.swf:3: field 4 (run_time): not a number") {
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "bad.swf:3: field 4 (run_time) = \"x\": not a number") {
 		t.Errorf("strict: got %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.csv")); !os.IsNotExist(err) {

@@ -270,11 +270,12 @@ func (r *Reader) readRecord() (*sim.Job, error) {
 }
 
 func (r *Reader) bad(field int, err error) *traces.ParseError {
-	name := ""
+	name, value := "", ""
 	if field >= 0 {
 		name = strconv.Itoa(field+1) + " (" + fieldNames[field] + ")"
+		value = string(r.fields[field])
 	}
-	return &traces.ParseError{File: r.path, Line: r.line, Field: name, Err: err}
+	return &traces.ParseError{File: r.path, Line: r.line, Field: name, Value: value, Err: err}
 }
 
 func (r *Reader) parse(b []byte) (*sim.Job, *traces.ParseError) {

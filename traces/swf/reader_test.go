@@ -104,7 +104,7 @@ func TestStrict(t *testing.T) {
 	if !errors.As(err, &perr) {
 		t.Fatalf("want a ParseError, got %v", err)
 	}
-	want := sample + ":11: field 8 (requested_processors): processors ≤ 0 (neither allocated nor requested)"
+	want := sample + ":11: field 8 (requested_processors) = \"-1\": processors ≤ 0 (neither allocated nor requested)"
 	if perr.Error() != want {
 		t.Errorf("got  %s\nwant %s", perr, want)
 	}
@@ -114,10 +114,10 @@ func TestBadRecords(t *testing.T) {
 	cases := map[string]string{
 		"1 0 -1 10 1": "x:2: 5 fields, want 18",
 		"1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1 9":  "x:2: more than 18 fields",
-		"1 zero -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1": "x:2: field 2 (submit_time): not a number",
-		"1 0 -1 10 1.5 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1":  "x:2: field 5 (allocated_processors): not an integer",
-		"1 -3 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1":   "x:2: field 2 (submit_time): negative submit time",
-		"1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 x 1 -1 -1 -1":     "x:2: field 14 (executable): not a number",
+		"1 zero -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1": `x:2: field 2 (submit_time) = "zero": not a number`,
+		"1 0 -1 10 1.5 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1":  `x:2: field 5 (allocated_processors) = "1.5": not an integer`,
+		"1 -3 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1":   `x:2: field 2 (submit_time) = "-3": negative submit time`,
+		"1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 x 1 -1 -1 -1":     `x:2: field 14 (executable) = "x": not a number`,
 	}
 	for line, want := range cases {
 		r, err := OpenBytes("x", []byte("; MaxProcs: 8\n"+line+"\n"), Options{Options: traces.Options{Strict: true}})
