@@ -41,7 +41,7 @@ func WriteInspectText(w io.Writer, s *TraceStats, info TraceInfo) error {
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 	p("trace         %s (%s)\n", info.Name, info.Format)
 	if info.Cluster != "" {
-		p("cluster       %s: %d nodes;%s\n", info.Cluster, info.Nodes, capacityText(info.Capacity))
+		p("cluster       %s: %s;%s\n", info.Cluster, countNoun(info.Nodes, "node", "nodes"), capacityText(info.Capacity))
 	} else {
 		p("cluster       none (give --cluster for the offered load)\n")
 	}
