@@ -21,7 +21,7 @@ type blockIndex struct {
 }
 
 // start and end bound block k: segments [start, end).
-func (b *blockIndex) end(k int) int   { return (k + 1) * blockSize }
+func (b *blockIndex) end(k int) int { return (k + 1) * blockSize }
 
 // inserted records that segment i was inserted: the blocks from it on are
 // stale. (Blocks that grow instead were tried: longer blocks skip less,
