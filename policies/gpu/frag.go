@@ -28,25 +28,23 @@ func (t *TaskTable) frag(model int, freeCPU int64, free []int32) int64 {
 	if total == 0 {
 		return 0
 	}
-	out := t.cpuOnly * total
-	for i := range t.gpu {
-		m := &t.gpu[i]
-		if freeCPU < m.CPU || !m.Models.Allows(model) {
-			out += m.Count * total
-			continue
-		}
-		fit, small := 0, int64(0)
-		for _, f := range free {
-			if f >= m.GPUMilli {
-				fit++
-			} else {
-				small += int64(f)
-			}
-		}
-		if fit < m.GPUs {
-			out += m.Count * total
+	// fit[k]: GPUs with at least millis[k] free; small[k]: the milli free
+	// on the others.
+	var fitBuf [32]int
+	var smallBuf [32]int64
+	fit, small := fitBuf[:], smallBuf[:]
+	if k := len(t.plan.millis); k > len(fit) {
+		fit, small = make([]int, k), make([]int64, k)
+	}
+	t.plan.perMilli(free, fit, small)
+	mp := t.plan.forModel(model)
+	out := (t.cpuOnly + mp.barred) * total
+	for i := range mp.types {
+		m := &mp.types[i]
+		if freeCPU < m.cpu || fit[m.milli] < m.gpus {
+			out += m.count * total
 		} else {
-			out += m.Count * small
+			out += m.count * small[m.milli]
 		}
 	}
 	return out

@@ -81,13 +81,13 @@ func TestFGDChoosesGPUByHand(t *testing.T) {
 	//   GPU 0 (1000 → 700): free [700 1000 500 200] = 2400
 	//     t1 4800, t2 small 200, t3 only one whole GPU → 2400, t4 2400 → 9800 (Δ +800)
 	//   GPU 1: as GPU 0. GPU 3 (200) cannot take 300.
-	delta, g := p.(fgd).Delta(&c.Nodes[0], d)
+	delta, g := p.(*fgd).Delta(&c.Nodes[0], d)
 	if delta != -1000 || g != 1<<2 {
 		t.Errorf("Δ = %d on %v, want −1000 on GPU 2", delta, g.Indices())
 	}
 	// On n1 (B, [1000 1000]): GPU 0 → [700 1000], 6 cores: t1 2×1700,
 	// t2 small 0, t3 only one whole → 1700, t4 1700 → 6800; before 6000: Δ +800.
-	delta, g = p.(fgd).Delta(&c.Nodes[1], d)
+	delta, g = p.(*fgd).Delta(&c.Nodes[1], d)
 	if delta != 800 || g != 1 {
 		t.Errorf("n1: Δ = %d on %v, want +800 on GPU 0", delta, g.Indices())
 	}

@@ -22,6 +22,7 @@ type TaskTable struct {
 	// a fragment, whatever the node.
 	cpuOnly int64
 	gpu     []TaskType // the GPU types
+	plan    fragPlan   // the GPU types arranged for frag (fragplan.go)
 }
 
 // DefaultPopularity is the share of the workload's tasks the table keeps
@@ -101,6 +102,7 @@ func (t *TaskTable) add(tt TaskType) {
 		t.cpuOnly += tt.Count
 	} else {
 		t.gpu = append(t.gpu, tt)
+		t.plan.add(tt)
 	}
 }
 

@@ -275,7 +275,7 @@ func (p *Pipeline) feasible(l *Ledger, t *Task, allow func(n, fit int) int, from
 func (p *Pipeline) limited(l *Ledger, t *Task, allow func(n, fit int) int) []int32 {
 	found := p.visit(l, t, allow, p.cursor%len(l.leaves), p.Limit)
 	if len(found) > 0 {
-		p.cursor = leafPosition(l.leaves, found[0]) + 1
+		p.cursor = l.leafPosition(found[0]) + 1
 	}
 	sortNodes(found)
 	return found
@@ -286,16 +286,27 @@ func (p *Pipeline) limited(l *Ledger, t *Task, allow func(n, fit int) int) []int
 // seen; it returns at most want, in visiting order. Plain first fit uses
 // it with want 1 from position 0, so it stops at the first node that
 // fits instead of filtering them all.
+//
+// The answer does not depend on the block size, only the work does: a
+// block is sized to what is still wanted at the share of nodes that
+// passed so far (filtering 64 nodes for a candidate limit of 14 that the
+// first 20 meet was most of a limited placement's cost). With Stats the
+// blocks stay at 64 nodes, so the rejection counts are those of whole
+// blocks, as they always were.
 func (p *Pipeline) visit(l *Ledger, t *Task, allow func(n, fit int) int, start, want int) []int32 {
 	leaves := l.leaves
 	found := p.found[:0]
 	const block = 64
 	var stats []Rejection
 	for seen := 0; seen < len(leaves) && len(found) < want; {
+		size := block
+		if p.Stats == nil {
+			size = blockFor(want-len(found), seen, len(found))
+		}
 		// A block stops at the end of the list; the next one wraps to
 		// the start, until every leaf has been seen once.
 		lo := (start + seen) % len(leaves)
-		hi := min(lo+block, len(leaves), lo+len(leaves)-seen)
+		hi := min(lo+size, len(leaves), lo+len(leaves)-seen)
 		seen += hi - lo
 		got := p.feasible(l, t, allow, leaves[lo:hi])
 		found = append(found, got...)
@@ -314,8 +325,28 @@ func (p *Pipeline) visit(l *Ledger, t *Task, allow func(n, fit int) int, start, 
 	return found
 }
 
-// leafPosition returns where node n is in the sorted leaves.
-func leafPosition(leaves []int32, n int32) int {
+// blockFor sizes visit's next block: need more candidates are wanted and
+// found of the seen nodes passed. The first block allows for a quarter of
+// the nodes failing, the next ones for the share seen so far plus a
+// quarter; at most 64 nodes, and 64 when none has passed yet.
+func blockFor(need, seen, found int) int {
+	const most = 64
+	switch {
+	case seen == 0:
+		return min(most, need+need/4+1)
+	case found == 0:
+		return most
+	}
+	return min(most, max(need, (need*seen*5/4)/found+1))
+}
+
+// leafPosition returns where node n is in the sorted leaves: n itself
+// when every node is a leaf.
+func (l *Ledger) leafPosition(n int32) int {
+	leaves := l.leaves
+	if len(leaves) == len(l.Tasks) {
+		return int(n)
+	}
 	lo, hi := 0, len(leaves)
 	for lo < hi {
 		m := (lo + hi) / 2

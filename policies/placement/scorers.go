@@ -129,7 +129,13 @@ type spreadScorer struct{ attribute string }
 func (s *spreadScorer) Name() string { return "spread(" + s.attribute + ")" }
 func (s *spreadScorer) Score(l *Ledger, t *Task, cands []int32, out []float64) {
 	ids, values := l.Attribute(s.attribute)
-	counts := make([]int, len(values))
+	var buf [16]int
+	counts := buf[:0]
+	if len(values) > len(buf) {
+		counts = make([]int, len(values))
+	} else {
+		counts = buf[:len(values)]
+	}
 	for _, m := range t.Co {
 		counts[ids[m]]++
 	}
