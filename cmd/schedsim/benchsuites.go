@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -63,12 +64,15 @@ func benchOpenb(out io.Writer) error {
 }
 
 // timeChild runs a child process and returns its wall time in seconds and
-// its peak memory (max RSS) in MiB.
+// its peak memory (max RSS) in MiB. The child's notices (skipped records)
+// are kept out of the table and shown only when it fails.
 func timeChild(path string, args ...string) (float64, float64, error) {
 	c := exec.Command(path, args...)
-	c.Stderr = os.Stderr
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
 	start := time.Now()
 	if err := c.Run(); err != nil {
+		os.Stderr.Write(stderr.Bytes())
 		return 0, 0, err
 	}
 	wall := time.Since(start).Seconds()
