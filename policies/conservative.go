@@ -233,13 +233,15 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		return
 	}
 	k := j.Job.Tasks
-	lower := s.gains(r, now) && s.repick
+	d := max(r.dur, 1)
+	before := min(bound, r.start)
+	base := c.FreeVector()
+	opens, lower := s.gains(j, r, now, before, base)
+	lower = lower && s.repick
 	earlier := r.start > now && r.opened
 	// The cluster-wide totals are a necessary condition; checking them with
 	// the job's own slot counted free avoids taking it out and putting it
 	// back when the job cannot move.
-	d := max(r.dur, 1)
-	before := min(bound, r.start)
 	from := now
 	res, need, countable := countBased(j.Needs(), k)
 	if earlier && countable {
@@ -248,9 +250,12 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		unit := j.Needs()[0].Amt
 		from = max(s.memo.from(res, 0, need, d, r.start, from), s.exact.from(res, unit, need, d, r.start, from))
 	}
+	// The memos hold for every job of the shape; no window for this one
+	// starts before the first that its nodes' gains open (gains).
+	search := max(from, opens)
 	if earlier {
 		own := slot{from: r.start, to: r.start + d, amt: sim.Amount(k)}
-		if _, ok := s.prof.firstWindowTotals(d, j.Needs(), k, from, before, own); !ok {
+		if _, ok := s.prof.firstWindowTotals(d, j.Needs(), k, search, before, own); !ok {
 			if countable {
 				s.memo.failed(res, 0, need, d, r.start, from, before)
 			}
@@ -261,11 +266,10 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		return
 	}
 	old := *r
-	base := c.FreeVector()
 	numNodes := len(c.Cluster().Nodes)
 	s.place(r, j, base, -1)
 	if earlier {
-		if s.reserve(c, j, r, from, before) {
+		if s.reserve(c, j, r, search, before) {
 			s.grew(nodesFreed(old.nodes, old.start, old.start+d))
 			return
 		}
@@ -390,7 +394,12 @@ func (s *conservative) build(c *sim.Context) {
 	for r := range totals {
 		totals[r] = c.TotalFree(r)
 	}
+	var version uint64
+	if s.prof != nil {
+		version = s.prof.version + 1 // the freed log's caches name the old one's
+	}
 	s.prof = newProfile(R, len(c.Cluster().Nodes), now, totals)
+	s.prof.version = version
 	base := c.FreeVector()
 	for _, j := range c.Running() {
 		end := max(j.Start+j.EstimatedRuntime()+s.delay, now)

@@ -2,18 +2,28 @@ package policies
 
 import (
 	"math"
+	"slices"
 
 	"github.com/schedsim/schedsim/sim"
 )
 
 // freed is one gain of free capacity in the profile: nodes that came free
-// over [from, to), the lowest of them numbered lowest (−1 after a rebuild:
-// every node). A job that ended early gives back its nodes from
-// its end; a reservation that moved gives back the nodes it left.
+// over [from, to), the lowest of them numbered lowest. A job that ended
+// early gives back its nodes from its end; a reservation that moved gives
+// back the nodes it left. After a rebuild, one record with no nodes and
+// lowest −1 stands for every node.
 type freed struct {
 	from, to sim.Time
 	lowest   int32
+	nodes    []int32 // one entry per task, in node order; not modified
+	// reps holds one node of each distinct timeline among nodes (the
+	// lowest), valid while the profile's version is repsAt.
+	reps   []int32
+	repsAt uint64
 }
+
+// everything reports whether the record stands for every node.
+func (f *freed) everything() bool { return f.lowest < 0 }
 
 // freedLog lists the gains since the oldest position a queued job may
 // still read from; base is recs[0]'s position.
@@ -48,41 +58,169 @@ func (l *freedLog) trim(pos int64) {
 
 // nodesFreed is the freed record of nodes given back over [from, to).
 func nodesFreed(nodes []int32, from, to sim.Time) freed {
-	f := freed{from: from, to: to, lowest: math.MaxInt32}
-	for _, n := range nodes {
-		f.lowest = min(f.lowest, n)
+	if !slices.IsSorted(nodes) {
+		nodes = slices.Sorted(slices.Values(nodes))
+	}
+	f := freed{from: from, to: to, lowest: math.MaxInt32, nodes: nodes}
+	if len(nodes) > 0 {
+		f.lowest = nodes[0]
 	}
 	return f
 }
 
-// gains reads the records since r's last visit at time now: whether
-// capacity came free over a window starting before r.start (then it sets
-// r.opened), and whether a node numbered below one of r's own came free
-// somewhere in r's window (lower). It moves r's read position to the end
-// of the log.
-func (s *conservative) gains(r *reservation, now sim.Time) (lower bool) {
+// gains reads the records since r's last visit at time now, for job j
+// whose search for an earlier slot may look at starts in [now, before).
+//
+// A window for j starting before r.start that did not exist at the last
+// visit (when j's slot was its first fit) holds a node that has gained
+// capacity inside the window since: a node of a record overlapping it, on
+// which one more task fits throughout the window now (j's own slot counted
+// free). gains looks for such a window on each such node's timeline; if
+// there is one it sets r.opened and returns the earliest start found,
+// which no window for j can precede. Requests of several resources skip
+// the node check: any overlapping record opens.
+//
+// lower reports whether a node numbered below one of r's own came free
+// within r's window and now holds one more task throughout it: only then
+// can re-picking the lowest-numbered nodes give another set.
+//
+// It moves r's read position to the end of the log.
+func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time, base []sim.Amount) (from sim.Time, lower bool) {
 	recs, ok := s.freed.since(r.freedSeen)
 	r.freedSeen = s.freed.pos()
+	from = sim.Forever
 	if !ok {
 		r.opened = true
-		return true
+		return now, true
 	}
 	highest := int32(-1)
-	for _, n := range r.nodes {
-		highest = max(highest, n)
+	if n := len(r.nodes); n > 0 {
+		highest = r.nodes[n-1]
 	}
-	end := r.start + r.dur
-	for _, f := range recs {
-		if f.to <= now {
-			continue // in the past: no window can use it
+	d := max(r.dur, 1)
+	end := r.start + d
+	_, _, countable := countBased(j.Needs(), 1)
+	for i := range recs {
+		f := &recs[i]
+		if f.to <= now || (len(f.nodes) == 0 && !f.everything()) {
+			continue // in the past, or nothing: no window can use it
 		}
-		// A window starting before r.start ends by end−1.
-		if f.from < end-1 {
-			r.opened = true
+		// A window starting in [lo, hi) overlaps the record.
+		lo, hi := max(now, f.from-d+1), min(before, f.to)
+		if lo < hi && lo < from {
+			switch {
+			case f.everything() || !countable:
+				r.opened, from = true, now
+			default:
+				if t, ok := s.newWindow(j, r, f, lo, min(hi, from), base); ok {
+					r.opened, from = true, t
+				}
+			}
 		}
-		if f.from < end && f.to > r.start && f.lowest < highest {
-			lower = true
+		if !lower && f.from < end && f.to > r.start && f.lowest < highest {
+			lower = f.everything() || s.roomBelow(j, r, f, highest, base)
 		}
 	}
-	return lower
+	return from, lower
+}
+
+// representatives returns one node of each distinct timeline among f's
+// nodes, the lowest, computed once per profile version. Nodes without a
+// timeline each stand for themselves.
+func (s *conservative) representatives(f *freed) []int32 {
+	p := s.prof
+	if f.reps != nil && f.repsAt == p.version {
+		return f.reps
+	}
+	p.epoch++
+	f.reps, f.repsAt = f.reps[:0], p.version
+	for _, n := range f.nodes {
+		if l, has := p.lineOf(int(n)); has {
+			if l.mark == p.epoch {
+				continue
+			}
+			l.mark = p.epoch
+		}
+		f.reps = append(f.reps, n)
+	}
+	return f.reps
+}
+
+// fitsOne reports whether one task of j fits on node n, which has no
+// timeline, for good.
+func (s *conservative) fitsOne(j *sim.JobRun, n int32, base []sim.Amount) bool {
+	return sim.TasksFittingIn(base, s.prof.R, int(n), j.Needs(), 1) >= 1
+}
+
+// newWindow returns the earliest start in [lo, hi) (hi ≤ r.start) of a
+// window of r's length in which one more task of j fits throughout on one
+// of f's nodes, with j's own slot counted free on its own nodes, or an
+// earlier start: where f's nodes and r's may overlap, every timeline is
+// searched with the slot counted free (the most tasks r puts on a node),
+// which finds every window the exact search finds and perhaps some more,
+// at the cost of one search per distinct timeline.
+func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi sim.Time, base []sim.Amount) (sim.Time, bool) {
+	p := s.prof
+	res, unit, _ := countBased(j.Needs(), 1)
+	d := max(r.dur, 1)
+	var own slot
+	if len(r.nodes) > 0 && r.nodes[0] <= f.nodes[len(f.nodes)-1] && f.nodes[0] <= r.nodes[len(r.nodes)-1] {
+		own = slot{from: r.start, to: r.start + d, amt: sim.Amount(mostPerNode(r.nodes)) * unit}
+	}
+	best, found := hi, false
+	for _, n := range s.representatives(f) {
+		l, has := p.lineOf(int(n))
+		if !has {
+			if s.fitsOne(j, n, base) {
+				return lo, true
+			}
+			continue
+		}
+		if t, ok := p.firstWindowCount(l, d, res, unit, lo, best, own); ok {
+			best, found = t, true
+			if t == lo {
+				break
+			}
+		}
+	}
+	return best, found
+}
+
+// mostPerNode is the largest number of entries of the sorted nodes on one
+// node.
+func mostPerNode(nodes []int32) int {
+	most, run := 0, 0
+	for i, n := range nodes {
+		if i > 0 && nodes[i-1] == n {
+			run++
+		} else {
+			run = 1
+		}
+		most = max(most, run)
+	}
+	return most
+}
+
+// roomBelow reports whether one more task of j fits throughout r's window
+// on one of f's nodes numbered below highest. The booked slot is r's own
+// on r's nodes, so a task more fits only where there is room beyond it.
+func (s *conservative) roomBelow(j *sim.JobRun, r *reservation, f *freed, highest int32, base []sim.Amount) bool {
+	p := s.prof
+	d := max(r.dur, 1)
+	for _, n := range s.representatives(f) {
+		if n >= highest {
+			continue
+		}
+		l, has := p.lineOf(int(n))
+		if !has {
+			if s.fitsOne(j, n, base) {
+				return true
+			}
+			continue
+		}
+		if p.windowMin(l, r.start, d, j.Needs(), 1) >= 1 {
+			return true
+		}
+	}
+	return false
 }

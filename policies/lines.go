@@ -31,6 +31,7 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 	if to <= from || len(nodes) == 0 {
 		return
 	}
+	p.version++
 	if len(p.cnt) != len(p.lines) {
 		p.cnt = make([]int32, len(p.lines))
 	}
@@ -167,6 +168,7 @@ func (p *profile) intern() {
 		p.byHash = map[uint64][]*timeline{}
 	}
 	clear(p.byHash)
+	p.version++
 	keep := p.live[:0]
 	for _, l := range p.live {
 		h := l.hash()

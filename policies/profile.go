@@ -41,6 +41,11 @@ type profile struct {
 	growths int64
 	// scratch for lineEvents
 	levels, deque []int
+	// scratch for earliest
+	cands []*timeline
+	// version counts the changes to which nodes share which timeline
+	// (addNodes, intern); caches of distinct timelines check it.
+	version uint64
 }
 
 type growth struct {
@@ -78,9 +83,11 @@ type timeline struct {
 	// blocks indexes one resource's free amounts for count-based searches
 	// (blockindex.go).
 	blocks blockIndex
-	refs   int32  // nodes sharing this timeline
-	idx    int32  // position in profile.live
-	mark   uint64 // profile.epoch of the last visit by a search or addNodes
+	// fits summarises where one task fits (fitsummary.go).
+	fits fitSummary
+	refs int32  // nodes sharing this timeline
+	idx  int32  // position in profile.live
+	mark uint64 // profile.epoch of the last visit by a search or addNodes
 	// scratch of the visit that set mark
 	grp   int32
 	memo  int
@@ -169,6 +176,7 @@ func (p *profile) breakAt(l *timeline, t sim.Time) int {
 
 // addRange adds k·req to segments [i, j) of l.
 func (p *profile) addRange(l *timeline, i, j int, req []sim.Need, k sim.Amount) {
+	l.fits.valid = false
 	for _, q := range req {
 		l.blocks.added(i, j, int(q.Res), k*q.Amt)
 	}

@@ -18,9 +18,13 @@ import (
 // [t, t+d), at most limit.
 func (p *profile) windowMin(l *timeline, t, d sim.Time, req []sim.Need, limit int) int {
 	best := limit
+	res, _, count := countBased(req, 1)
+	if count && !p.fitsFor(l, res, req[0].Amt).mayFit(d, t+1) {
+		return 0
+	}
 	// Start at the segment holding t.
 	first := sort.Search(len(l.times), func(i int) bool { return l.times[i] > t }) - 1
-	if res, _, ok := countBased(req, 1); ok {
+	if count {
 		// One resource: the least amount decides.
 		lo := l.free[max(first, 0)*p.R+res]
 		for i := max(first, 0) + 1; i < len(l.times) && l.times[i] < t+d; i++ {
@@ -74,8 +78,21 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	}
 	// The totals are a necessary condition: try their feasible starts in
 	// order, checking each exactly, for a few rounds; most searches end at
-	// the first. Then fall back to the exact sweep over every node.
-	for round := 0; round < 4; round++ {
+	// the first. Then fall back to the exact sweep over every node. With a
+	// one-resource request the sweep skips the timelines where no task
+	// fits (fitSummary), which makes it cheaper than a check: it starts at
+	// the totals' first feasible start.
+	res, unit, countable := countBased(req, 1)
+	rounds := 4
+	if countable {
+		rounds = 0
+		t0, ok := p.firstWindowTotals(d, req, k, from, before, slot{})
+		if !ok {
+			return 0, nil, false, events
+		}
+		from = t0
+	}
+	for round := 0; round < rounds; round++ {
 		t0, ok := p.firstWindowTotals(d, req, k, from, before, slot{})
 		if !ok {
 			return 0, nil, false, events
@@ -98,15 +115,34 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	for _, n := range p.untouched() {
 		total += sim.TasksFittingIn(base, p.R, int(n), req, k)
 	}
+	if from >= before {
+		return 0, nil, false, events
+	}
+	// The timelines on which some task may fit, and how many tasks they
+	// could hold at most: when that is too few, there is no window.
+	cands, room := p.cands[:0], total
 	for _, l := range p.live {
+		if countable {
+			fs := p.fitsFor(l, res, unit)
+			if !fs.mayFit(d, before) {
+				continue // no task fits there throughout any window
+			}
+			room += int(l.refs) * int(min(fs.most/unit, sim.Amount(k)))
+		} else {
+			room = k
+		}
+		cands = append(cands, l)
+	}
+	p.cands = cands[:0]
+	if room < k {
+		return 0, nil, false, events
+	}
+	for _, l := range cands {
 		var w int
 		w, events = p.lineEvents(l, d, req, k, from, before, int(l.refs), events)
 		total += w
 	}
 	t = from
-	if t >= before {
-		return 0, nil, false, events
-	}
 	if total < k {
 		slices.SortFunc(events, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
 		found := false

@@ -1,0 +1,58 @@
+package policies
+
+import "github.com/schedsim/schedsim/sim"
+
+// fitSummary says, for one timeline and one task of a one-resource request,
+// where a task fits: from tail on for good, and before it in stretches no
+// longer than inner. A search for a window of length d starting before
+// some time b can then skip a timeline whose tail is not before b and
+// whose inner stretches are shorter than d, without reading its segments:
+// on CEA-Curie's 5,544 whole nodes, a search over a few hundred distinct
+// timelines finds room on about ten.
+//
+// It is computed when a search asks and kept until the amounts change
+// (addRange). Folding past breakpoints only shortens stretches, so a
+// summary computed before a fold still overstates where a task fits,
+// which is all a skip needs.
+type fitSummary struct {
+	valid bool
+	res   int
+	unit  sim.Amount
+	tail  sim.Time // a task fits from here on (Forever: it never fits for good)
+	inner sim.Time // the longest stretch before tail in which a task fits
+	most  sim.Amount // the largest free amount anywhere
+}
+
+// fitsFor returns l's summary for one task of unit of resource res.
+func (p *profile) fitsFor(l *timeline, res int, unit sim.Amount) *fitSummary {
+	s := &l.fits
+	if s.valid && s.res == res && s.unit == unit {
+		return s
+	}
+	*s = fitSummary{valid: true, res: res, unit: unit, tail: sim.Forever}
+	R, m := p.R, len(l.times)
+	run := -1 // first segment of the current stretch with room
+	for i := 0; i < m; i++ {
+		s.most = max(s.most, l.free[i*R+res])
+		if l.free[i*R+res] >= unit {
+			if run < 0 {
+				run = i
+			}
+			continue
+		}
+		if run >= 0 {
+			s.inner = max(s.inner, l.times[i]-l.times[run])
+			run = -1
+		}
+	}
+	if run >= 0 {
+		s.tail = l.times[run]
+	}
+	return s
+}
+
+// mayFit reports whether a window of length d in which a task fits
+// throughout can start before `before` on l.
+func (s *fitSummary) mayFit(d, before sim.Time) bool {
+	return s.tail < before || s.inner >= d
+}
