@@ -77,10 +77,9 @@ func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time) [
 	nan := math.NaN()
 	errMed, errP90, ks, meanRatio, p95Ratio, util := nan, nan, nan, nan, nan, nan
 	if n := len(c.startErr); n > 0 {
-		errs := slices.Sorted(slices.Values(c.startErr))
+		errs := sortedCopy(c.startErr)
 		errMed, errP90 = Quantile(errs, 0.5), Quantile(errs, 0.9)
-		sw := slices.Sorted(slices.Values(c.simWait))
-		rw := slices.Sorted(slices.Values(c.recWait))
+		sw, rw := sortedCopy(c.simWait), sortedCopy(c.recWait)
 		ks = ksDistance(sw, rw)
 		meanRatio = sum(sw) / sum(rw) // the n's cancel; 0/0 and x/0 give null
 		p95Ratio = Quantile(sw, 0.95) / Quantile(rw, 0.95)
@@ -97,6 +96,14 @@ func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time) [
 		floatCol("calib_p95_wait_ratio", p95Ratio),
 		floatCol("calib_recorded_utilization", util),
 	}
+}
+
+// sortedCopy returns v sorted, in one allocation (slices.Sorted of an
+// iterator grows its result by appending).
+func sortedCopy(v []float64) []float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s
 }
 
 // ksDistance is the two-sample Kolmogorov–Smirnov statistic

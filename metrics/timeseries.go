@@ -108,8 +108,25 @@ func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory
 	for r := range res {
 		s.capacity[r] = c.TotalCapacity(r).Float()
 	}
-	s.free <- idleSeriesBatches.get()
+	s.cur.reserve(s.cut, R)
+	b := idleSeriesBatches.get()
+	b.reserve(s.cut, R)
+	s.free <- b
 	return s, nil
+}
+
+// reserve gives a batch room for a whole record's rows of R resources,
+// as jobBatch.reserve does.
+func (b *seriesBatch) reserve(rows, R int) {
+	if cap(b.rows) < rows {
+		b.rows = make([]seriesRow, 0, rows)
+	}
+	if cap(b.alloc) < rows*R {
+		b.alloc = make([]sim.Amount, 0, rows*R)
+	}
+	if cap(b.frag) < rows*R {
+		b.frag = make([]float64, 0, rows*R)
+	}
 }
 
 // step records the state after the pass at now.

@@ -35,8 +35,16 @@ func tasksFitting(free []Amount, R int, n int, req []Need, limit int) int {
 		if q.Amt <= 0 {
 			continue
 		}
-		if k := int(f / q.Amt); k < best {
-			best = k
+		// Whole-node jobs and busy nodes fit zero or one task: answer
+		// those without a 64-bit division (backfilling asks this for
+		// every node at every pass).
+		switch {
+		case f < q.Amt:
+			return 0
+		case f-q.Amt < q.Amt:
+			best = min(best, 1)
+		default:
+			best = min(best, int(f/q.Amt))
 		}
 	}
 	return best
