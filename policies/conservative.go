@@ -38,7 +38,6 @@ import (
 type conservative struct {
 	prof    *profile
 	running byEnd
-	events  []fitEvent
 	rebuild bool
 	memo    shapeMemo // failed searches of the totals (or the one node)
 	exact   shapeMemo // failed node-level searches, per task amount
@@ -101,8 +100,10 @@ func (s *conservative) grew(f freed) {
 type reservation struct {
 	start sim.Time
 	dur   sim.Time
-	nodes []int32 // node of each task
-	seen  int64   // profile growth log position when last placed
+	nodes []int32 // node of each task, in node order
+	// perNode is the most tasks on one node, set when the slot is booked.
+	perNode int32
+	seen    int64 // profile growth log position when last placed
 	// opened: capacity freed since the job was last found unable to start
 	// earlier overlaps a window starting before start (freed.go).
 	opened    bool
@@ -255,18 +256,35 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 	search := max(from, opens)
 	if earlier {
 		own := slot{from: r.start, to: r.start + d, amt: sim.Amount(k)}
-		if _, ok := s.prof.firstWindowTotals(d, j.Needs(), k, search, before, own); !ok {
+		t0, ok := s.prof.firstWindowTotals(d, j.Needs(), k, search, before, own)
+		if !ok {
 			if countable {
 				s.memo.failed(res, 0, need, d, r.start, from, before)
 			}
 			earlier, r.opened = false, false
 		}
+		search = max(search, t0)
+	}
+	numNodes := len(c.Cluster().Nodes)
+	if earlier && countable && k > 1 && numNodes > 1 {
+		// Sweep with the own slot counted free: taking it out and putting
+		// it back would cost two updates, and most searches fail.
+		unit := j.Needs()[0].Amt
+		own := slot{from: r.start, to: r.start + d, amt: unit}
+		if t, ok := s.prof.sweep(base, j.Needs(), k, d, search, before, own, s.prof.ownGroups(r.nodes)); ok {
+			old := *r
+			s.place(r, j, base, -1)
+			s.book(j, r, t, s.prof.pick(base, numNodes, j.Needs(), k, d, t), base)
+			s.grew(nodesFreed(old.nodes, old.start, old.start+d))
+			return
+		}
+		s.exact.failed(res, unit, need, d, r.start, from, before)
+		earlier, r.opened = false, false
 	}
 	if !earlier && !lower {
 		return
 	}
 	old := *r
-	numNodes := len(c.Cluster().Nodes)
 	s.place(r, j, base, -1)
 	if earlier {
 		if s.reserve(c, j, r, search, before) {
@@ -350,26 +368,33 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 // reserve books j's earliest slot starting in [from, before), when the
 // caller knows no earlier start fits, and reports whether there was one.
 func (s *conservative) reserve(c *sim.Context, j *sim.JobRun, r *reservation, from, before sim.Time) bool {
-	t, nodes, ok, ev := s.prof.earliest(c.FreeVector(), len(c.Cluster().Nodes), j.Needs(), j.Job.Tasks, max(r.dur, 1), from, before, s.events)
-	s.events = ev
+	t, nodes, ok := s.prof.earliest(c.FreeVector(), len(c.Cluster().Nodes), j.Needs(), j.Job.Tasks, max(r.dur, 1), from, before)
 	if !ok {
 		// Only possible with a bound: the engine accepts only jobs that fit
 		// the empty cluster, and every reservation ends.
 		r.start, r.nodes = sim.Forever, nil
 		return false
 	}
+	s.book(j, r, t, nodes, c.FreeVector())
+	return true
+}
+
+// book places r at its first fit: start t on nodes.
+func (s *conservative) book(j *sim.JobRun, r *reservation, t sim.Time, nodes []int32, base []sim.Amount) {
 	r.start, r.nodes = t, nodes
 	r.seen = s.prof.logged()
 	// First fit: no earlier window holds all the tasks.
 	r.opened, r.freedSeen = false, s.freed.pos()
-	s.place(r, j, c.FreeVector(), 1)
-	return true
+	s.place(r, j, base, 1)
 }
 
 // place books (sign 1) or frees (sign −1) r in the profile.
 func (s *conservative) place(r *reservation, j *sim.JobRun, base []sim.Amount, sign sim.Amount) {
 	if r.nodes == nil {
 		return
+	}
+	if sign > 0 {
+		r.perNode = int32(mostPerNode(r.nodes))
 	}
 	s.prof.addNodes(r.nodes, base, r.start, r.start+max(r.dur, 1), j.Needs(), -sign)
 }

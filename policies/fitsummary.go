@@ -18,8 +18,8 @@ type fitSummary struct {
 	valid bool
 	res   int
 	unit  sim.Amount
-	tail  sim.Time // a task fits from here on (Forever: it never fits for good)
-	inner sim.Time // the longest stretch before tail in which a task fits
+	tail  sim.Time   // a task fits from here on (Forever: it never fits for good)
+	inner sim.Time   // the longest stretch before tail in which a task fits
 	most  sim.Amount // the largest free amount anywhere
 }
 

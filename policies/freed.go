@@ -165,7 +165,7 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi
 	d := max(r.dur, 1)
 	var own slot
 	if len(r.nodes) > 0 && r.nodes[0] <= f.nodes[len(f.nodes)-1] && f.nodes[0] <= r.nodes[len(r.nodes)-1] {
-		own = slot{from: r.start, to: r.start + d, amt: sim.Amount(mostPerNode(r.nodes)) * unit}
+		own = slot{from: r.start, to: r.start + d, amt: sim.Amount(r.perNode) * unit}
 	}
 	best, found := hi, false
 	for _, n := range s.representatives(f) {
@@ -174,6 +174,11 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi
 			if s.fitsOne(j, n, base) {
 				return lo, true
 			}
+			continue
+		}
+		if !p.fitsFor(l, res, unit).mayFit(d, best) && (own.amt == 0 || !p.roomAt(l, res, unit, own.from-1)) {
+			// No window before best lies where a task fits, nor reaches
+			// into the own slot (it would hold the instant before).
 			continue
 		}
 		if t, ok := p.firstWindowCount(l, d, res, unit, lo, best, own); ok {

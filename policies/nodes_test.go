@@ -111,7 +111,7 @@ func (s *shadowCheck) Schedule(c *sim.Context) error {
 		for _, j := range c.Running() {
 			p.addNodes(j.Nodes, c.FreeVector(), j.ExpectedEnd(c.Now()), sim.Forever, j.Needs(), 1)
 		}
-		t, _, ok, _ := p.earliest(c.FreeVector(), len(c.Cluster().Nodes), head.Needs(), head.Job.Tasks, 1, c.Now(), sim.Forever, nil)
+		t, _, ok := p.earliest(c.FreeVector(), len(c.Cluster().Nodes), head.Needs(), head.Job.Tasks, 1, c.Now(), sim.Forever)
 		if !ok || t != shadow {
 			s.t.Fatalf("at %s: EASY shadow %s, profile search %s (ok %v)", c.Now(), shadow, t, ok)
 		}

@@ -41,8 +41,10 @@ type profile struct {
 	growths int64
 	// scratch for lineEvents
 	levels, deque []int
-	// scratch for earliest
-	cands []*timeline
+	// scratch for sweep
+	cands  []*timeline
+	events []fitEvent
+	owned  []ownGroup
 	// version counts the changes to which nodes share which timeline
 	// (addNodes, intern); caches of distinct timelines check it.
 	version uint64

@@ -8,11 +8,13 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// booking is capacity added (amt > 0) or taken over [from, to) on a node.
+// booking is capacity added (amt > 0) or taken over [from, to) on a node,
+// by the addNodes call numbered call.
 type booking struct {
 	n        int32
 	from, to sim.Time
 	amt      sim.Amount
+	call     int
 }
 
 // bruteProfile is the profile computed directly from its bookings.
@@ -21,10 +23,12 @@ type bruteProfile struct {
 	books []booking
 }
 
-func (b *bruteProfile) free(n int, t sim.Time, skip int) sim.Amount {
+// free is node n's amount at t, leaving out the bookings skip picks (nil:
+// none).
+func (b *bruteProfile) free(n int, t sim.Time, skip func(i int) bool) sim.Amount {
 	f := b.base[n]
 	for i, bk := range b.books {
-		if i != skip && int(bk.n) == n && bk.from <= t && t < bk.to {
+		if (skip == nil || !skip(i)) && int(bk.n) == n && bk.from <= t && t < bk.to {
 			f += bk.amt
 		}
 	}
@@ -32,8 +36,8 @@ func (b *bruteProfile) free(n int, t sim.Time, skip int) sim.Amount {
 }
 
 // steps is node n's amounts as a step function from now: breakpoints and
-// the amount from each on, with booking skip left out.
-func (b *bruteProfile) steps(n int, now sim.Time, skip int) ([]sim.Time, []sim.Amount) {
+// the amount from each on, with the bookings skip picks left out.
+func (b *bruteProfile) steps(n int, now sim.Time, skip func(i int) bool) ([]sim.Time, []sim.Amount) {
 	times := []sim.Time{now}
 	for _, bk := range b.books {
 		times = append(times, max(bk.from, now), max(bk.to, now))
@@ -63,7 +67,7 @@ func fits(times []sim.Time, free []sim.Amount, t, d sim.Time, amt sim.Amount, k 
 
 // earliest is the first start in [now, before) where k tasks fit, and the
 // lowest-numbered nodes taking them.
-func (b *bruteProfile) earliest(now, d, before sim.Time, amt sim.Amount, k, skip int) (sim.Time, []int32, bool) {
+func (b *bruteProfile) earliest(now, d, before sim.Time, amt sim.Amount, k int, skip func(i int) bool) (sim.Time, []int32, bool) {
 	var times [][]sim.Time
 	var free [][]sim.Amount
 	for n := range b.base {
@@ -92,12 +96,16 @@ func (b *bruteProfile) earliest(now, d, before sim.Time, amt sim.Amount, k, skip
 // every node's amounts, the earliest-slot search and the one-node search
 // with a job's own slot counted free against a direct computation.
 func TestProfileMatchesBruteForce(t *testing.T) {
-	for _, numNodes := range []int{1, 6} {
-		rng := rand.New(rand.NewPCG(uint64(numNodes), 7))
-		capacity, span := 4, sim.Time(150)
-		if numNodes == 1 {
-			capacity, span = 64, 600 // a deep timeline, so the block index is used
-		}
+	for _, cfg := range []struct {
+		numNodes, capacity int
+		span               sim.Time
+	}{
+		{1, 64, 600}, // a deep timeline, so the block index is used
+		{6, 4, 150},
+		{6, 1, 150}, // whole nodes: one task fits at a time
+	} {
+		numNodes, capacity, span := cfg.numNodes, cfg.capacity, cfg.span
+		rng := rand.New(rand.NewPCG(uint64(numNodes*capacity), 7))
 		b := &bruteProfile{}
 		for range numNodes {
 			b.base = append(b.base, sim.Amount(capacity))
@@ -124,7 +132,7 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 			from := now + sim.Time(rng.IntN(int(span)))
 			to := from + 1 + sim.Time(rng.IntN(int(span)/4))
 			sign := sim.Amount(-1)
-			size := sim.Amount(1 + rng.IntN(capacity/3))
+			size := sim.Amount(1 + rng.IntN(max(capacity/3, 1)))
 			if i := rng.IntN(len(b.books) + 1); i < len(b.books) && b.books[i].amt < 0 && rng.IntN(3) == 0 {
 				bk := b.books[i]
 				nodes, from, to, sign, size = []int32{bk.n}, max(bk.from, now), bk.to, 1, -bk.amt
@@ -138,7 +146,7 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 							c++
 						}
 					}
-					times, free := b.steps(int(n), from, -1)
+					times, free := b.steps(int(n), from, nil)
 					ok = ok && fits(times, free, from, to-from, c*size, 1) > 0
 				}
 				if !ok {
@@ -151,7 +159,7 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 			p.addNodes(nodes, b.base, from, to, []sim.Need{{Res: 0, Amt: size}}, sign)
 			if sign < 0 {
 				for _, n := range nodes {
-					b.books = append(b.books, booking{n, from, to, -size})
+					b.books = append(b.books, booking{n, from, to, -size, step})
 				}
 			}
 			for n := 0; n < numNodes; n++ {
@@ -161,7 +169,7 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 						i := sortSearch(l.times, s)
 						got = l.free[i]
 					}
-					if want := b.free(n, s, -1); got != want {
+					if want := b.free(n, s, nil); got != want {
 						t.Fatalf("%d nodes, step %d: node %d at %d: profile %d, direct %d", numNodes, step, n, s, got, want)
 					}
 				}
@@ -174,11 +182,14 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 				before = now + sim.Time(rng.IntN(int(span)))
 			}
 			req := []sim.Need{{Res: 0, Amt: amt}}
-			gt, gn, gok, _ := p.earliest(b.base, numNodes, req, k, d, now, before, nil)
-			wt, wn, wok := b.earliest(now, d, before, amt, k, -1)
+			gt, gn, gok := p.earliest(b.base, numNodes, req, k, d, now, before)
+			wt, wn, wok := b.earliest(now, d, before, amt, k, nil)
 			if gok != wok || gok && (gt != wt || !slices.Equal(gn, wn)) {
 				t.Fatalf("%d nodes, step %d: earliest(k %d, amt %d, d %d, before %d): profile %v %d %v, direct %v %d %v",
 					numNodes, step, k, amt, d, before, gok, gt, gn, wok, wt, wn)
+			}
+			if numNodes > 1 {
+				checkOwnSweep(t, p, b, rng, step, now, before)
 			}
 			l, ok := p.lineOf(0)
 			if numNodes != 1 || !ok {
@@ -192,12 +203,43 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 			}
 			need := sim.Amount(1 + rng.IntN(capacity))
 			gt, gok = p.firstWindowCount(l, d, 0, need, now, before, slot{from: bk.from, to: bk.to, amt: -bk.amt})
-			wt, _, wok = b.earliest(now, d, before, need, 1, own)
+			wt, _, wok = b.earliest(now, d, before, need, 1, func(i int) bool { return i == own })
 			if gok != wok || gok && gt != wt {
 				t.Fatalf("step %d: own-slot search (need %d, d %d, before %d): profile %v %d, direct %v %d",
 					step, need, d, before, gok, gt, wok, wt)
 			}
 		}
+	}
+}
+
+// checkOwnSweep takes the bookings of one earlier take still in force as a
+// job's own reservation and checks the sweep for an earlier start with it
+// counted free against the direct search without it.
+func checkOwnSweep(t *testing.T, p *profile, b *bruteProfile, rng *rand.Rand, step int, now, before sim.Time) {
+	if len(b.books) == 0 {
+		return
+	}
+	call := b.books[rng.IntN(len(b.books))].call
+	var nodes []int32
+	var own booking
+	for _, bk := range b.books {
+		if bk.call == call && bk.amt < 0 { // not given back
+			nodes, own = append(nodes, bk.n), bk
+		}
+	}
+	if len(nodes) == 0 || own.from <= now {
+		return
+	}
+	slices.Sort(nodes)
+	d, size := own.to-own.from, -own.amt
+	before = min(before, own.from)
+	k := 1 + rng.IntN(len(b.base)+1)
+	req := []sim.Need{{Res: 0, Amt: size}}
+	gt, gok := p.sweep(b.base, req, k, d, now, before, slot{from: own.from, to: own.to, amt: size}, p.ownGroups(nodes))
+	wt, _, wok := b.earliest(now, d, before, size, k, func(i int) bool { return b.books[i].call == call })
+	if gok != wok || gok && gt != wt {
+		t.Fatalf("step %d: sweep with own slot %v on %v (k %d, before %d): profile %v %d, direct %v %d",
+			step, own, nodes, k, before, gok, gt, wok, wt)
 	}
 }
 

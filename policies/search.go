@@ -1,7 +1,6 @@
 package policies
 
 import (
-	"cmp"
 	"slices"
 	"sort"
 
@@ -46,18 +45,13 @@ func (p *profile) windowMin(l *timeline, t, d sim.Time, req []sim.Need, limit in
 	return best
 }
 
-type fitEvent struct {
-	at    sim.Time
-	delta int
-}
-
 // earliest finds the first time t, now ≤ t < before, at which k tasks with
 // request req fit throughout [t, t+d), and the nodes (lowest-numbered
 // first) that take them. The caller knows no start before from fits
 // (from ≥ now); searches over several nodes start there. base is the
 // engine's free vector for nodes without a timeline. ok is false when no
 // such time exists.
-func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k int, d sim.Time, from, before sim.Time, events []fitEvent) (t sim.Time, nodes []int32, ok bool, buf []fitEvent) {
+func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k int, d sim.Time, from, before sim.Time) (t sim.Time, nodes []int32, ok bool) {
 	if d < 1 {
 		d = 1 // a zero-length job still needs its nodes at the instant it runs
 	}
@@ -65,16 +59,16 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		if l, has := p.lineOf(0); has {
 			t, ok := p.firstWindow(l, d, req, k, before)
 			if !ok {
-				return 0, nil, false, events
+				return 0, nil, false
 			}
 			for i := 0; i < k; i++ {
 				nodes = append(nodes, 0)
 			}
-			return t, nodes, true, events
+			return t, nodes, true
 		}
 	}
 	if k == 1 {
-		return p.earliestOne(base, numNodes, req, d, before, events)
+		return p.earliestOne(base, numNodes, req, d, before)
 	}
 	// The totals are a necessary condition: try their feasible starts in
 	// order, checking each exactly, for a few rounds; most searches end at
@@ -82,23 +76,22 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	// one-resource request the sweep skips the timelines where no task
 	// fits (fitSummary), which makes it cheaper than a check: it starts at
 	// the totals' first feasible start.
-	res, unit, countable := countBased(req, 1)
 	rounds := 4
-	if countable {
+	if _, _, countable := countBased(req, 1); countable {
 		rounds = 0
 		t0, ok := p.firstWindowTotals(d, req, k, from, before, slot{})
 		if !ok {
-			return 0, nil, false, events
+			return 0, nil, false
 		}
 		from = t0
 	}
 	for round := 0; round < rounds; round++ {
 		t0, ok := p.firstWindowTotals(d, req, k, from, before, slot{})
 		if !ok {
-			return 0, nil, false, events
+			return 0, nil, false
 		}
 		if nodes = p.pick(base, numNodes, req, k, d, t0); nodes != nil {
-			return t0, nodes, true, events
+			return t0, nodes, true
 		}
 		// Node windows only open at breakpoints, and every node's
 		// breakpoints are breakpoints of the totals.
@@ -110,66 +103,17 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		from = a[i]
 	}
 	// No start before from fits (the rounds above); sweep [from, before).
-	total := 0
-	events = events[:0]
-	for _, n := range p.untouched() {
-		total += sim.TasksFittingIn(base, p.R, int(n), req, k)
+	t, ok = p.sweep(base, req, k, d, from, before, slot{}, nil)
+	if !ok {
+		return 0, nil, false
 	}
-	if from >= before {
-		return 0, nil, false, events
-	}
-	// The timelines on which some task may fit, and how many tasks they
-	// could hold at most: when that is too few, there is no window.
-	cands, room := p.cands[:0], total
-	for _, l := range p.live {
-		if countable {
-			fs := p.fitsFor(l, res, unit)
-			if !fs.mayFit(d, before) {
-				continue // no task fits there throughout any window
-			}
-			room += int(l.refs) * int(min(fs.most/unit, sim.Amount(k)))
-		} else {
-			room = k
-		}
-		cands = append(cands, l)
-	}
-	p.cands = cands[:0]
-	if room < k {
-		return 0, nil, false, events
-	}
-	for _, l := range cands {
-		var w int
-		w, events = p.lineEvents(l, d, req, k, from, before, int(l.refs), events)
-		total += w
-	}
-	t = from
-	if total < k {
-		slices.SortFunc(events, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
-		found := false
-		for i := 0; i < len(events); {
-			at := events[i].at
-			for ; i < len(events) && events[i].at == at; i++ {
-				total += events[i].delta
-			}
-			if at >= before {
-				break
-			}
-			if total >= k {
-				t, found = at, true
-				break
-			}
-		}
-		if !found {
-			return 0, nil, false, events
-		}
-	}
-	return t, p.pick(base, numNodes, req, k, d, t), true, events
+	return t, p.pick(base, numNodes, req, k, d, t), true
 }
 
 // earliestOne is earliest for a single task: the least first window over
 // the nodes, the lowest-numbered node on ties. Each node's search stops at
 // the best start found so far, and a node free now ends the search.
-func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d, before sim.Time, events []fitEvent) (sim.Time, []int32, bool, []fitEvent) {
+func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d, before sim.Time) (sim.Time, []int32, bool) {
 	best, node := before, -1
 	p.epoch++
 	for n := 0; n < numNodes && best > p.now; n++ {
@@ -186,9 +130,9 @@ func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d
 		}
 	}
 	if node < 0 {
-		return 0, nil, false, events
+		return 0, nil, false
 	}
-	return best, []int32{int32(node)}, true, events
+	return best, []int32{int32(node)}, true
 }
 
 // pick returns the lowest-numbered nodes that hold k tasks throughout
@@ -427,76 +371,4 @@ func scanCount(times []sim.Time, amounts []sim.Amount, R int, need sim.Amount, d
 		i = j + 1
 	}
 	return 0, false
-}
-
-// lineEvents computes how many tasks fit node l throughout the window
-// [t, t+d) as t moves over [from, before): it returns mult times the count
-// at from and appends every later change, times mult, as an event. A
-// sliding-window minimum over the timeline's segments (a monotone deque)
-// keeps it linear in the segments the windows touch.
-//
-// Segment i, on [T_i, T_{i+1}), is in the window iff T_i < t+d and
-// T_{i+1} > t: it enters at t = T_i − d + 1 (integer microseconds) and
-// leaves at t = T_{i+1}.
-func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, from, before sim.Time, mult int, events []fitEvent) (int, []fitEvent) {
-	times := l.times
-	m := len(times)
-	if cap(p.levels) < m {
-		p.levels = make([]int, m)
-	}
-	levels := p.levels[:m]
-	dq := p.deque[:0] // segment indices, levels increasing
-	res, _, count := countBased(req, 1)
-	push := func(i int) {
-		var lv int
-		if count { // one resource: a division, as in windowMin
-			if f := l.free[i*p.R+res]; f >= req[0].Amt {
-				lv = int(min(f/req[0].Amt, sim.Amount(k)))
-			}
-		} else {
-			lv = sim.TasksFittingIn(l.free, p.R, i, req, k)
-		}
-		levels[i] = lv
-		for len(dq) > 0 && levels[dq[len(dq)-1]] >= lv {
-			dq = dq[:len(dq)-1]
-		}
-		dq = append(dq, i)
-	}
-	lo := sort.Search(m, func(i int) bool { return times[i] > from }) - 1 // first segment in the window
-	hi := lo                                                              // next segment to enter
-	for hi < m && times[hi] < from+d {
-		push(hi)
-		hi++
-	}
-	cur := levels[dq[0]]
-	first := cur
-	for {
-		// Next change: the next segment entering, or the first leaving.
-		next := sim.Forever
-		if hi < m {
-			next = times[hi] - d + 1
-		}
-		if lo+1 < m && times[lo+1] < next {
-			next = times[lo+1]
-		}
-		if next >= before {
-			break
-		}
-		for hi < m && times[hi]-d+1 <= next {
-			push(hi)
-			hi++
-		}
-		for lo+1 < m && times[lo+1] <= next {
-			lo++
-		}
-		for dq[0] < lo {
-			dq = dq[1:]
-		}
-		if v := levels[dq[0]]; v != cur {
-			events = append(events, fitEvent{next, (v - cur) * mult})
-			cur = v
-		}
-	}
-	p.deque = dq[:0]
-	return first * mult, events
 }

@@ -1,0 +1,292 @@
+package policies
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// The sweep: the exact earliest window over every node, for the searches
+// that a check at a few candidate starts cannot settle. Each distinct
+// timeline reports how many tasks fit over the window as it slides
+// (lineEvents); their sum, weighted by the nodes sharing each timeline, is
+// scanned in time order for the first start where k tasks fit.
+
+type fitEvent struct {
+	at    sim.Time
+	delta int
+}
+
+// ownGroup is the nodes of a job's own reservation that share a timeline
+// and hold as many of its tasks each: a search that counts the reservation
+// free (ownGroups) sweeps them with it added back.
+type ownGroup struct {
+	line  *timeline
+	tasks int32 // the job's tasks on each node
+	nodes int32 // how many such nodes
+}
+
+// ownGroups groups a reservation's nodes (sorted, one entry per task) by
+// timeline and task count, and marks each timeline with how many of the
+// reservation's nodes share it (mark = epoch, memo = that count), which the
+// sweep reads back until the next epoch.
+func (p *profile) ownGroups(nodes []int32) []ownGroup {
+	p.epoch++
+	groups := p.owned[:0]
+	for i := 0; i < len(nodes); {
+		n := nodes[i]
+		tasks := int32(0)
+		for ; i < len(nodes) && nodes[i] == n; i++ {
+			tasks++
+		}
+		l := p.lines[n] // a reserved node has a timeline
+		if l.mark != p.epoch {
+			l.mark, l.memo = p.epoch, 0
+		}
+		l.memo++
+		g := len(groups) - 1
+		for ; g >= 0; g-- {
+			if groups[g].line == l && groups[g].tasks == tasks {
+				break
+			}
+		}
+		if g < 0 {
+			groups = append(groups, ownGroup{line: l, tasks: tasks})
+			g = len(groups) - 1
+		}
+		groups[g].nodes++
+	}
+	p.owned = groups
+	return groups
+}
+
+// roomAt reports whether one task of unit of res fits on l at t.
+func (p *profile) roomAt(l *timeline, res int, unit sim.Amount, t sim.Time) bool {
+	i := sort.Search(len(l.times), func(i int) bool { return l.times[i] > t }) - 1
+	return l.free[max(i, 0)*p.R+res] >= unit
+}
+
+// sweep returns the earliest t in [from, before) at which k tasks with
+// request req fit throughout [t, t+d) over all nodes; base is the engine's
+// free vector for nodes without a timeline. With groups (ownGroups, called
+// last), the job's own reservation own (one task's amount in own.amt) is
+// counted free on its nodes; its windows must end before own.to, as those
+// of a search for an earlier start do (firstWindowCount).
+func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, before sim.Time, own slot, groups []ownGroup) (sim.Time, bool) {
+	if from >= before {
+		return 0, false
+	}
+	res, unit, countable := countBased(req, 1)
+	total := 0
+	for _, n := range p.untouched() {
+		total += sim.TasksFittingIn(base, p.R, int(n), req, k)
+	}
+	// The timelines on which some task may fit, and how many tasks they
+	// could hold at most: when that is too few, there is no window.
+	cands, room := p.cands[:0], total
+	for _, l := range p.live {
+		mult := int(l.refs)
+		if len(groups) > 0 && l.mark == p.epoch {
+			mult -= l.memo // swept with the own slot below
+		}
+		if mult == 0 {
+			continue
+		}
+		if countable {
+			fs := p.fitsFor(l, res, unit)
+			if !fs.mayFit(d, before) {
+				continue // no task fits there throughout any window
+			}
+			room += mult * int(min(fs.most/unit, sim.Amount(k)))
+		} else {
+			room = k
+		}
+		cands = append(cands, l)
+	}
+	p.cands = cands[:0]
+	owned := groups[:0] // in place: the marks keep every group's count
+	for _, g := range groups {
+		if countable && !p.fitsFor(g.line, res, unit).mayFit(d, before) && !p.roomAt(g.line, res, unit, own.from-1) {
+			// A window that reaches into the own slot holds the instant
+			// before it; one that does not must fit where the summary
+			// says nothing does.
+			continue
+		}
+		owned = append(owned, g)
+		room += int(g.nodes) * k
+	}
+	groups = owned
+	if room < k {
+		return 0, false
+	}
+	events := p.events[:0]
+	for _, l := range cands {
+		mult := int(l.refs)
+		if len(groups) > 0 && l.mark == p.epoch {
+			mult -= l.memo
+		}
+		var w int
+		if countable && (k == 1 || l.fits.most < 2*unit) {
+			w, events = p.stretchEvents(l, res, unit, d, from, before, mult, events)
+		} else {
+			w, events = p.lineEvents(l, d, req, k, from, before, mult, slot{}, events)
+		}
+		total += w
+	}
+	for _, g := range owned {
+		var w int
+		o := own
+		o.amt *= sim.Amount(g.tasks)
+		w, events = p.lineEvents(g.line, d, req, k, from, before, int(g.nodes), o, events)
+		total += w
+	}
+	p.events = events[:0]
+	if total >= k {
+		return from, true
+	}
+	slices.SortFunc(events, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
+	for i := 0; i < len(events); {
+		at := events[i].at
+		for ; i < len(events) && events[i].at == at; i++ {
+			total += events[i].delta
+		}
+		if at >= before {
+			break
+		}
+		if total >= k {
+			return at, true
+		}
+	}
+	return 0, false
+}
+
+// stretchEvents is lineEvents for a timeline on which at most one task
+// fits at a time (k = 1, or whole nodes): a window holds it iff it lies in
+// a stretch where the task fits, so each stretch long enough gives the
+// interval of starts it admits. Without a stretch of length d before its
+// tail (fitSummary), the timeline counts only from the tail on.
+func (p *profile) stretchEvents(l *timeline, res int, unit sim.Amount, d, from, before sim.Time, mult int, events []fitEvent) (int, []fitEvent) {
+	fs := p.fitsFor(l, res, unit)
+	if fs.inner < d {
+		switch {
+		case fs.tail <= from:
+			return mult, events
+		case fs.tail < before:
+			events = append(events, fitEvent{fs.tail, mult})
+		}
+		return 0, events
+	}
+	times, R := l.times, p.R
+	m := len(times)
+	i := sort.Search(m, func(i int) bool { return times[i] > from }) - 1
+	i = max(i, 0)
+	first := 0
+	for i < m && times[i] < before {
+		if l.free[i*R+res] < unit {
+			i++
+			continue
+		}
+		a := max(times[i], from)
+		for i < m && l.free[i*R+res] >= unit {
+			i++
+		}
+		b := sim.Forever // the stretch is [a, b)
+		if i < m {
+			b = times[i]
+		}
+		if b-a < d {
+			continue
+		}
+		if a == from {
+			first = mult
+		} else {
+			events = append(events, fitEvent{a, mult})
+		}
+		if b != sim.Forever && b-d+1 < before {
+			events = append(events, fitEvent{b - d + 1, -mult})
+		}
+	}
+	return first, events
+}
+
+// lineEvents computes how many tasks fit node l throughout the window
+// [t, t+d) as t moves over [from, before): it returns mult times the count
+// at from and appends every later change, times mult, as an event. A
+// sliding-window minimum over the timeline's segments (a monotone deque)
+// keeps it linear in the segments the windows touch.
+//
+// Segment i, on [T_i, T_{i+1}), is in the window iff T_i < t+d and
+// T_{i+1} > t: it enters at t = T_i − d + 1 (integer microseconds) and
+// leaves at t = T_{i+1}.
+//
+// A one-resource request may count own free: the segments starting in
+// [own.from, own.to) get own.amt more, which is exact for windows that end
+// before own.to (firstWindowCount says why).
+func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, from, before sim.Time, mult int, own slot, events []fitEvent) (int, []fitEvent) {
+	times := l.times
+	m := len(times)
+	if cap(p.levels) < m {
+		p.levels = make([]int, m)
+	}
+	levels := p.levels[:m]
+	dq := p.deque[:0] // segment indices, levels increasing
+	res, _, count := countBased(req, 1)
+	push := func(i int) {
+		var lv int
+		if count { // one resource: a division, as in windowMin
+			f := l.free[i*p.R+res]
+			if times[i] >= own.from && times[i] < own.to {
+				f += own.amt
+			}
+			if f >= req[0].Amt {
+				lv = int(min(f/req[0].Amt, sim.Amount(k)))
+			}
+		} else {
+			lv = sim.TasksFittingIn(l.free, p.R, i, req, k)
+		}
+		levels[i] = lv
+		for len(dq) > 0 && levels[dq[len(dq)-1]] >= lv {
+			dq = dq[:len(dq)-1]
+		}
+		dq = append(dq, i)
+	}
+	lo := sort.Search(m, func(i int) bool { return times[i] > from }) - 1 // first segment in the window
+	hi := lo                                                              // next segment to enter
+	for hi < m && times[hi] < from+d {
+		push(hi)
+		hi++
+	}
+	cur := levels[dq[0]]
+	first := cur
+	for {
+		// Next change: the next segment entering, or the first leaving.
+		next := sim.Forever
+		if hi < m {
+			next = times[hi] - d + 1
+		}
+		if lo+1 < m && times[lo+1] < next {
+			next = times[lo+1]
+		}
+		if next >= before {
+			break
+		}
+		for hi < m && times[hi]-d+1 <= next {
+			push(hi)
+			hi++
+		}
+		for lo+1 < m && times[lo+1] <= next {
+			lo++
+		}
+		for dq[0] < lo {
+			dq = dq[1:]
+		}
+		if v := levels[dq[0]]; v != cur {
+			events = append(events, fitEvent{next, (v - cur) * mult})
+			cur = v
+		}
+	}
+	p.deque = dq[:0]
+	return first * mult, events
+}
