@@ -130,18 +130,16 @@ func newJobsTable(dir, format string, tau sim.Time, cal calendar, measured func(
 		return nil, err
 	}
 	t := &jobsTable{table: tb, cur: idleJobBatches.get(), free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau, cal: cal, measured: measured}
-	t.cur.reserve(t.cut)
-	b := idleJobBatches.get()
-	b.reserve(t.cut)
-	t.free <- b
+	t.free <- idleJobBatches.get()
 	return t, nil
 }
 
-// reserve gives a batch room for a whole record's rows. A batch grown by
-// append from empty was copied a dozen times, each time into fresh
-// memory: a fifth of a CEA-Curie replay's CPU time went to copying and
-// to the page faults of those copies. Room reserved is only address
-// space until rows are staged, so a short run pays nothing for it.
+// reserve gives a batch room for a whole record's rows. flush calls it
+// on the batch it takes after a full one: the run has filled one batch,
+// so it will likely fill this one too. Grown by append from empty, each of the two batches
+// was copied a dozen times into fresh memory, which cost a tenth of a
+// CEA-Curie replay's CPU time; a run shorter than one record keeps
+// growing its only batch as it needs.
 func (b *jobBatch) reserve(rows int) {
 	if cap(b.rows) < rows {
 		b.rows = make([]jobRow, 0, rows)
@@ -201,6 +199,7 @@ func (t *jobsTable) flush() error {
 	if len(b.rows) == 0 {
 		return nil
 	}
+	full := len(b.rows) >= t.cut
 	err := t.sendRecord(func() arrow.Record {
 		rec := t.record(b)
 		b.rows, b.text = b.rows[:0], b.text[:0]
@@ -211,6 +210,9 @@ func (t *jobsTable) flush() error {
 		return err
 	}
 	t.cur = <-t.free
+	if full {
+		t.cur.reserve(t.cut)
+	}
 	return nil
 }
 

@@ -108,10 +108,7 @@ func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory
 	for r := range res {
 		s.capacity[r] = c.TotalCapacity(r).Float()
 	}
-	s.cur.reserve(s.cut, R)
-	b := idleSeriesBatches.get()
-	b.reserve(s.cut, R)
-	s.free <- b
+	s.free <- idleSeriesBatches.get()
 	return s, nil
 }
 
@@ -183,6 +180,7 @@ func (s *seriesTable) flush() error {
 	if len(b.rows) == 0 {
 		return nil
 	}
+	full := len(b.rows) >= s.cut
 	err := s.sendRecord(func() arrow.Record {
 		rec := s.record(b)
 		b.rows, b.alloc, b.frag = b.rows[:0], b.alloc[:0], b.frag[:0]
@@ -193,6 +191,9 @@ func (s *seriesTable) flush() error {
 		return err
 	}
 	s.cur = <-s.free
+	if full {
+		s.cur.reserve(s.cut, s.R)
+	}
 	return nil
 }
 
