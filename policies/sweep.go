@@ -146,6 +146,14 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 	if total >= k {
 		return from, true
 	}
+	// Even if every gain came at once, too few: no need to order them.
+	most := total
+	for _, e := range events {
+		most += max(e.delta, 0)
+	}
+	if most < k {
+		return 0, false
+	}
 	slices.SortFunc(events, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
 	for i := 0; i < len(events); {
 		at := events[i].at
