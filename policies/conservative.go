@@ -27,11 +27,16 @@ import (
 // growth. The profile logs every growth; a job with none since its last
 // placement is skipped, and the search of the others stops at the bound.
 // A log of the capacity freed, with its nodes and times (freed.go), sharpens
-// this: a job is searched again only when something freed since its last
-// search overlaps a window that starts before its own. Under Repick, a job whose start cannot move is
-// re-picked only when a node numbered below one of its own came free
-// within its window. The result is the same as searching every job in
-// full (conservative_ref_test.go checks it against a plain version).
+// this: a new window must hold a node freed since the job's last search,
+// with room for a task throughout it, so the job is searched again only
+// when such a node's timeline has one, and from the earliest found. Under
+// Repick, a job whose start cannot move is re-picked only when a node
+// numbered below one of its own, freed within its window, now has room
+// for a task throughout it. The search itself counts the job's own slot
+// free instead of taking it out (sweep.go) and reads only the timelines a
+// summary says may hold a task (fitsummary.go). The result is the same as
+// searching every job in full (conservative_ref_test.go checks it against
+// a plain version).
 //
 // Node events (failures, drains) are not modelled: NewPlacedBatch's caller
 // refuses them with conservative backfilling.
