@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -78,21 +77,23 @@ sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.
 			}
 			defer os.RemoveAll(tmp)
 			out := cmd.OutOrStdout()
-			tw := tabwriter.NewWriter(out, 0, 0, 1, ' ', 0)
-			fmt.Fprintln(tw, "| trace\t| model\t| backfill\t| jobs\t| wall s\t| jobs/s\t| events/s\t| peak MiB\t|")
-			fmt.Fprintln(tw, "|---\t|---\t|---\t|---:\t|---:\t|---:\t|---:\t|---:\t|")
-			var total float64
+			fmt.Fprintf(out, "load average before: %s\n\n", loadAverage())
+			row := "| %-30s | %-5s | %-12s | %7s | %6s | %6s | %8s | %9s | %8s |\n"
+			fmt.Fprintf(out, row, "trace", "model", "backfill", "jobs", "wall s", "CPU s", "jobs/s", "events/s", "peak MiB")
+			fmt.Fprintf(out, row, "---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:")
+			var total, totalCPU float64
 			for _, tr := range traces {
 				for _, model := range strings.Split(models, ",") {
 					for _, bf := range strings.Split(backfills, ",") {
 						runDir := filepath.Join(tmp, "run")
-						wall, rss, err := timeChild(self, "replay", "--quiet", "--trace", tr, "--swf-model", model,
+						t, err := timeChild(self, "replay", "--quiet", "--trace", tr, "--swf-model", model,
 							"--backfill", bf, "--format", format, "--out", runDir)
 						if err != nil {
 							return run.Failed(fmt.Errorf("%s %s %s: %v", tr, model, bf, err))
 						}
-						total += wall
-						row, err := metrics.ReadSummaryCSV(filepath.Join(runDir, "summary.csv"))
+						total += t.wall
+						totalCPU += t.cpu
+						sum, err := metrics.ReadSummaryCSV(filepath.Join(runDir, "summary.csv"))
 						if err != nil {
 							return run.Failed(err)
 						}
@@ -100,16 +101,14 @@ sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.
 						if err := os.RemoveAll(runDir); err != nil {
 							return run.Failed(err)
 						}
-						jobs, _ := strconv.ParseFloat(row["jobs"], 64)
-						events, _ := strconv.ParseFloat(row["events"], 64)
-						fmt.Fprintf(tw, "| %s\t| %s\t| %s\t| %.0f\t| %.2f\t| %.0f\t| %.0f\t| %.0f\t|\n",
-							filepath.Base(tr), model, bf, jobs, wall, jobs/wall, events/wall, rss)
-						tw.Flush()
+						jobs, _ := strconv.ParseFloat(sum["jobs"], 64)
+						events, _ := strconv.ParseFloat(sum["events"], 64)
+						fmt.Fprintf(out, row, filepath.Base(tr), model, bf, fmt.Sprintf("%.0f", jobs), fmt.Sprintf("%.2f", t.wall),
+							fmt.Sprintf("%.2f", t.cpu), fmt.Sprintf("%.0f", jobs/t.wall), fmt.Sprintf("%.0f", events/t.wall), fmt.Sprintf("%.0f", t.rssMiB))
 					}
 				}
 			}
-			tw.Flush()
-			fmt.Fprintf(out, "\ntotal wall time: %.2f s\n", total)
+			fmt.Fprintf(out, "\ntotal: %.2f s wall, %.2f s CPU; load average after: %s\n", total, totalCPU, loadAverage())
 			return nil
 		},
 	}

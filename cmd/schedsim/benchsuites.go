@@ -54,7 +54,8 @@ func benchOpenb(out io.Writer) error {
 		{"six policies × seeds 42–51", 60, nil},
 	} {
 		args := append([]string{"openb", "--quiet", "--out", filepath.Join(tmp, "out")}, c.args...)
-		wall, rss, err := timeChild(self, args...)
+		t, err := timeChild(self, args...)
+		wall, rss := t.wall, t.rssMiB
 		if err != nil {
 			return run.Failed(fmt.Errorf("openb %s: %w", c.name, err))
 		}
@@ -63,22 +64,26 @@ func benchOpenb(out io.Writer) error {
 	return nil
 }
 
-// timeChild runs a child process and returns its wall time in seconds and
-// its peak memory (max RSS) in MiB. The child's notices (skipped records)
-// are kept out of the table and shown only when it fails.
-func timeChild(path string, args ...string) (float64, float64, error) {
+// childTimes are what a child process cost: wall and CPU (user + system)
+// seconds, and its peak memory (max RSS) in MiB.
+type childTimes struct{ wall, cpu, rssMiB float64 }
+
+// timeChild runs a child process and returns what it cost. The child's
+// notices (skipped records) are kept out of the table and shown only when
+// it fails.
+func timeChild(path string, args ...string) (childTimes, error) {
 	c := exec.Command(path, args...)
 	var stderr bytes.Buffer
 	c.Stderr = &stderr
 	start := time.Now()
 	if err := c.Run(); err != nil {
 		os.Stderr.Write(stderr.Bytes())
-		return 0, 0, err
+		return childTimes{}, err
 	}
-	wall := time.Since(start).Seconds()
-	var rss float64
+	t := childTimes{wall: time.Since(start).Seconds()}
+	t.cpu = (c.ProcessState.UserTime() + c.ProcessState.SystemTime()).Seconds()
 	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+		t.rssMiB = float64(ru.Maxrss) / 1024 // KiB on Linux
 	}
-	return wall, rss, nil
+	return t, nil
 }
