@@ -129,8 +129,9 @@ type spreadScorer struct{ attribute string }
 func (s *spreadScorer) Name() string { return "spread(" + s.attribute + ")" }
 func (s *spreadScorer) Score(l *Ledger, t *Task, cands []int32, out []float64) {
 	ids, values := l.Attribute(s.attribute)
+	// Counts per value id, on the stack for the usual few values.
 	var buf [16]int
-	counts := buf[:0]
+	var counts []int
 	if len(values) > len(buf) {
 		counts = make([]int, len(values))
 	} else {
