@@ -286,6 +286,21 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		s.exact.failed(res, unit, need, d, r.start, from, before)
 		earlier, r.opened = false, false
 	}
+	if earlier && countable && k == 1 && numNodes > 1 {
+		// One task: search with the own slot counted free on its node, as
+		// the sweep does, rather than taking it out and putting it back.
+		unit := j.Needs()[0].Amt
+		own := ownTask{node: r.nodes[0], slot: slot{from: r.start, to: r.start + d, amt: unit}}
+		if t, n, ok := s.prof.firstOne(base, numNodes, j.Needs(), d, search, before, own); ok {
+			old := *r
+			s.place(r, j, base, -1)
+			s.book(j, r, t, []int32{n}, base)
+			s.grew(nodesFreed(old.nodes, old.start, old.start+d))
+			return
+		}
+		s.exact.failed(res, unit, need, d, r.start, from, before)
+		earlier, r.opened = false, false
+	}
 	if !earlier && !lower {
 		return
 	}

@@ -114,25 +114,63 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 // the nodes, the lowest-numbered node on ties. Each node's search stops at
 // the best start found so far, and a node free now ends the search.
 func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d, before sim.Time) (sim.Time, []int32, bool) {
-	best, node := before, -1
-	p.epoch++
-	for n := 0; n < numNodes && best > p.now; n++ {
-		if l, has := p.lineOf(n); has {
-			if l.mark == p.epoch {
-				continue // an earlier node has the same timeline, so wins ties
-			}
-			l.mark = p.epoch
-			if t, ok := p.firstWindow(l, d, req, 1, best); ok && t < best {
-				best, node = t, n
-			}
-		} else if sim.TasksFittingIn(base, p.R, n, req, 1) >= 1 {
-			best, node = p.now, n
-		}
-	}
-	if node < 0 {
+	t, node, ok := p.firstOne(base, numNodes, req, d, p.now, before, ownTask{node: -1})
+	if !ok {
 		return 0, nil, false
 	}
-	return best, []int32{int32(node)}, true
+	return t, []int32{node}, true
+}
+
+// ownTask is a one-task job's own reservation: its node and slot, which a
+// search for an earlier start counts as free instead of taking it out.
+type ownTask struct {
+	node int32 // −1: none
+	slot slot
+}
+
+// firstOne returns the earliest start in [from, before) of one task of req
+// throughout [t, t+d) and its node, the lowest-numbered on ties; the caller
+// knows no start before from fits. own, when set, is counted free on its
+// node (its windows end before own.slot.to, as those of a search for an
+// earlier start do: firstWindowCount). A timeline whose summary rules out
+// a window before the best start found so far is not read.
+func (p *profile) firstOne(base []sim.Amount, numNodes int, req []sim.Need, d, from, before sim.Time, own ownTask) (sim.Time, int32, bool) {
+	best, node := before, int32(-1)
+	res, unit, countable := countBased(req, 1)
+	p.epoch++
+	for n := 0; n < numNodes && best > from; n++ {
+		l, has := p.lineOf(n)
+		switch {
+		case !has:
+			if sim.TasksFittingIn(base, p.R, n, req, 1) >= 1 {
+				best, node = from, int32(n)
+			}
+			continue
+		case int32(n) == own.node:
+			// Its own timeline with the slot added back: searched on its
+			// own, whatever nodes sharing the timeline found.
+			if t, ok := p.firstWindowCount(l, d, res, unit, from, best, own.slot); ok && t < best {
+				best, node = t, int32(n)
+			}
+			continue
+		case l.mark == p.epoch:
+			continue // an earlier node has the same timeline, so wins ties
+		}
+		l.mark = p.epoch
+		if !countable {
+			if t, ok := p.firstWindow(l, d, req, 1, best); ok && t < best {
+				best, node = t, int32(n)
+			}
+			continue
+		}
+		if !p.fitsFor(l, res, unit).mayFit(d, best) {
+			continue
+		}
+		if t, ok := p.firstWindowCount(l, d, res, unit, from, best, slot{}); ok && t < best {
+			best, node = t, int32(n)
+		}
+	}
+	return best, node, node >= 0
 }
 
 // pick returns the lowest-numbered nodes that hold k tasks throughout
