@@ -23,12 +23,29 @@ type fitSummary struct {
 	most  sim.Amount // the largest free amount anywhere
 }
 
+// lineSum is what scans over the distinct timelines read first: how many
+// nodes share the timeline, and where one task fits on it.
+type lineSum struct {
+	fits fitSummary
+	refs int32 // nodes sharing the timeline
+	// own is, during a sweep that counts a job's own slot free, how many of
+	// the job's nodes share the timeline (sweep); 0 otherwise.
+	own int32
+}
+
 // fitsFor returns l's summary for one task of unit of resource res.
 func (p *profile) fitsFor(l *timeline, res int, unit sim.Amount) *fitSummary {
-	s := &l.fits
+	return p.summary(l.idx, res, unit)
+}
+
+// summary returns the summary of live timeline i for one task of unit of
+// resource res, computing it when the amounts changed since.
+func (p *profile) summary(i int32, res int, unit sim.Amount) *fitSummary {
+	s := &p.sums[i].fits
 	if s.valid && s.res == res && s.unit == unit {
 		return s
 	}
+	l := p.live[i]
 	*s = fitSummary{valid: true, res: res, unit: unit, tail: sim.Forever}
 	R, m := p.R, len(l.times)
 	run := -1 // first segment of the current stretch with room

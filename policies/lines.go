@@ -53,15 +53,15 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 	for g := range p.groups {
 		gr := &p.groups[g]
 		switch {
-		case gr.src != nil && gr.src.refs == gr.size:
+		case gr.src != nil && p.sums[gr.src.idx].refs == gr.size:
 			gr.dst = gr.src // every node sharing it changes alike
 		case gr.src != nil:
 			gr.dst = p.newLine(slices.Clone(gr.src.times), slices.Clone(gr.src.free))
-			gr.src.refs -= gr.size
+			p.sums[gr.src.idx].refs -= gr.size
 		default:
 			gr.dst = p.newLine([]sim.Time{p.now}, slices.Clone(gr.base))
 		}
-		gr.dst.refs = gr.size
+		p.sums[gr.dst.idx].refs = gr.size
 		p.rangeAdd(gr.dst, from, to, req, sign*sim.Amount(gr.count), true)
 	}
 	for i, n := range p.touched {
@@ -69,7 +69,7 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 		p.cnt[n] = 0
 	}
 	for g := range p.groups {
-		if src := p.groups[g].src; src != nil && src.refs == 0 {
+		if src := p.groups[g].src; src != nil && src.idx >= 0 && p.sums[src.idx].refs == 0 {
 			p.dropLine(src)
 		}
 	}
@@ -148,15 +148,17 @@ func (p *profile) unbreak(l *timeline, i int) {
 func (p *profile) newLine(times []sim.Time, free []sim.Amount) *timeline {
 	l := &timeline{times: times, free: free, idx: int32(len(p.live))}
 	p.live = append(p.live, l)
+	p.sums = append(p.sums, lineSum{})
 	return l
 }
 
 // dropLine removes a timeline no node uses from the live set.
 func (p *profile) dropLine(l *timeline) {
 	last := p.live[len(p.live)-1]
-	p.live[l.idx] = last
-	last.idx = l.idx
+	p.live[l.idx], p.sums[l.idx] = last, p.sums[last.idx]
+	last.idx, l.idx = l.idx, -1
 	p.live = p.live[:len(p.live)-1]
+	p.sums = p.sums[:len(p.sums)-1]
 }
 
 // intern makes nodes whose timelines have become equal (folding forgets
@@ -170,7 +172,7 @@ func (p *profile) intern() {
 	clear(p.byHash)
 	p.version++
 	keep := p.live[:0]
-	for _, l := range p.live {
+	for i, l := range p.live {
 		h := l.hash()
 		l.canon = l
 		for _, c := range p.byHash[h] {
@@ -182,17 +184,21 @@ func (p *profile) intern() {
 		if l.canon == l {
 			p.byHash[h] = append(p.byHash[h], l)
 			l.idx = int32(len(keep))
+			p.sums[l.idx] = p.sums[i] // i ≥ len(keep): not yet moved
 			keep = append(keep, l)
+		} else {
+			p.sums[l.canon.idx].refs += p.sums[i].refs
+			l.idx = -1
 		}
 	}
 	for n, l := range p.lines {
 		if l != nil && l.canon != l {
 			p.lines[n] = l.canon
-			l.canon.refs++
 		}
 	}
 	clear(p.live[len(keep):])
 	p.live = keep
+	p.sums = p.sums[:len(keep)]
 	p.interned = len(keep)
 }
 

@@ -17,7 +17,11 @@ type profile struct {
 	lines []*timeline // by node; nil for nodes nothing has touched
 	// live holds each distinct timeline once: nodes with the same history
 	// share one (lines.go), so searches visit a timeline, not every node.
+	// sums[i] is live[i]'s sharing count and fit summary, kept apart so
+	// that a scan of the summaries reads one small array rather than a
+	// timeline each.
 	live []*timeline
+	sums []lineSum
 	bare []int32 // a superset of the nodes without a timeline (untouched)
 	// epoch stamps timeline.mark, a per-operation scratch mark.
 	epoch uint64
@@ -43,6 +47,7 @@ type profile struct {
 	levels, deque []int
 	// scratch for sweep
 	cands  []*timeline
+	mults  []int
 	events []fitEvent
 	owned  []ownGroup
 	// version counts the changes to which nodes share which timeline
@@ -85,11 +90,8 @@ type timeline struct {
 	// blocks indexes one resource's free amounts for count-based searches
 	// (blockindex.go).
 	blocks blockIndex
-	// fits summarises where one task fits (fitsummary.go).
-	fits fitSummary
-	refs int32  // nodes sharing this timeline
-	idx  int32  // position in profile.live
-	mark uint64 // profile.epoch of the last visit by a search or addNodes
+	idx    int32  // position in profile.live (and sums); −1 for the totals
+	mark   uint64 // profile.epoch of the last visit by a search or addNodes
 	// scratch of the visit that set mark
 	grp   int32
 	memo  int
@@ -97,7 +99,7 @@ type timeline struct {
 }
 
 func newProfile(R, numNodes int, now sim.Time, totals []sim.Amount) *profile {
-	agg := &timeline{times: []sim.Time{now}, free: append([]sim.Amount(nil), totals...)}
+	agg := &timeline{times: []sim.Time{now}, free: append([]sim.Amount(nil), totals...), idx: -1}
 	bare := make([]int32, numNodes)
 	for n := range bare {
 		bare[n] = int32(n)
@@ -178,7 +180,9 @@ func (p *profile) breakAt(l *timeline, t sim.Time) int {
 
 // addRange adds k·req to segments [i, j) of l.
 func (p *profile) addRange(l *timeline, i, j int, req []sim.Need, k sim.Amount) {
-	l.fits.valid = false
+	if l.idx >= 0 {
+		p.sums[l.idx].fits.valid = false
+	}
 	for _, q := range req {
 		l.blocks.added(i, j, int(q.Res), k*q.Amt)
 	}

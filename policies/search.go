@@ -212,7 +212,7 @@ func (p *profile) enough(base []sim.Amount, req []sim.Need, k int, d, t sim.Time
 	total := 0
 	for _, l := range p.live {
 		l.mark, l.memo = p.epoch, p.windowMin(l, t, d, req, k)
-		if total += l.memo * int(l.refs); total >= k {
+		if total += l.memo * int(p.sums[l.idx].refs); total >= k {
 			return true
 		}
 	}

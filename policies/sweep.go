@@ -29,11 +29,8 @@ type ownGroup struct {
 }
 
 // ownGroups groups a reservation's nodes (sorted, one entry per task) by
-// timeline and task count, and marks each timeline with how many of the
-// reservation's nodes share it (mark = epoch, memo = that count), which the
-// sweep reads back until the next epoch.
+// timeline and task count.
 func (p *profile) ownGroups(nodes []int32) []ownGroup {
-	p.epoch++
 	groups := p.owned[:0]
 	for i := 0; i < len(nodes); {
 		n := nodes[i]
@@ -42,10 +39,6 @@ func (p *profile) ownGroups(nodes []int32) []ownGroup {
 			tasks++
 		}
 		l := p.lines[n] // a reserved node has a timeline
-		if l.mark != p.epoch {
-			l.mark, l.memo = p.epoch, 0
-		}
-		l.memo++
 		g := len(groups) - 1
 		for ; g >= 0; g-- {
 			if groups[g].line == l && groups[g].tasks == tasks {
@@ -70,8 +63,8 @@ func (p *profile) roomAt(l *timeline, res int, unit sim.Amount, t sim.Time) bool
 
 // sweep returns the earliest t in [from, before) at which k tasks with
 // request req fit throughout [t, t+d) over all nodes; base is the engine's
-// free vector for nodes without a timeline. With groups (ownGroups, called
-// last), the job's own reservation own (one task's amount in own.amt) is
+// free vector for nodes without a timeline. With groups (ownGroups), the
+// job's own reservation own (one task's amount in own.amt) is
 // counted free on its nodes; its windows must end before own.to, as those
 // of a search for an earlier start do (firstWindowCount).
 func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, before sim.Time, own slot, groups []ownGroup) (sim.Time, bool) {
@@ -83,19 +76,22 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 	for _, n := range p.untouched() {
 		total += sim.TasksFittingIn(base, p.R, int(n), req, k)
 	}
+	// The own groups' nodes are swept with the slot added back, apart
+	// from the other nodes sharing their timelines.
+	for _, g := range groups {
+		p.sums[g.line.idx].own += g.nodes
+	}
 	// The timelines on which some task may fit, and how many tasks they
 	// could hold at most: when that is too few, there is no window.
-	cands, room := p.cands[:0], total
-	for _, l := range p.live {
-		mult := int(l.refs)
-		if len(groups) > 0 && l.mark == p.epoch {
-			mult -= l.memo // swept with the own slot below
-		}
+	cands, mults, room := p.cands[:0], p.mults[:0], total
+	for i := range p.sums {
+		sum := &p.sums[i]
+		mult := int(sum.refs - sum.own)
 		if mult == 0 {
 			continue
 		}
 		if countable {
-			fs := p.fitsFor(l, res, unit)
+			fs := p.summary(int32(i), res, unit)
 			if !fs.mayFit(d, before) {
 				continue // no task fits there throughout any window
 			}
@@ -103,10 +99,13 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 		} else {
 			room = k
 		}
-		cands = append(cands, l)
+		cands, mults = append(cands, p.live[i]), append(mults, mult)
 	}
-	p.cands = cands[:0]
-	owned := groups[:0] // in place: the marks keep every group's count
+	p.cands, p.mults = cands[:0], mults[:0]
+	for _, g := range groups {
+		p.sums[g.line.idx].own = 0
+	}
+	owned := groups[:0] // in place: the own counts are read already
 	for _, g := range groups {
 		if countable && !p.fitsFor(g.line, res, unit).mayFit(d, before) && !p.roomAt(g.line, res, unit, own.from-1) {
 			// A window that reaches into the own slot holds the instant
@@ -117,18 +116,14 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 		owned = append(owned, g)
 		room += int(g.nodes) * k
 	}
-	groups = owned
 	if room < k {
 		return 0, false
 	}
 	events := p.events[:0]
-	for _, l := range cands {
-		mult := int(l.refs)
-		if len(groups) > 0 && l.mark == p.epoch {
-			mult -= l.memo
-		}
+	for c, l := range cands {
+		mult := mults[c]
 		var w int
-		if countable && (k == 1 || l.fits.most < 2*unit) {
+		if countable && (k == 1 || p.sums[l.idx].fits.most < 2*unit) {
 			w, events = p.stretchEvents(l, res, unit, d, from, before, mult, events)
 		} else {
 			w, events = p.lineEvents(l, d, req, k, from, before, mult, slot{}, events)
