@@ -243,7 +243,6 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 	before := min(bound, r.start)
 	base := c.FreeVector()
 	opens, lower := s.gains(j, r, now, before, base)
-	lower = lower && s.repick
 	earlier := r.start > now && r.opened
 	// The cluster-wide totals are a necessary condition; checking them with
 	// the job's own slot counted free avoids taking it out and putting it

@@ -80,9 +80,9 @@ func nodesFreed(nodes []int32, from, to sim.Time) freed {
 // which no window for j can precede. Requests of several resources skip
 // the node check: any overlapping record opens.
 //
-// lower reports whether a node numbered below one of r's own came free
-// within r's window and now holds one more task throughout it: only then
-// can re-picking the lowest-numbered nodes give another set.
+// lower reports, under Repick, whether a node numbered below one of r's
+// own came free within r's window and now holds one more task throughout
+// it: only then can re-picking the lowest-numbered nodes give another set.
 //
 // It moves r's read position to the end of the log.
 func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time, base []sim.Amount) (from sim.Time, lower bool) {
@@ -117,7 +117,7 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 				}
 			}
 		}
-		if !lower && f.from < end && f.to > r.start && f.lowest < highest {
+		if s.repick && !lower && f.from < end && f.to > r.start && f.lowest < highest {
 			lower = f.everything() || s.roomBelow(j, r, f, highest, base)
 		}
 	}
