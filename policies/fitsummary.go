@@ -28,6 +28,7 @@ type fitSummary struct {
 type lineSum struct {
 	fits fitSummary
 	refs int32 // nodes sharing the timeline
+	low  int32 // the lowest-numbered of them
 	// own is, during a sweep that counts a job's own slot free, how many of
 	// the job's nodes share the timeline (sweep); 0 otherwise.
 	own int32

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"math"
 	"slices"
 
 	"github.com/schedsim/schedsim/sim"
@@ -65,12 +66,21 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 		p.rangeAdd(gr.dst, from, to, req, sign*sim.Amount(gr.count), true)
 	}
 	for i, n := range p.touched {
-		p.lines[n] = p.groups[p.grpOf[i]].dst
+		dst := p.groups[p.grpOf[i]].dst
+		p.lines[n] = dst
 		p.cnt[n] = 0
+		if sum := &p.sums[dst.idx]; n < sum.low {
+			sum.low = n
+		}
 	}
 	for g := range p.groups {
-		if src := p.groups[g].src; src != nil && src.idx >= 0 && p.sums[src.idx].refs == 0 {
+		src := p.groups[g].src
+		switch {
+		case src == nil || src.idx < 0:
+		case p.sums[src.idx].refs == 0:
 			p.dropLine(src)
+		case p.lines[p.sums[src.idx].low] != src:
+			p.sums[src.idx].low = p.lowestOf(src)
 		}
 	}
 	if len(p.lines) == 1 {
@@ -144,11 +154,22 @@ func (p *profile) unbreak(l *timeline, i int) {
 	l.free = slices.Delete(l.free, i*p.R, (i+1)*p.R)
 }
 
+// lowestOf returns the lowest-numbered node with timeline l, when its
+// former lowest has left it: the nodes above that one are searched.
+func (p *profile) lowestOf(l *timeline) int32 {
+	for n := p.sums[l.idx].low + 1; int(n) < len(p.lines); n++ {
+		if p.lines[n] == l {
+			return n
+		}
+	}
+	panic("policies: a live timeline without a node")
+}
+
 // newLine adds a timeline to the live set.
 func (p *profile) newLine(times []sim.Time, free []sim.Amount) *timeline {
 	l := &timeline{times: times, free: free, idx: int32(len(p.live))}
 	p.live = append(p.live, l)
-	p.sums = append(p.sums, lineSum{})
+	p.sums = append(p.sums, lineSum{low: math.MaxInt32}) // addNodes sets low
 	return l
 }
 
@@ -187,7 +208,9 @@ func (p *profile) intern() {
 			p.sums[l.idx] = p.sums[i] // i ≥ len(keep): not yet moved
 			keep = append(keep, l)
 		} else {
-			p.sums[l.canon.idx].refs += p.sums[i].refs
+			c := &p.sums[l.canon.idx]
+			c.refs += p.sums[i].refs
+			c.low = min(c.low, p.sums[i].low)
 			l.idx = -1
 		}
 	}

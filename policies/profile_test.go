@@ -162,6 +162,7 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 					b.books = append(b.books, booking{n, from, to, -size, step})
 				}
 			}
+			checkSharing(t, p, step)
 			for n := 0; n < numNodes; n++ {
 				for _, s := range []sim.Time{now, from, to - 1, to, now + sim.Time(rng.IntN(int(span)+50))} {
 					got := b.base[n]
@@ -240,6 +241,36 @@ func checkOwnSweep(t *testing.T, p *profile, b *bruteProfile, rng *rand.Rand, st
 	if gok != wok || gok && gt != wt {
 		t.Fatalf("step %d: sweep with own slot %v on %v (k %d, before %d): profile %v %d, direct %v %d",
 			step, own, nodes, k, before, gok, gt, wok, wt)
+	}
+	if len(nodes) != 1 {
+		return
+	}
+	// A one-task reservation: firstOne, with its node.
+	ot, on, ook := p.firstOne(b.base, len(b.base), req, d, now, before, ownTask{node: nodes[0], slot: slot{from: own.from, to: own.to, amt: size}})
+	wt, wn, wok := b.earliest(now, d, before, size, 1, func(i int) bool { return b.books[i].call == call })
+	if ook != wok || ook && (ot != wt || []int32{on}[0] != wn[0]) {
+		t.Fatalf("step %d: one-task search with own slot %v on node %d (before %d): profile %v %d on %d, direct %v %d on %v",
+			step, own, nodes[0], before, ook, ot, on, wok, wt, wn)
+	}
+}
+
+// checkSharing checks the live timelines' bookkeeping against the nodes:
+// each live timeline's position, how many nodes share it and the lowest.
+func checkSharing(t *testing.T, p *profile, step int) {
+	t.Helper()
+	for i, l := range p.live {
+		refs, low := int32(0), int32(-1)
+		for n, m := range p.lines {
+			if m == l {
+				if low < 0 {
+					low = int32(n)
+				}
+				refs++
+			}
+		}
+		if s := p.sums[i]; l.idx != int32(i) || s.refs != refs || s.low != low {
+			t.Fatalf("step %d: live timeline %d: idx %d, refs %d, lowest node %d; the nodes say refs %d, lowest %d", step, i, l.idx, s.refs, s.low, refs, low)
+		}
 	}
 }
 

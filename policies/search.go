@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"math"
 	"slices"
 	"sort"
 
@@ -132,42 +133,85 @@ type ownTask struct {
 // throughout [t, t+d) and its node, the lowest-numbered on ties; the caller
 // knows no start before from fits. own, when set, is counted free on its
 // node (its windows end before own.slot.to, as those of a search for an
-// earlier start do: firstWindowCount). A timeline whose summary rules out
-// a window before the best start found so far is not read.
+// earlier start do: firstWindowCount).
+//
+// A one-resource request is searched per distinct timeline, each standing
+// for the lowest-numbered node sharing it, and a timeline whose summary
+// rules out a window that could win is not read.
 func (p *profile) firstOne(base []sim.Amount, numNodes int, req []sim.Need, d, from, before sim.Time, own ownTask) (sim.Time, int32, bool) {
-	best, node := before, int32(-1)
 	res, unit, countable := countBased(req, 1)
-	p.epoch++
-	for n := 0; n < numNodes && best > from; n++ {
-		l, has := p.lineOf(n)
-		switch {
-		case !has:
-			if sim.TasksFittingIn(base, p.R, n, req, 1) >= 1 {
-				best, node = from, int32(n)
-			}
-			continue
-		case int32(n) == own.node:
-			// Its own timeline with the slot added back: searched on its
-			// own, whatever nodes sharing the timeline found.
-			if t, ok := p.firstWindowCount(l, d, res, unit, from, best, own.slot); ok && t < best {
-				best, node = t, int32(n)
-			}
-			continue
-		case l.mark == p.epoch:
-			continue // an earlier node has the same timeline, so wins ties
+	if !countable {
+		return p.firstOneByNode(base, numNodes, req, d, before)
+	}
+	best, node := before, int32(math.MaxInt32)
+	// A node without a timeline fits from now on, or never.
+	for _, n := range p.untouched() {
+		if sim.TasksFittingIn(base, p.R, int(n), req, 1) >= 1 {
+			best, node = from, n
+			break
 		}
-		l.mark = p.epoch
-		if !countable {
+	}
+	// bound is the end of the starts at which a timeline whose lowest node
+	// is n can still win: a tie wins when n is lower than the best's node.
+	bound := func(n int32) sim.Time {
+		if n < node && node != math.MaxInt32 {
+			return best + 1
+		}
+		return best
+	}
+	var ownLine *timeline
+	if own.node >= 0 {
+		ownLine = p.lines[own.node]
+	}
+	for i := range p.sums {
+		sum := &p.sums[i]
+		l, low := p.live[i], sum.low
+		if l == ownLine && low == own.node {
+			// The own node, searched below with its slot free, finds no
+			// later start than the other nodes sharing its timeline, and
+			// is numbered lower.
+			continue
+		}
+		b := bound(low)
+		if b <= from {
+			continue
+		}
+		fs := &sum.fits
+		if !fs.valid || fs.unit != unit || fs.res != res {
+			fs = p.summary(int32(i), res, unit)
+		}
+		if !fs.mayFit(d, b) {
+			continue
+		}
+		if t, ok := p.firstWindowCount(l, d, res, unit, from, b, slot{}); ok {
+			best, node = t, low
+		}
+	}
+	if ownLine != nil {
+		if t, ok := p.firstWindowCount(ownLine, d, res, unit, from, bound(own.node), own.slot); ok {
+			best, node = t, own.node
+		}
+	}
+	return best, node, node != math.MaxInt32
+}
+
+// firstOneByNode is firstOne for requests of several resources, node by
+// node: each node's search stops at the best start found so far, and a
+// node free now ends the search.
+func (p *profile) firstOneByNode(base []sim.Amount, numNodes int, req []sim.Need, d, before sim.Time) (sim.Time, int32, bool) {
+	best, node := before, int32(-1)
+	p.epoch++
+	for n := 0; n < numNodes && best > p.now; n++ {
+		if l, has := p.lineOf(n); has {
+			if l.mark == p.epoch {
+				continue // an earlier node has the same timeline, so wins ties
+			}
+			l.mark = p.epoch
 			if t, ok := p.firstWindow(l, d, req, 1, best); ok && t < best {
 				best, node = t, int32(n)
 			}
-			continue
-		}
-		if !p.fitsFor(l, res, unit).mayFit(d, best) {
-			continue
-		}
-		if t, ok := p.firstWindowCount(l, d, res, unit, from, best, slot{}); ok && t < best {
-			best, node = t, int32(n)
+		} else if sim.TasksFittingIn(base, p.R, n, req, 1) >= 1 {
+			best, node = p.now, int32(n)
 		}
 	}
 	return best, node, node >= 0

@@ -85,15 +85,20 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 	// could hold at most: when that is too few, there is no window.
 	cands, mults, room := p.cands[:0], p.mults[:0], total
 	for i := range p.sums {
+		// The hot loop of conservative backfilling on thousands of nodes:
+		// kept to plain field reads.
 		sum := &p.sums[i]
 		mult := int(sum.refs - sum.own)
 		if mult == 0 {
 			continue
 		}
 		if countable {
-			fs := p.summary(int32(i), res, unit)
-			if !fs.mayFit(d, before) {
-				continue // no task fits there throughout any window
+			fs := &sum.fits
+			if !fs.valid || fs.unit != unit || fs.res != res {
+				fs = p.summary(int32(i), res, unit)
+			}
+			if fs.tail >= before && fs.inner < d {
+				continue // no task fits there throughout any window (mayFit)
 			}
 			room += mult * int(min(fs.most/unit, sim.Amount(k)))
 		} else {
