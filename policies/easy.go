@@ -27,10 +27,15 @@ type easy struct {
 	// none of them can start now either, so only newer jobs are tried.
 	lastHead *sim.JobRun
 	tried    int64 // jobs with Seq < tried were tried in the last pass
+	// The head's reservation (shadow and extra), kept from pass to pass
+	// while it stays what reserve would compute again: see keepReservation.
+	resvHead   *sim.JobRun
+	resvShadow sim.Time
 }
 
 func (s *easy) Schedule(c *sim.Context) error {
 	s.pl.sync(c)
+	s.keepReservation(c)
 	for _, j := range c.Ended() {
 		s.ends.remove(j)
 	}
@@ -71,9 +76,13 @@ func (s *easy) Schedule(c *sim.Context) error {
 			continue
 		}
 		if !shadowKnown {
-			shadow = s.reserve(c, head)
+			if head != s.resvHead || s.resvShadow <= c.Now() {
+				s.resvShadow = s.reserve(c, head)
+				s.resvHead = head
+				s.heldOK = false
+			}
+			shadow = s.resvShadow
 			shadowKnown = true
-			s.heldOK = false
 		}
 		crosses := c.Now()+j.EstimatedRuntime() > shadow
 		if crosses && !s.crossingAllowed(c, j) {
@@ -101,7 +110,6 @@ func (s *easy) Schedule(c *sim.Context) error {
 		if err := s.start(c, j, nodes); err != nil {
 			return err
 		}
-		s.heldOK = false
 		if crosses {
 			for _, n := range nodes {
 				if ex, ok := s.extra.get(n); ok {
@@ -113,6 +121,35 @@ func (s *easy) Schedule(c *sim.Context) error {
 		}
 	}
 	return nil
+}
+
+// keepReservation forgets the head's reservation unless what changed since
+// the last pass leaves it as reserve would compute it again.
+//
+// Backfilled jobs leave it unchanged: one that ends by the shadow is free
+// again at the shadow, and one that runs past it took only what the head
+// leaves (extra, updated as it starts). A job that ends before its
+// expected end E < shadow frees its nodes earlier, but from E on the
+// capacity is as the reservation saw it, so the fit total before the
+// shadow stays short of the head (it is monotone in time and was short at
+// the last end before the shadow) and the capacity at the shadow is the
+// same. Any other change recomputes: a node event, a job expected to end
+// at the shadow or later, a shadow no longer in the future (running jobs
+// past their estimate are then expected to end now, a time that moves).
+func (s *easy) keepReservation(c *sim.Context) {
+	if len(c.Ended()) > 0 || len(c.NodeChanges()) > 0 {
+		s.heldOK = false
+	}
+	if s.resvHead == nil {
+		return
+	}
+	stale := len(c.NodeChanges()) > 0
+	for _, j := range c.Ended() {
+		stale = stale || endKey(j) >= s.resvShadow
+	}
+	if stale {
+		s.resvHead = nil
+	}
 }
 
 // crossingAllowed is a necessary condition for a job that runs past the
@@ -152,6 +189,7 @@ func (s *easy) start(c *sim.Context, j *sim.JobRun, nodes []int32) error {
 	}
 	s.buf = nodes
 	s.ends.insert(j)
+	s.heldOK = false
 	return nil
 }
 
