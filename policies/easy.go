@@ -11,12 +11,10 @@ import "github.com/schedsim/schedsim/sim"
 // it fits now and, when it runs past the shadow, fits in what the head
 // leaves on its reserved nodes ("extra", per node).
 type easy struct {
-	pl      placer
-	buf     []int32
-	ends    byEnd       // running jobs by projected end
-	scratch nodeVectors // free at the shadow, for nodes freed before it
-	extra   nodeVectors // what the head leaves on its reserved nodes
-	cand    []uint64    // nodes with room at the shadow
+	pl   placer
+	buf  []int32
+	ends byEnd // running jobs by projected end
+	resv headReservation
 	// held[r] is the free amount of r now that jobs running past the
 	// shadow cannot use because the head needs it then; valid while
 	// heldOK. A quick test before scanning nodes.
@@ -27,15 +25,14 @@ type easy struct {
 	// none of them can start now either, so only newer jobs are tried.
 	lastHead *sim.JobRun
 	tried    int64 // jobs with Seq < tried were tried in the last pass
-	// The head's reservation (shadow and extra), kept from pass to pass
-	// while it stays what reserve would compute again: see keepReservation.
-	resvHead   *sim.JobRun
-	resvShadow sim.Time
 }
 
 func (s *easy) Schedule(c *sim.Context) error {
 	s.pl.sync(c)
-	s.keepReservation(c)
+	s.resv.ended(c)
+	if len(c.Ended()) > 0 || len(c.NodeChanges()) > 0 {
+		s.heldOK = false
+	}
 	for _, j := range c.Ended() {
 		s.ends.remove(j)
 	}
@@ -54,6 +51,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 		if nodes == nil {
 			break
 		}
+		s.resv.head = nil // the head starts: no reservation holds now
 		if err := s.start(c, q[i], nodes); err != nil {
 			return err
 		}
@@ -76,12 +74,11 @@ func (s *easy) Schedule(c *sim.Context) error {
 			continue
 		}
 		if !shadowKnown {
-			if head != s.resvHead || s.resvShadow <= c.Now() {
-				s.resvShadow = s.reserve(c, head)
-				s.resvHead = head
+			if !s.resv.held(c, head) {
+				s.resv.compute(c, &s.ends, head)
 				s.heldOK = false
 			}
-			shadow = s.resvShadow
+			shadow = s.resv.shadow
 			shadowKnown = true
 		}
 		crosses := c.Now()+j.EstimatedRuntime() > shadow
@@ -91,7 +88,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 		var limit func(n, fit int) int
 		if crosses {
 			limit = func(n, fit int) int {
-				if ex, ok := s.extra.get(int32(n)); ok {
+				if ex, ok := s.resv.extra.get(int32(n)); ok {
 					R := c.Cluster().NumResources()
 					if k := sim.TasksFittingIn(ex, R, 0, j.Needs(), fit); k < fit {
 						return k
@@ -107,12 +104,13 @@ func (s *easy) Schedule(c *sim.Context) error {
 		if nodes == nil {
 			continue
 		}
+		s.resv.starting(c, j, nodes)
 		if err := s.start(c, j, nodes); err != nil {
 			return err
 		}
 		if crosses {
 			for _, n := range nodes {
-				if ex, ok := s.extra.get(n); ok {
+				if ex, ok := s.resv.extra.get(n); ok {
 					for _, need := range j.Needs() {
 						ex[need.Res] -= need.Amt
 					}
@@ -121,35 +119,6 @@ func (s *easy) Schedule(c *sim.Context) error {
 		}
 	}
 	return nil
-}
-
-// keepReservation forgets the head's reservation unless what changed since
-// the last pass leaves it as reserve would compute it again.
-//
-// Backfilled jobs leave it unchanged: one that ends by the shadow is free
-// again at the shadow, and one that runs past it took only what the head
-// leaves (extra, updated as it starts). A job that ends before its
-// expected end E < shadow frees its nodes earlier, but from E on the
-// capacity is as the reservation saw it, so the fit total before the
-// shadow stays short of the head (it is monotone in time and was short at
-// the last end before the shadow) and the capacity at the shadow is the
-// same. Any other change recomputes: a node event, a job expected to end
-// at the shadow or later, a shadow no longer in the future (running jobs
-// past their estimate are then expected to end now, a time that moves).
-func (s *easy) keepReservation(c *sim.Context) {
-	if len(c.Ended()) > 0 || len(c.NodeChanges()) > 0 {
-		s.heldOK = false
-	}
-	if s.resvHead == nil {
-		return
-	}
-	stale := len(c.NodeChanges()) > 0
-	for _, j := range c.Ended() {
-		stale = stale || endKey(j) >= s.resvShadow
-	}
-	if stale {
-		s.resvHead = nil
-	}
 }
 
 // crossingAllowed is a necessary condition for a job that runs past the
@@ -162,8 +131,8 @@ func (s *easy) crossingAllowed(c *sim.Context, j *sim.JobRun) bool {
 			s.held = append(s.held, 0)
 		}
 		free := c.FreeVector()
-		for _, n := range s.extra.nodes {
-			ex, _ := s.extra.get(n)
+		for _, n := range s.resv.extra.nodes {
+			ex, _ := s.resv.extra.get(n)
 			for r := 0; r < R; r++ {
 				f := free[int(n)*R+r]
 				if f == sim.Absent || f <= 0 {
@@ -191,83 +160,4 @@ func (s *easy) start(c *sim.Context, j *sim.JobRun, nodes []int32) error {
 	s.ends.insert(j)
 	s.heldOK = false
 	return nil
-}
-
-// reserve finds the head's shadow time and fills s.extra with what its
-// reservation leaves on each reserved node. With no possible reservation it
-// returns sim.Forever and an empty extra.
-func (s *easy) reserve(c *sim.Context, head *sim.JobRun) sim.Time {
-	now := c.Now()
-	cl := c.Cluster()
-	R := cl.NumResources()
-	free := c.FreeVector()
-	need := head.Job.Tasks
-	req := head.Needs()
-	s.scratch.reset(len(cl.Nodes), R)
-	s.extra.reset(len(cl.Nodes), R)
-
-	total := 0
-	candidates(c, req, func(n int) bool {
-		total += sim.TasksFittingIn(free, R, n, req, need)
-		return true
-	})
-	shadow := sim.Forever
-	for e := s.ends.cursor(); e.valid() && total < need; {
-		t := e.job().ExpectedEnd(now)
-		// Release every job ending at t before checking.
-		for ; e.valid() && e.job().ExpectedEnd(now) == t; e.next() {
-			r := e.job()
-			for _, n := range r.Nodes {
-				v, ok := s.scratch.get(n)
-				if !ok {
-					v = s.scratch.put(n, free[int(n)*R:int(n)*R+R])
-				}
-				before := sim.TasksFittingIn(v, R, 0, req, need)
-				for _, q := range r.Needs() {
-					v[q.Res] += q.Amt
-				}
-				total += sim.TasksFittingIn(v, R, 0, req, need) - before
-			}
-		}
-		if total >= need {
-			shadow = t
-		}
-	}
-	if shadow == sim.Forever {
-		return shadow
-	}
-	// The reservation: lowest-numbered nodes with room at the shadow, among
-	// those with room now and those freed by then.
-	s.cand = s.cand[:0]
-	candidates(c, req, func(n int) bool {
-		for len(s.cand) <= n/64 {
-			s.cand = append(s.cand, 0)
-		}
-		s.cand[n/64] |= 1 << (n % 64)
-		return true
-	})
-	for _, n := range s.scratch.nodes {
-		for len(s.cand) <= int(n)/64 {
-			s.cand = append(s.cand, 0)
-		}
-		s.cand[n/64] |= 1 << (n % 64)
-	}
-	left := need
-	sim.ForEachNode(s.cand, func(n int) bool {
-		v, ok := s.scratch.get(int32(n))
-		if !ok {
-			v = free[n*R : n*R+R]
-		}
-		k := sim.TasksFittingIn(v, R, 0, req, left)
-		if k == 0 {
-			return true
-		}
-		ex := s.extra.put(int32(n), v)
-		for _, q := range req {
-			ex[q.Res] -= q.Amt * sim.Amount(k)
-		}
-		left -= k
-		return left > 0
-	})
-	return shadow
 }

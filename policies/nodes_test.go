@@ -101,7 +101,8 @@ func (s *shadowCheck) Schedule(c *sim.Context) error {
 		for _, j := range c.Ended() {
 			s.ends.remove(j)
 		}
-		shadow := s.reserve(c, head)
+		var fresh headReservation
+		shadow := fresh.compute(c, &s.ends, head)
 		R := c.Cluster().NumResources()
 		totals := make([]sim.Amount, R)
 		for r := range totals {
