@@ -15,11 +15,7 @@ type easy struct {
 	buf  []int32
 	ends byEnd // running jobs by projected end
 	resv headReservation
-	// held[r] is the free amount of r now that jobs running past the
-	// shadow cannot use because the head needs it then; valid while
-	// heldOK. A quick test before scanning nodes.
-	held   []sim.Amount
-	heldOK bool
+	hold headHold
 	// After a pass, every job then queued has been tried against the state
 	// the pass left. If no job has ended since and the head is the same,
 	// none of them can start now either, so only newer jobs are tried.
@@ -30,10 +26,8 @@ type easy struct {
 func (s *easy) Schedule(c *sim.Context) error {
 	s.pl.sync(c)
 	s.resv.ended(c)
-	if len(c.Ended()) > 0 || len(c.NodeChanges()) > 0 {
-		s.heldOK = false
-	}
 	for _, j := range c.Ended() {
+		s.hold.update(c, &s.resv, j.Nodes)
 		s.ends.remove(j)
 	}
 	q := c.Queue()
@@ -74,9 +68,8 @@ func (s *easy) Schedule(c *sim.Context) error {
 			continue
 		}
 		if !shadowKnown {
-			if !s.resv.held(c, head) {
+			if !s.resv.keeps(c, head) {
 				s.resv.compute(c, &s.ends, head)
-				s.heldOK = false
 			}
 			shadow = s.resv.shadow
 			shadowKnown = true
@@ -117,6 +110,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 				}
 			}
 		}
+		s.hold.update(c, &s.resv, nodes)
 	}
 	return nil
 }
@@ -124,28 +118,12 @@ func (s *easy) Schedule(c *sim.Context) error {
 // crossingAllowed is a necessary condition for a job that runs past the
 // shadow: the free totals minus what the head holds cover it.
 func (s *easy) crossingAllowed(c *sim.Context, j *sim.JobRun) bool {
-	R := c.Cluster().NumResources()
-	if !s.heldOK {
-		s.held = s.held[:0]
-		for r := 0; r < R; r++ {
-			s.held = append(s.held, 0)
-		}
-		free := c.FreeVector()
-		for _, n := range s.resv.extra.nodes {
-			ex, _ := s.resv.extra.get(n)
-			for r := 0; r < R; r++ {
-				f := free[int(n)*R+r]
-				if f == sim.Absent || f <= 0 {
-					continue
-				}
-				s.held[r] += f - max(0, min(f, ex[r]))
-			}
-		}
-		s.heldOK = true
+	if !s.hold.valid(&s.resv) {
+		s.hold.sum(c, &s.resv)
 	}
 	k := sim.Amount(j.Job.Tasks)
 	for _, q := range j.Needs() {
-		if q.Amt*k > c.TotalFree(int(q.Res))-s.held[q.Res] {
+		if q.Amt*k > c.TotalFree(int(q.Res))-s.hold.total[q.Res] {
 			return false
 		}
 	}
@@ -158,6 +136,5 @@ func (s *easy) start(c *sim.Context, j *sim.JobRun, nodes []int32) error {
 	}
 	s.buf = nodes
 	s.ends.insert(j)
-	s.heldOK = false
 	return nil
 }

@@ -43,6 +43,7 @@ type headReservation struct {
 	before int
 	extra  nodeVectors // what the head leaves on its reserved nodes
 	last   int32       // the highest reserved node; −1 when none
+	picks  uint64      // counts the times extra was filled afresh
 	// keepable says the reservation may be kept to the next pass.
 	keepable bool
 	cand     []uint64 // nodes with room at the shadow
@@ -61,6 +62,7 @@ func (h *headReservation) compute(c *sim.Context, ends *byEnd, head *sim.JobRun)
 	need := head.Job.Tasks
 	req := head.Needs()
 	h.head, h.need, h.last = head, need, -1
+	h.picks++
 	h.atShadow.reset(len(cl.Nodes), R)
 	h.lastEnds.reset(len(cl.Nodes), R)
 	h.extra.reset(len(cl.Nodes), R)
@@ -135,6 +137,7 @@ func (h *headReservation) pick(c *sim.Context) {
 	req := h.head.Needs()
 	h.extra.reset(len(c.Cluster().Nodes), R)
 	h.last = -1
+	h.picks++
 	h.cand = h.cand[:0]
 	mark := func(n int) {
 		for len(h.cand) <= n/64 {
@@ -185,9 +188,9 @@ func (h *headReservation) fitBefore(free []sim.Amount, R int, n int32) int {
 	return sim.TasksFittingIn(v, R, 0, h.head.Needs(), h.need)
 }
 
-// held reports whether the reservation kept from the last pass is still
+// keeps reports whether the reservation kept from the last pass is still
 // head's, after applying the jobs that ended since (c.Ended()).
-func (h *headReservation) held(c *sim.Context, head *sim.JobRun) bool {
+func (h *headReservation) keeps(c *sim.Context, head *sim.JobRun) bool {
 	return h.head != nil && h.head == head && h.shadow > c.Now()
 }
 

@@ -51,7 +51,8 @@ func sharedNodesCluster(t *testing.T) *sim.Cluster {
 
 // TestEASYKeptReservation replays random jobs on nodes shared by several
 // tasks and checks after every pass that the reservation EASY keeps for the
-// next pass is what computing it afresh gives, and that the replay starts
+// next pass is what computing it afresh gives (and so is what the head holds
+// of the free amounts now), and that the replay starts
 // every job when and where an EASY that recomputes at every pass does.
 func TestEASYKeptReservation(t *testing.T) {
 	for _, order := range []Order{FCFS, SJF} {
@@ -116,6 +117,13 @@ func (s *keptCheck) Schedule(c *sim.Context) error {
 	at := fmt.Sprintf("at %s, head %s", c.Now(), h.head.Job.ID)
 	if fresh.shadow != h.shadow || fresh.last != h.last {
 		s.t.Fatalf("%s: kept shadow %s (last node %d), fresh %s (%d)", at, h.shadow, h.last, fresh.shadow, fresh.last)
+	}
+	if s.hold.valid(h) {
+		var sum headHold
+		sum.sum(c, h)
+		if !slices.Equal(s.hold.total, sum.total) {
+			s.t.Fatalf("%s: kept hold %v, summed %v", at, s.hold.total, sum.total)
+		}
 	}
 	if h.shadow == sim.Forever {
 		return nil
