@@ -35,7 +35,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 	// Start the head while it fits; a head found unschedulable is rejected
 	// and the next job becomes the head.
 	for ; i < len(q); i++ {
-		nodes, err := s.pl.place(c, q[i], nil, s.buf)
+		nodes, err := s.pl.place(c, q[i], nil, nil, s.buf)
 		if err != nil {
 			return err
 		}
@@ -79,7 +79,11 @@ func (s *easy) Schedule(c *sim.Context) error {
 			continue
 		}
 		var limit func(n, fit int) int
+		var skip []uint64
 		if crosses {
+			if positiveNeed(j) {
+				skip = s.resv.exhausted
+			}
 			limit = func(n, fit int) int {
 				if ex, ok := s.resv.extra.get(int32(n)); ok {
 					R := c.Cluster().NumResources()
@@ -90,7 +94,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 				return fit
 			}
 		}
-		nodes, err := s.pl.place(c, j, limit, s.buf)
+		nodes, err := s.pl.place(c, j, limit, skip, s.buf)
 		if err != nil {
 			return err
 		}
@@ -102,13 +106,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 			return err
 		}
 		if crosses {
-			for _, n := range nodes {
-				if ex, ok := s.resv.extra.get(n); ok {
-					for _, need := range j.Needs() {
-						ex[need.Res] -= need.Amt
-					}
-				}
-			}
+			s.resv.takeExtra(j, nodes)
 		}
 		s.hold.update(c, &s.resv, nodes)
 	}
@@ -137,4 +135,15 @@ func (s *easy) start(c *sim.Context, j *sim.JobRun, nodes []int32) error {
 	s.buf = nodes
 	s.ends.insert(j)
 	return nil
+}
+
+// positiveNeed reports whether j asks for a positive amount of something, so
+// that no task of it fits where nothing is left.
+func positiveNeed(j *sim.JobRun) bool {
+	for _, q := range j.Needs() {
+		if q.Amt > 0 {
+			return true
+		}
+	}
+	return false
 }

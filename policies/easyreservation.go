@@ -44,6 +44,10 @@ type headReservation struct {
 	extra  nodeVectors // what the head leaves on its reserved nodes
 	last   int32       // the highest reserved node; −1 when none
 	picks  uint64      // counts the times extra was filled afresh
+	// exhausted is a bitset of the reserved nodes where the head leaves
+	// nothing (every amount ≤ 0): no task asking for something fits there
+	// past the shadow.
+	exhausted []uint64
 	// keepable says the reservation may be kept to the next pass.
 	keepable bool
 	cand     []uint64 // nodes with room at the shadow
@@ -61,11 +65,10 @@ func (h *headReservation) compute(c *sim.Context, ends *byEnd, head *sim.JobRun)
 	free := c.FreeVector()
 	need := head.Job.Tasks
 	req := head.Needs()
-	h.head, h.need, h.last = head, need, -1
-	h.picks++
+	h.head, h.need = head, need
 	h.atShadow.reset(len(cl.Nodes), R)
 	h.lastEnds.reset(len(cl.Nodes), R)
-	h.extra.reset(len(cl.Nodes), R)
+	h.clearExtra(c)
 	if len(h.zero) != R {
 		h.zero, h.tmp = make([]sim.Amount, R), make([]sim.Amount, R)
 	}
@@ -135,9 +138,7 @@ func (h *headReservation) pick(c *sim.Context) {
 	R := c.Cluster().NumResources()
 	free := c.FreeVector()
 	req := h.head.Needs()
-	h.extra.reset(len(c.Cluster().Nodes), R)
-	h.last = -1
-	h.picks++
+	h.clearExtra(c)
 	h.cand = h.cand[:0]
 	mark := func(n int) {
 		for len(h.cand) <= n/64 {
@@ -166,10 +167,49 @@ func (h *headReservation) pick(c *sim.Context) {
 		for _, q := range req {
 			ex[q.Res] -= q.Amt * sim.Amount(k)
 		}
+		h.markExhausted(int32(n), ex)
 		h.last = int32(n)
 		left -= k
 		return left > 0
 	})
+}
+
+// clearExtra empties extra before it is filled afresh.
+func (h *headReservation) clearExtra(c *sim.Context) {
+	for _, n := range h.extra.nodes {
+		h.exhausted[n/64] &^= 1 << (n % 64)
+	}
+	if words := (len(c.Cluster().Nodes) + 63) / 64; len(h.exhausted) != words {
+		h.exhausted = make([]uint64, words)
+	}
+	h.extra.reset(len(c.Cluster().Nodes), c.Cluster().NumResources())
+	h.last = -1
+	h.picks++
+}
+
+// markExhausted records whether reserved node n, which the head leaves ex,
+// has nothing left.
+func (h *headReservation) markExhausted(n int32, ex []sim.Amount) {
+	h.exhausted[n/64] |= 1 << (n % 64)
+	for _, a := range ex {
+		if a > 0 {
+			h.exhausted[n/64] &^= 1 << (n % 64)
+			return
+		}
+	}
+}
+
+// takeExtra books what a job that runs past the shadow takes from what the
+// head leaves on its nodes.
+func (h *headReservation) takeExtra(j *sim.JobRun, nodes []int32) {
+	for _, n := range nodes {
+		if ex, ok := h.extra.get(n); ok {
+			for _, q := range j.Needs() {
+				ex[q.Res] -= q.Amt
+			}
+			h.markExhausted(n, ex)
+		}
+	}
 }
 
 // fitBefore is how many of the head's tasks fit on node n just before the

@@ -156,6 +156,11 @@ func (s *keptCheck) Schedule(c *sim.Context) error {
 				s.t.Fatalf("%s: node %d %s: kept %v, fresh %v", at, n, v.name, g, w)
 			}
 		}
+		ex, reserved := h.extra.get(n)
+		exhausted := reserved && !slices.ContainsFunc(ex, func(a sim.Amount) bool { return a > 0 })
+		if got := h.exhausted[n/64]&(1<<(n%64)) != 0; got != exhausted {
+			s.t.Fatalf("%s: node %d marked exhausted %v, extra %v", at, n, got, ex)
+		}
 	}
 	return nil
 }

@@ -96,7 +96,7 @@ type shadowCheck struct {
 
 func (s *shadowCheck) Schedule(c *sim.Context) error {
 	q := c.Queue()
-	if len(q) > 0 && firstFit(c, q[0], nil, nil) == nil {
+	if len(q) > 0 && firstFit(c, q[0], nil, nil, nil) == nil {
 		head := q[0]
 		for _, j := range c.Ended() {
 			s.ends.remove(j)
