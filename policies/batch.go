@@ -90,7 +90,7 @@ type strict struct {
 func (s *strict) Schedule(c *sim.Context) error {
 	s.pl.sync(c)
 	for _, j := range c.Queue() {
-		nodes, err := s.pl.place(c, j, nil, s.buf)
+		nodes, err := s.pl.place(c, j, nil, nil, s.buf)
 		if err != nil {
 			return err
 		}

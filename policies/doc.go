@@ -10,7 +10,8 @@
 //
 // EASY keeps one reservation (the queue head) and computes it from the
 // running jobs' expected ends alone, a monotone profile, so it needs no
-// timeline. Conservative gives every queued job a reservation, kept from
+// timeline; it keeps that reservation from pass to pass, updated on the
+// nodes of each job that starts or ends. Conservative gives every queued job a reservation, kept from
 // pass to pass and compressed (each job, in queue order, moved to its
 // earliest slot) whenever a job ends, as in Mu'alem & Feitelson and pyss;
 // it searches a per-node timeline (profile.go). Under the Repick rule

@@ -11,17 +11,11 @@ import "github.com/schedsim/schedsim/sim"
 // it fits now and, when it runs past the shadow, fits in what the head
 // leaves on its reserved nodes ("extra", per node).
 type easy struct {
-	pl      placer
-	buf     []int32
-	ends    byEnd       // running jobs by projected end
-	scratch nodeVectors // free at the shadow, for nodes freed before it
-	extra   nodeVectors // what the head leaves on its reserved nodes
-	cand    []uint64    // nodes with room at the shadow
-	// held[r] is the free amount of r now that jobs running past the
-	// shadow cannot use because the head needs it then; valid while
-	// heldOK. A quick test before scanning nodes.
-	held   []sim.Amount
-	heldOK bool
+	pl   placer
+	buf  []int32
+	ends byEnd // running jobs by projected end
+	resv headReservation
+	hold headHold
 	// After a pass, every job then queued has been tried against the state
 	// the pass left. If no job has ended since and the head is the same,
 	// none of them can start now either, so only newer jobs are tried.
@@ -31,7 +25,9 @@ type easy struct {
 
 func (s *easy) Schedule(c *sim.Context) error {
 	s.pl.sync(c)
+	s.resv.ended(c)
 	for _, j := range c.Ended() {
+		s.hold.update(c, &s.resv, j.Nodes)
 		s.ends.remove(j)
 	}
 	q := c.Queue()
@@ -39,7 +35,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 	// Start the head while it fits; a head found unschedulable is rejected
 	// and the next job becomes the head.
 	for ; i < len(q); i++ {
-		nodes, err := s.pl.place(c, q[i], nil, s.buf)
+		nodes, err := s.pl.place(c, q[i], nil, nil, s.buf)
 		if err != nil {
 			return err
 		}
@@ -49,6 +45,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 		if nodes == nil {
 			break
 		}
+		s.resv.head = nil // the head starts: no reservation holds now
 		if err := s.start(c, q[i], nodes); err != nil {
 			return err
 		}
@@ -71,18 +68,24 @@ func (s *easy) Schedule(c *sim.Context) error {
 			continue
 		}
 		if !shadowKnown {
-			shadow = s.reserve(c, head)
+			if !s.resv.keeps(c, head) {
+				s.resv.compute(c, &s.ends, head)
+			}
+			shadow = s.resv.shadow
 			shadowKnown = true
-			s.heldOK = false
 		}
 		crosses := c.Now()+j.EstimatedRuntime() > shadow
 		if crosses && !s.crossingAllowed(c, j) {
 			continue
 		}
 		var limit func(n, fit int) int
+		var skip []uint64
 		if crosses {
+			if positiveNeed(j) {
+				skip = s.resv.exhausted
+			}
 			limit = func(n, fit int) int {
-				if ex, ok := s.extra.get(int32(n)); ok {
+				if ex, ok := s.resv.extra.get(int32(n)); ok {
 					R := c.Cluster().NumResources()
 					if k := sim.TasksFittingIn(ex, R, 0, j.Needs(), fit); k < fit {
 						return k
@@ -91,26 +94,21 @@ func (s *easy) Schedule(c *sim.Context) error {
 				return fit
 			}
 		}
-		nodes, err := s.pl.place(c, j, limit, s.buf)
+		nodes, err := s.pl.place(c, j, limit, skip, s.buf)
 		if err != nil {
 			return err
 		}
 		if nodes == nil {
 			continue
 		}
+		s.resv.starting(c, j, nodes)
 		if err := s.start(c, j, nodes); err != nil {
 			return err
 		}
-		s.heldOK = false
 		if crosses {
-			for _, n := range nodes {
-				if ex, ok := s.extra.get(n); ok {
-					for _, need := range j.Needs() {
-						ex[need.Res] -= need.Amt
-					}
-				}
-			}
+			s.resv.takeExtra(j, nodes)
 		}
+		s.hold.update(c, &s.resv, nodes)
 	}
 	return nil
 }
@@ -118,28 +116,12 @@ func (s *easy) Schedule(c *sim.Context) error {
 // crossingAllowed is a necessary condition for a job that runs past the
 // shadow: the free totals minus what the head holds cover it.
 func (s *easy) crossingAllowed(c *sim.Context, j *sim.JobRun) bool {
-	R := c.Cluster().NumResources()
-	if !s.heldOK {
-		s.held = s.held[:0]
-		for r := 0; r < R; r++ {
-			s.held = append(s.held, 0)
-		}
-		free := c.FreeVector()
-		for _, n := range s.extra.nodes {
-			ex, _ := s.extra.get(n)
-			for r := 0; r < R; r++ {
-				f := free[int(n)*R+r]
-				if f == sim.Absent || f <= 0 {
-					continue
-				}
-				s.held[r] += f - max(0, min(f, ex[r]))
-			}
-		}
-		s.heldOK = true
+	if !s.hold.valid(&s.resv) {
+		s.hold.sum(c, &s.resv)
 	}
 	k := sim.Amount(j.Job.Tasks)
 	for _, q := range j.Needs() {
-		if q.Amt*k > c.TotalFree(int(q.Res))-s.held[q.Res] {
+		if q.Amt*k > c.TotalFree(int(q.Res))-s.hold.total[q.Res] {
 			return false
 		}
 	}
@@ -155,81 +137,13 @@ func (s *easy) start(c *sim.Context, j *sim.JobRun, nodes []int32) error {
 	return nil
 }
 
-// reserve finds the head's shadow time and fills s.extra with what its
-// reservation leaves on each reserved node. With no possible reservation it
-// returns sim.Forever and an empty extra.
-func (s *easy) reserve(c *sim.Context, head *sim.JobRun) sim.Time {
-	now := c.Now()
-	cl := c.Cluster()
-	R := cl.NumResources()
-	free := c.FreeVector()
-	need := head.Job.Tasks
-	req := head.Needs()
-	s.scratch.reset(len(cl.Nodes), R)
-	s.extra.reset(len(cl.Nodes), R)
-
-	total := 0
-	candidates(c, req, func(n int) bool {
-		total += sim.TasksFittingIn(free, R, n, req, need)
-		return true
-	})
-	shadow := sim.Forever
-	for e := s.ends.cursor(); e.valid() && total < need; {
-		t := e.job().ExpectedEnd(now)
-		// Release every job ending at t before checking.
-		for ; e.valid() && e.job().ExpectedEnd(now) == t; e.next() {
-			r := e.job()
-			for _, n := range r.Nodes {
-				v, ok := s.scratch.get(n)
-				if !ok {
-					v = s.scratch.put(n, free[int(n)*R:int(n)*R+R])
-				}
-				before := sim.TasksFittingIn(v, R, 0, req, need)
-				for _, q := range r.Needs() {
-					v[q.Res] += q.Amt
-				}
-				total += sim.TasksFittingIn(v, R, 0, req, need) - before
-			}
-		}
-		if total >= need {
-			shadow = t
-		}
-	}
-	if shadow == sim.Forever {
-		return shadow
-	}
-	// The reservation: lowest-numbered nodes with room at the shadow, among
-	// those with room now and those freed by then.
-	s.cand = s.cand[:0]
-	candidates(c, req, func(n int) bool {
-		for len(s.cand) <= n/64 {
-			s.cand = append(s.cand, 0)
-		}
-		s.cand[n/64] |= 1 << (n % 64)
-		return true
-	})
-	for _, n := range s.scratch.nodes {
-		for len(s.cand) <= int(n)/64 {
-			s.cand = append(s.cand, 0)
-		}
-		s.cand[n/64] |= 1 << (n % 64)
-	}
-	left := need
-	sim.ForEachNode(s.cand, func(n int) bool {
-		v, ok := s.scratch.get(int32(n))
-		if !ok {
-			v = free[n*R : n*R+R]
-		}
-		k := sim.TasksFittingIn(v, R, 0, req, left)
-		if k == 0 {
+// positiveNeed reports whether j asks for a positive amount of something, so
+// that no task of it fits where nothing is left.
+func positiveNeed(j *sim.JobRun) bool {
+	for _, q := range j.Needs() {
+		if q.Amt > 0 {
 			return true
 		}
-		ex := s.extra.put(int32(n), v)
-		for _, q := range req {
-			ex[q.Res] -= q.Amt * sim.Amount(k)
-		}
-		left -= k
-		return left > 0
-	})
-	return shadow
+	}
+	return false
 }

@@ -18,14 +18,15 @@ func totalsAllow(c *sim.Context, j *sim.JobRun) bool {
 
 // firstFit places j's tasks on the lowest-numbered nodes with room now,
 // several tasks per node when they fit. limit, when not nil, caps how many
-// tasks may go on node n. It returns nil when j does not fit.
-func firstFit(c *sim.Context, j *sim.JobRun, limit func(n int, fit int) int, out []int32) []int32 {
+// tasks may go on node n; the nodes of bitset skip (may be nil) take none.
+// It returns nil when j does not fit.
+func firstFit(c *sim.Context, j *sim.JobRun, limit func(n int, fit int) int, skip []uint64, out []int32) []int32 {
 	if !totalsAllow(c, j) {
 		return nil
 	}
 	left := j.Job.Tasks
 	out = out[:0]
-	candidates(c, j.Needs(), func(n int) bool {
+	candidatesBut(c, j.Needs(), skip, func(n int) bool {
 		k := c.TasksFitting(j, n, left)
 		if k > 0 && limit != nil {
 			k = limit(n, k)

@@ -96,12 +96,13 @@ type shadowCheck struct {
 
 func (s *shadowCheck) Schedule(c *sim.Context) error {
 	q := c.Queue()
-	if len(q) > 0 && firstFit(c, q[0], nil, nil) == nil {
+	if len(q) > 0 && firstFit(c, q[0], nil, nil, nil) == nil {
 		head := q[0]
 		for _, j := range c.Ended() {
 			s.ends.remove(j)
 		}
-		shadow := s.reserve(c, head)
+		var fresh headReservation
+		shadow := fresh.compute(c, &s.ends, head)
 		R := c.Cluster().NumResources()
 		totals := make([]sim.Amount, R)
 		for r := range totals {

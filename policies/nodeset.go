@@ -1,6 +1,8 @@
 package policies
 
 import (
+	"math/bits"
+
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -10,14 +12,32 @@ import (
 // node when req asks for no such thing (tags, or only resources of the
 // levels above). visit returns false to stop.
 func candidates(c *sim.Context, req []sim.Need, visit func(n int) bool) {
+	candidatesBut(c, req, nil, visit)
+}
+
+// candidatesBut is candidates without the nodes of bitset skip (nil skips
+// none).
+func candidatesBut(c *sim.Context, req []sim.Need, skip []uint64, visit func(n int) bool) {
 	cl := c.Cluster()
 	for _, q := range req {
 		if q.Amt > 0 && cl.LeafLevel(int(q.Res)) {
-			sim.ForEachNode(c.AvailableNodes(int(q.Res)), visit)
+			for w, word := range c.AvailableNodes(int(q.Res)) {
+				if w < len(skip) {
+					word &^= skip[w]
+				}
+				for ; word != 0; word &= word - 1 {
+					if !visit(w*64 + bits.TrailingZeros64(word)) {
+						return
+					}
+				}
+			}
 			return
 		}
 	}
-	for n := range c.Cluster().Nodes {
+	for n := range cl.Nodes {
+		if n/64 < len(skip) && skip[n/64]&(1<<(n%64)) != 0 {
+			continue
+		}
 		if !visit(n) {
 			return
 		}

@@ -13,9 +13,11 @@ type placer interface {
 	// sync books what ended since the last pass; called first in a pass.
 	sync(c *sim.Context)
 	// place returns j's nodes, one per task, or nil when j does not fit
-	// now. limit, when not nil, caps the tasks node n may take (EASY). A
-	// job it finds can never run it rejects through c.Reject.
-	place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, out []int32) ([]int32, error)
+	// now. limit, when not nil, caps the tasks node n may take (EASY);
+	// skip, when not nil, is a bitset of nodes where limit gives 0, which
+	// a placer may pass over without asking. A job it finds can never run
+	// it rejects through c.Reject.
+	place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, skip []uint64, out []int32) ([]int32, error)
 }
 
 // firstFitPlacer is the default: lowest-numbered nodes with room, several
@@ -23,8 +25,8 @@ type placer interface {
 type firstFitPlacer struct{}
 
 func (firstFitPlacer) sync(*sim.Context) {}
-func (firstFitPlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, out []int32) ([]int32, error) {
-	return firstFit(c, j, limit, out), nil
+func (firstFitPlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, skip []uint64, out []int32) ([]int32, error) {
+	return firstFit(c, j, limit, skip, out), nil
 }
 
 // pipelinePlacer runs a placement pipeline over a ledger it keeps in step
@@ -64,7 +66,7 @@ func (pp *pipelinePlacer) sync(c *sim.Context) {
 	}
 }
 
-func (pp *pipelinePlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, out []int32) ([]int32, error) {
+func (pp *pipelinePlacer) place(c *sim.Context, j *sim.JobRun, limit func(n, fit int) int, _ []uint64, out []int32) ([]int32, error) {
 	t := &placement.Task{Key: j.Seq, Job: j.Job, Need: j.Needs(), Immune: j.Immune(), At: c.Now(), Reason: placeReason(j)}
 	nodes, reason := pp.pipe.PlaceJob(pp.ledger, t, j.Job.Tasks, limit, out)
 	if nodes != nil {
