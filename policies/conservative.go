@@ -278,7 +278,7 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		if t, ok := s.prof.sweep(base, j.Needs(), k, d, search, before, own, s.prof.ownGroups(r.nodes)); ok {
 			old := *r
 			s.place(r, j, base, -1)
-			s.book(j, r, t, s.prof.pick(base, numNodes, j.Needs(), k, d, t), base)
+			s.book(j, r, t, s.prof.pickKnown(base, numNodes, j.Needs(), k, d, t, nil), base)
 			s.grew(nodesFreed(old.nodes, old.start, old.start+d))
 			return
 		}
@@ -301,6 +301,21 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		earlier, r.opened = false, false
 	}
 	if !earlier && !lower {
+		return
+	}
+	if !earlier {
+		// Repick, same start: the lowest-numbered nodes free over the
+		// window with the job's own slot counted free, and the profile
+		// touched only when they differ.
+		nodes := s.prof.pickKnown(base, numNodes, j.Needs(), k, d, r.start, r.nodes)
+		if nodes == nil || slices.Equal(nodes, r.nodes) {
+			return
+		}
+		old := r.nodes
+		s.place(r, j, base, -1)
+		r.nodes = nodes
+		s.place(r, j, base, 1)
+		s.grew(nodesFreed(left(old, nodes), r.start, r.start+d))
 		return
 	}
 	old := *r

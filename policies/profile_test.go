@@ -242,6 +242,18 @@ func checkOwnSweep(t *testing.T, p *profile, b *bruteProfile, rng *rand.Rand, st
 		t.Fatalf("step %d: sweep with own slot %v on %v (k %d, before %d): profile %v %d, direct %v %d",
 			step, own, nodes, k, before, gok, gt, wok, wt)
 	}
+	// Re-picking the nodes at the reservation's own start, with it counted
+	// free: the lowest-numbered nodes holding its tasks there.
+	var want []int32
+	for n := range b.base {
+		times, free := b.steps(n, now, func(i int) bool { return b.books[i].call == call })
+		for w := fits(times, free, own.from, d, size, len(nodes)-len(want)); w > 0; w-- {
+			want = append(want, int32(n))
+		}
+	}
+	if got := p.pickKnown(b.base, len(b.base), req, len(nodes), d, own.from, nodes); !slices.Equal(got, want) {
+		t.Fatalf("step %d: re-pick of own slot %v on %v: profile %v, direct %v", step, own, nodes, got, want)
+	}
 	if len(nodes) != 1 {
 		return
 	}

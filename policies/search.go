@@ -108,7 +108,7 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	if !ok {
 		return 0, nil, false
 	}
-	return t, p.pick(base, numNodes, req, k, d, t), true
+	return t, p.pickKnown(base, numNodes, req, k, d, t, nil), true
 }
 
 // earliestOne is earliest for a single task: the least first window over
@@ -226,18 +226,39 @@ func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d
 	if numNodes >= 4*len(p.live) && !p.enough(base, req, k, d, t) {
 		return nil
 	}
-	var nodes []int32
-	left := k
+	return p.walk(base, numNodes, req, k, d, t, nil)
+}
+
+// pickKnown is pick when k tasks are known to fit at t: after a search
+// found t, or with own, a reservation of the job over exactly [t, t+d)
+// (its nodes, one entry per task, sorted), counted free: on its nodes a
+// window holds own's tasks there more than without it.
+func (p *profile) pickKnown(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time, own []int32) []int32 {
+	p.epoch++
+	return p.walk(base, numNodes, req, k, d, t, own)
+}
+
+// walk takes the lowest-numbered nodes holding k tasks over [t, t+d),
+// each timeline measured once per epoch, own's tasks added on its nodes.
+func (p *profile) walk(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time, own []int32) []int32 {
+	nodes := make([]int32, 0, k)
+	left, o := k, 0
 	for n := 0; n < numNodes && left > 0; n++ {
 		var w int
 		if l, has := p.lineOf(n); has {
 			if l.mark != p.epoch {
 				l.mark, l.memo = p.epoch, p.windowMin(l, t, d, req, k)
 			}
-			w = min(l.memo, left)
+			w = l.memo
 		} else {
 			w = sim.TasksFittingIn(base, p.R, n, req, left)
 		}
+		for ; o < len(own) && own[o] <= int32(n); o++ {
+			if own[o] == int32(n) {
+				w++
+			}
+		}
+		w = min(w, left)
 		for i := 0; i < w; i++ {
 			nodes = append(nodes, int32(n))
 		}
