@@ -170,6 +170,7 @@ func (p *profile) newLine(times []sim.Time, free []sim.Amount) *timeline {
 	l := &timeline{times: times, free: free, idx: int32(len(p.live))}
 	p.live = append(p.live, l)
 	p.sums = append(p.sums, lineSum{low: math.MaxInt32}) // addNodes sets low
+	p.index.changed(l)
 	return l
 }
 
@@ -180,6 +181,7 @@ func (p *profile) dropLine(l *timeline) {
 	last.idx, l.idx = l.idx, -1
 	p.live = p.live[:len(p.live)-1]
 	p.sums = p.sums[:len(p.sums)-1]
+	p.index.changed(l)
 }
 
 // intern makes nodes whose timelines have become equal (folding forgets
@@ -212,6 +214,7 @@ func (p *profile) intern() {
 			c.refs += p.sums[i].refs
 			c.low = min(c.low, p.sums[i].low)
 			l.idx = -1
+			p.index.changed(l)
 		}
 	}
 	for n, l := range p.lines {

@@ -20,9 +20,10 @@ type profile struct {
 	// sums[i] is live[i]'s sharing count and fit summary, kept apart so
 	// that a scan of the summaries reads one small array rather than a
 	// timeline each.
-	live []*timeline
-	sums []lineSum
-	bare []int32 // a superset of the nodes without a timeline (untouched)
+	live  []*timeline
+	sums  []lineSum
+	index summaryIndex
+	bare  []int32 // a superset of the nodes without a timeline (untouched)
 	// epoch stamps timeline.mark, a per-operation scratch mark.
 	epoch uint64
 	// scratch for addNodes
@@ -47,6 +48,7 @@ type profile struct {
 	levels, deque []int
 	// scratch for sweep
 	cands  []*timeline
+	found  []*timeline // scratch for the summary index's candidates
 	mults  []int
 	events []fitEvent
 	owned  []ownGroup
@@ -90,8 +92,12 @@ type timeline struct {
 	// blocks indexes one resource's free amounts for count-based searches
 	// (blockindex.go).
 	blocks blockIndex
-	idx    int32  // position in profile.live (and sums); −1 for the totals
-	mark   uint64 // profile.epoch of the last visit by a search or addNodes
+	idx    int32 // position in profile.live (and sums); −1 for the totals
+	// The summary index's bookkeeping: queued to be put back in place,
+	// filed, and under which keys.
+	dirty, indexed    bool
+	tailKey, innerKey sim.Time
+	mark              uint64 // profile.epoch of the last visit by a search or addNodes
 	// scratch of the visit that set mark
 	grp   int32
 	memo  int
@@ -182,6 +188,7 @@ func (p *profile) breakAt(l *timeline, t sim.Time) int {
 func (p *profile) addRange(l *timeline, i, j int, req []sim.Need, k sim.Amount) {
 	if l.idx >= 0 {
 		p.sums[l.idx].fits.valid = false
+		p.index.changed(l)
 	}
 	for _, q := range req {
 		l.blocks.added(i, j, int(q.Res), k*q.Amt)

@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -283,6 +284,43 @@ func checkSharing(t *testing.T, p *profile, step int) {
 		if s := p.sums[i]; l.idx != int32(i) || s.refs != refs || s.low != low {
 			t.Fatalf("step %d: live timeline %d: idx %d, refs %d, lowest node %d; the nodes say refs %d, lowest %d", step, i, l.idx, s.refs, s.low, refs, low)
 		}
+	}
+	// The summary index, brought up to date, files every live timeline
+	// once, in order, under keys that admit at least what its summary
+	// admits (folds since the keys were taken only narrow the summary).
+	x := &p.index
+	if !x.built || !p.indexFor(x.res, x.unit) {
+		return
+	}
+	for _, l := range p.live {
+		fs := *p.summary(l.idx, x.res, x.unit)
+		byTail, byInner := 0, 0
+		for _, e := range x.byTail {
+			if e.l == l {
+				byTail++
+				if e.key > fs.tail {
+					t.Fatalf("step %d: timeline filed under tail %d, summary says %d", step, e.key, fs.tail)
+				}
+			}
+		}
+		for _, e := range x.byInner {
+			if e.l == l {
+				byInner++
+				if e.key < fs.inner {
+					t.Fatalf("step %d: timeline filed under inner stretch %d, summary says %d", step, e.key, fs.inner)
+				}
+			}
+		}
+		if byTail != 1 || byInner > 1 || fs.inner > 0 && byInner == 0 {
+			t.Fatalf("step %d: a live timeline filed %d times by tail, %d by inner stretch (summary: %d)", step, byTail, byInner, fs.inner)
+		}
+	}
+	if len(x.byTail) != len(p.live) {
+		t.Fatalf("step %d: index of %d timelines by tail, for %d live ones", step, len(x.byTail), len(p.live))
+	}
+	if !slices.IsSortedFunc(x.byTail, func(a, b indexEntry) int { return cmp.Compare(a.key, b.key) }) ||
+		!slices.IsSortedFunc(x.byInner, func(a, b indexEntry) int { return cmp.Compare(b.key, a.key) }) {
+		t.Fatalf("step %d: summary index out of order", step)
 	}
 }
 

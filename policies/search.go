@@ -163,9 +163,14 @@ func (p *profile) firstOne(base []sim.Amount, numNodes int, req []sim.Need, d, f
 	if own.node >= 0 {
 		ownLine = p.lines[own.node]
 	}
-	for i := range p.sums {
-		sum := &p.sums[i]
-		l, low := p.live[i], sum.low
+	lines := p.live
+	if p.indexFor(res, unit) {
+		lines = p.candidates(p.found[:0], d, before)
+		p.found = lines[:0]
+	}
+	for _, l := range lines {
+		sum := &p.sums[l.idx]
+		low := sum.low
 		if l == ownLine && low == own.node {
 			// The own node, searched below with its slot free, finds no
 			// later start than the other nodes sharing its timeline, and
@@ -178,7 +183,7 @@ func (p *profile) firstOne(base []sim.Amount, numNodes int, req []sim.Need, d, f
 		}
 		fs := &sum.fits
 		if !fs.valid || fs.unit != unit || fs.res != res {
-			fs = p.summary(int32(i), res, unit)
+			fs = p.summary(l.idx, res, unit)
 		}
 		if !fs.mayFit(d, b) {
 			continue

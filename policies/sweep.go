@@ -84,10 +84,13 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 	// The timelines on which some task may fit, and how many tasks they
 	// could hold at most: when that is too few, there is no window.
 	cands, mults, room := p.cands[:0], p.mults[:0], total
-	for i := range p.sums {
-		// The hot loop of conservative backfilling on thousands of nodes:
-		// kept to plain field reads.
-		sum := &p.sums[i]
+	lines := p.live
+	if countable && p.indexFor(res, unit) {
+		lines = p.candidates(p.found[:0], d, before)
+		p.found = lines[:0]
+	}
+	for _, l := range lines {
+		sum := &p.sums[l.idx]
 		mult := int(sum.refs - sum.own)
 		if mult == 0 {
 			continue
@@ -95,16 +98,16 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 		if countable {
 			fs := &sum.fits
 			if !fs.valid || fs.unit != unit || fs.res != res {
-				fs = p.summary(int32(i), res, unit)
+				fs = p.summary(l.idx, res, unit)
 			}
-			if fs.tail >= before && fs.inner < d {
-				continue // no task fits there throughout any window (mayFit)
+			if !fs.mayFit(d, before) {
+				continue // no task fits there throughout any window
 			}
 			room += mult * int(min(fs.most/unit, sim.Amount(k)))
 		} else {
 			room = k
 		}
-		cands, mults = append(cands, p.live[i]), append(mults, mult)
+		cands, mults = append(cands, l), append(mults, mult)
 	}
 	p.cands, p.mults = cands[:0], mults[:0]
 	for _, g := range groups {
