@@ -106,9 +106,7 @@ type reservation struct {
 	start sim.Time
 	dur   sim.Time
 	nodes []int32 // node of each task, in node order
-	// perNode is the most tasks on one node, set when the slot is booked.
-	perNode int32
-	seen    int64 // profile growth log position when last placed
+	seen  int64   // profile growth log position when last placed
 	// opened: capacity freed since the job was last found unable to start
 	// earlier overlaps a window starting before start (freed.go).
 	opened    bool
@@ -426,9 +424,6 @@ func (s *conservative) book(j *sim.JobRun, r *reservation, t sim.Time, nodes []i
 func (s *conservative) place(r *reservation, j *sim.JobRun, base []sim.Amount, sign sim.Amount) {
 	if r.nodes == nil {
 		return
-	}
-	if sign > 0 {
-		r.perNode = int32(mostPerNode(r.nodes))
 	}
 	s.prof.addNodes(r.nodes, base, r.start, r.start+max(r.dur, 1), j.Needs(), -sign)
 }

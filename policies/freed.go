@@ -154,20 +154,24 @@ func (s *conservative) fitsOne(j *sim.JobRun, n int32, base []sim.Amount) bool {
 
 // newWindow returns the earliest start in [lo, hi) (hi ≤ r.start) of a
 // window of r's length in which one more task of j fits throughout on one
-// of f's nodes, with j's own slot counted free on its own nodes, or an
-// earlier start: where f's nodes and r's may overlap, every timeline is
-// searched with the slot counted free (the most tasks r puts on a node),
-// which finds every window the exact search finds and perhaps some more,
-// at the cost of one search per distinct timeline.
+// of f's nodes, with j's own slot counted free on those of f's nodes that
+// are j's own: each distinct timeline among f's nodes is searched once, and
+// each of f's nodes that is also r's once more with r's tasks there added
+// back.
 func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi sim.Time, base []sim.Amount) (sim.Time, bool) {
 	p := s.prof
 	res, unit, _ := countBased(j.Needs(), 1)
 	d := max(r.dur, 1)
-	var own slot
-	if len(r.nodes) > 0 && r.nodes[0] <= f.nodes[len(f.nodes)-1] && f.nodes[0] <= r.nodes[len(r.nodes)-1] {
-		own = slot{from: r.start, to: r.start + d, amt: sim.Amount(r.perNode) * unit}
-	}
 	best, found := hi, false
+	// search looks on l for a window before best and reports whether the
+	// search is over (a window at lo: none can be earlier).
+	search := func(l *timeline, own slot) bool {
+		if t, ok := p.firstWindowCount(l, d, res, unit, lo, best, own); ok {
+			best, found = t, true
+			return t == lo
+		}
+		return false
+	}
 	for _, n := range s.representatives(f) {
 		l, has := p.lineOf(int(n))
 		if !has {
@@ -176,34 +180,48 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi
 			}
 			continue
 		}
-		if !p.fitsFor(l, res, unit).mayFit(d, best) && (own.amt == 0 || !p.roomAt(l, res, unit, own.from-1)) {
-			// No window before best lies where a task fits, nor reaches
-			// into the own slot (it would hold the instant before).
-			continue
+		if p.fitsFor(l, res, unit).mayFit(d, best) && search(l, slot{}) {
+			return best, true
 		}
-		if t, ok := p.firstWindowCount(l, d, res, unit, lo, best, own); ok {
-			best, found = t, true
-			if t == lo {
-				break
+	}
+	// The nodes f and r share, walking both sorted lists.
+	fn, rn := f.nodes, r.nodes
+	if len(rn) == 0 || rn[0] > fn[len(fn)-1] || fn[0] > rn[len(rn)-1] {
+		return best, found
+	}
+	i, _ := slices.BinarySearch(rn, fn[0])
+	var last *timeline
+	lastTasks := 0
+	for k := 0; k < len(fn) && i < len(rn); {
+		switch n := fn[k]; {
+		case n < rn[i]:
+			k++
+		case n > rn[i]:
+			i++
+		default:
+			tasks := 0
+			for ; i < len(rn) && rn[i] == n; i++ {
+				tasks++
+			}
+			for ; k < len(fn) && fn[k] == n; k++ {
+			}
+			l := p.lines[n] // a reserved node has a timeline
+			if l == last && tasks == lastTasks {
+				continue // searched already
+			}
+			last, lastTasks = l, tasks
+			own := slot{from: r.start, to: r.start + d, amt: sim.Amount(tasks) * unit}
+			if !p.fitsFor(l, res, unit).mayFit(d, best) && !p.roomAt(l, res, unit, own.from-1) {
+				// No window before best lies where a task fits, nor reaches
+				// into the own slot (it would hold the instant before).
+				continue
+			}
+			if search(l, own) {
+				return best, true
 			}
 		}
 	}
 	return best, found
-}
-
-// mostPerNode is the largest number of entries of the sorted nodes on one
-// node.
-func mostPerNode(nodes []int32) int {
-	most, run := 0, 0
-	for i, n := range nodes {
-		if i > 0 && nodes[i-1] == n {
-			run++
-		} else {
-			run = 1
-		}
-		most = max(most, run)
-	}
-	return most
 }
 
 // roomBelow reports whether one more task of j fits throughout r's window
