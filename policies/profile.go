@@ -20,10 +20,11 @@ type profile struct {
 	// sums[i] is live[i]'s sharing count and fit summary, kept apart so
 	// that a scan of the summaries reads one small array rather than a
 	// timeline each.
-	live  []*timeline
-	sums  []lineSum
-	index summaryIndex
-	bare  []int32 // a superset of the nodes without a timeline (untouched)
+	live    []*timeline
+	sums    []lineSum
+	index   summaryIndex
+	lineIDs uint64  // timelines made so far (timeline.id)
+	bare    []int32 // a superset of the nodes without a timeline (untouched)
 	// epoch stamps timeline.mark, a per-operation scratch mark.
 	epoch uint64
 	// scratch for addNodes
@@ -97,6 +98,7 @@ type timeline struct {
 	// filed, and under which keys.
 	dirty, indexed    bool
 	tailKey, innerKey sim.Time
+	id                uint64 // the order of timelines with equal keys
 	mark              uint64 // profile.epoch of the last visit by a search or addNodes
 	// scratch of the visit that set mark
 	grp   int32

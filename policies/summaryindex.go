@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/schedsim/schedsim/sim"
@@ -61,22 +62,18 @@ func (p *profile) indexFor(res int, unit sim.Amount) bool {
 	}
 	for _, l := range x.dirty {
 		l.dirty = false
-		if l.indexed {
-			x.byTail = remove(x.byTail, l.tailKey, l, false)
-			if l.innerKey > 0 {
-				x.byInner = remove(x.byInner, l.innerKey, l, true)
+		if l.idx < 0 { // no longer live
+			if l.indexed {
+				x.byTail = refile(x.byTail, l, l.tailKey, 0, true, false, false)
+				x.byInner = refile(x.byInner, l, l.innerKey, 0, l.innerKey > 0, false, true)
+				l.indexed = false
 			}
-			l.indexed = false
-		}
-		if l.idx < 0 {
-			continue // no longer live
+			continue
 		}
 		fs := p.summary(l.idx, res, unit)
+		x.byTail = refile(x.byTail, l, l.tailKey, fs.tail, l.indexed, true, false)
+		x.byInner = refile(x.byInner, l, l.innerKey, fs.inner, l.indexed && l.innerKey > 0, fs.inner > 0, true)
 		l.indexed, l.tailKey, l.innerKey = true, fs.tail, fs.inner
-		x.byTail = insert(x.byTail, indexEntry{fs.tail, l}, false)
-		if fs.inner > 0 {
-			x.byInner = insert(x.byInner, indexEntry{fs.inner, l}, true)
-		}
 	}
 	x.dirty = x.dirty[:0]
 	return true
@@ -105,32 +102,50 @@ func (p *profile) candidates(dst []*timeline, d, b sim.Time) []*timeline {
 	return dst
 }
 
-// position returns where key goes in an index sorted ascending, or
-// descending with desc: before the first entry ordered after it.
-func position(entries []indexEntry, key sim.Time, desc bool) int {
-	i, _ := slices.BinarySearchFunc(entries, key, func(e indexEntry, k sim.Time) int {
-		if desc {
-			e.key, k = -e.key, -k
+// position returns where e goes in an index sorted ascending, or
+// descending with desc, by key and then by timeline id: its place, if it
+// is there.
+func position(entries []indexEntry, e indexEntry, desc bool) (int, bool) {
+	return slices.BinarySearchFunc(entries, e, func(a, b indexEntry) int {
+		if a.key != b.key {
+			if desc {
+				return cmp.Compare(b.key, a.key)
+			}
+			return cmp.Compare(a.key, b.key)
 		}
-		if e.key <= k {
-			return -1
-		}
-		return 1
+		return cmp.Compare(a.l.id, b.l.id)
 	})
-	return i
 }
 
-// insert puts e in place.
-func insert(entries []indexEntry, e indexEntry, desc bool) []indexEntry {
-	return slices.Insert(entries, position(entries, e.key, desc), e)
-}
-
-// remove takes l, filed under key, out.
-func remove(entries []indexEntry, key sim.Time, l *timeline, desc bool) []indexEntry {
-	for i := position(entries, key, desc) - 1; i >= 0 && entries[i].key == key; i-- {
-		if entries[i].l == l {
-			return slices.Delete(entries, i, i+1)
+// refile moves l from key old, if it is filed, to key new, if it is to be,
+// in an index sorted ascending (or descending, desc); a move shifts only
+// the entries between the two places.
+func refile(entries []indexEntry, l *timeline, old, new sim.Time, filed, file, desc bool) []indexEntry {
+	e := indexEntry{new, l}
+	if !filed {
+		if !file {
+			return entries
 		}
+		j, _ := position(entries, e, desc)
+		return slices.Insert(entries, j, e)
 	}
-	panic("policies: a timeline missing from the summary index")
+	i, found := position(entries, indexEntry{old, l}, desc)
+	if !found {
+		panic("policies: a timeline missing from the summary index")
+	}
+	switch {
+	case !file:
+		return slices.Delete(entries, i, i+1)
+	case old == new:
+		return entries
+	}
+	// j counts l's old entry, still at i.
+	if j, _ := position(entries, e, desc); j > i {
+		copy(entries[i:j-1], entries[i+1:j])
+		entries[j-1] = e
+	} else {
+		copy(entries[j+1:i+1], entries[j:i])
+		entries[j] = e
+	}
+	return entries
 }
