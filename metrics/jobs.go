@@ -134,12 +134,12 @@ func newJobsTable(dir, format string, tau sim.Time, cal calendar, measured func(
 	return t, nil
 }
 
-// reserve gives a batch room for a whole record's rows. flush calls it
-// on the batch it takes after a full one: the run has filled one batch,
-// so it will likely fill this one too. Grown by append from empty, each of the two batches
-// was copied a dozen times into fresh memory, which cost a tenth of a
-// CEA-Curie replay's CPU time; a run shorter than one record keeps
-// growing its only batch as it needs.
+// reserve gives a batch room for rows rows. The recorder calls it on the
+// first batch with Options.ExpectedJobs, and flush on the batch it takes
+// after a full one: the run has filled one batch, so it will likely fill
+// this one too. Grown by append from empty, each of the two batches was
+// copied a dozen times into fresh memory, which cost a tenth of a
+// CEA-Curie replay's CPU time.
 func (b *jobBatch) reserve(rows int) {
 	if cap(b.rows) < rows {
 		b.rows = make([]jobRow, 0, rows)

@@ -92,12 +92,14 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, r.cal, opt.Measured, mem); err != nil {
 		return nil, err
 	}
+	r.jobs.cur.reserve(min(opt.ExpectedJobs, r.jobs.cut))
 	r.tables = append(r.tables, r.jobs.table)
 	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem, r.frag, &r.nodes.power.notOn, opt.Price, opt.Carbon, r.cal); err != nil {
 		r.Abort()
 		return nil, err
 	}
 	r.tables = append(r.tables, r.series.table)
+	r.series.cur.reserve(min(seriesRowsPerJob*opt.ExpectedJobs, r.series.cut), r.series.R)
 	return r, nil
 }
 
@@ -149,7 +151,7 @@ func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 	r.calib.started(j)
 	w := (j.Start - j.Job.Submit).Seconds()
 	t := &r.tally
-	t.waits = append(t.waits, w)
+	t.waits.add(w)
 	t.waitSum += w
 	t.waitMax = max(t.waitMax, w)
 }

@@ -112,6 +112,12 @@ func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory
 	return s, nil
 }
 
+// seriesRowsPerJob guesses the timeseries rows of a run from its jobs, to
+// size the first batch: a job's submit, start and end are at most three
+// event times, and steps that change nothing are not written; the logs
+// replayed have 1 to 2 rows a job.
+const seriesRowsPerJob = 2
+
 // reserve gives a batch room for a whole record's rows of R resources,
 // as jobBatch.reserve does.
 func (b *seriesBatch) reserve(rows, R int) {

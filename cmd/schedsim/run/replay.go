@@ -77,6 +77,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		TenantBuckets: buckets,
 		Shares:        shares,
 		Measured:      measured,
+		ExpectedJobs:  w.Records,
 		Labels: []metrics.Label{
 			{Name: "trace", Value: traceLabel(cfg)},
 			{Name: "queue", Value: cfg.Queue},
