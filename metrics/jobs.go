@@ -125,7 +125,7 @@ type jobsTable struct {
 }
 
 func newJobsTable(dir, format string, tau sim.Time, cal calendar, measured func(*sim.JobRun) bool, mem memory.Allocator) (*jobsTable, error) {
-	tb, err := newTable(dir, "jobs", format, jobsSchema(cal, measured != nil), mem)
+	tb, err := newStreamedTable(dir, "jobs", format, jobsSchema(cal, measured != nil), mem)
 	if err != nil {
 		return nil, err
 	}

@@ -46,13 +46,25 @@ type table struct {
 }
 
 // newTable opens <dir>/<name>.<format> as a temp file and starts its
-// encoder for schema.
+// encoder for schema: a table of a few rows (nodes, tenants, summary).
 func newTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocator) (*table, error) {
+	return openTable(dir, name, format, schema, mem, 64<<10)
+}
+
+// newStreamedTable is newTable for a table of a row per job or event
+// (jobs, timeseries, decisions), written through a bigger buffer. A
+// megabyte for every table was a twelfth of the memory a small replay
+// (KTH-SP2) faults in.
+func newStreamedTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocator) (*table, error) {
+	return openTable(dir, name, format, schema, mem, 1<<20)
+}
+
+func openTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocator, buffer int) (*table, error) {
 	f, err := createTemp(filepath.Join(dir, name+"."+format))
 	if err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	t := &table{schema: schema, file: f, bw: &seekWriter{w: bufio.NewWriterSize(f, 1<<20)}}
+	t := &table{schema: schema, file: f, bw: &seekWriter{w: bufio.NewWriterSize(f, buffer)}}
 	t.tw, err = newTableWriter(format, schema, t.bw, mem)
 	if err != nil {
 		f.abort()

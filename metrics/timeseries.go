@@ -95,7 +95,7 @@ type seriesTable struct {
 }
 
 func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory.Allocator, frag *fragTracker, asleep *int64, price, carbon *sim.StepSeries, cal calendar) (*seriesTable, error) {
-	tb, err := newTable(dir, "timeseries", format, timeseriesSchema(res, price != nil, carbon != nil, cal), mem)
+	tb, err := newStreamedTable(dir, "timeseries", format, timeseriesSchema(res, price != nil, carbon != nil, cal), mem)
 	if err != nil {
 		return nil, err
 	}
