@@ -35,6 +35,26 @@ func (c *floatColumn) setNull(i int) {
 	c.nulls++
 }
 
+// truncate cuts the column to its first n rows (a record cut before the
+// rows its columns were sized for).
+func (c *floatColumn) truncate(n int) {
+	c.valid = truncateValidity(c.valid, len(c.vals), n)
+	c.vals = c.vals[:n]
+}
+
+// truncateValidity returns the bitmap of the first n of rows rows as
+// allValid(n) would start it, with the same rows null.
+func truncateValidity(valid []byte, rows, n int) []byte {
+	if valid == nil || n == rows {
+		return valid
+	}
+	v := allValid(n) // no longer than valid, and zero past n
+	for i := range v {
+		v[i] &= valid[i]
+	}
+	return v
+}
+
 func (c *floatColumn) array() arrow.Array {
 	data := array.NewData(arrow.PrimitiveTypes.Float64, len(c.vals),
 		[]*memory.Buffer{c.validity(), memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(c.vals))}, nil, c.nulls, 0)
@@ -86,6 +106,12 @@ func (c *intColumn) setNull(i int) {
 	}
 	bitutil.ClearBit(c.valid, i)
 	c.nulls++
+}
+
+// truncate cuts the column to its first n rows.
+func (c *intColumn) truncate(n int) {
+	c.valid = truncateValidity(c.valid, len(c.vals), n)
+	c.vals = c.vals[:n]
 }
 
 func (c *intColumn) array() arrow.Array {

@@ -92,14 +92,14 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, r.cal, opt.Measured, mem); err != nil {
 		return nil, err
 	}
-	r.jobs.cur.reserve(min(opt.ExpectedJobs, r.jobs.cut))
+	r.jobs.cur.reserve(min(opt.ExpectedJobs, r.jobs.cut, stagedRows))
 	r.tables = append(r.tables, r.jobs.table)
 	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem, r.frag, &r.nodes.power.notOn, opt.Price, opt.Carbon, r.cal); err != nil {
 		r.Abort()
 		return nil, err
 	}
 	r.tables = append(r.tables, r.series.table)
-	r.series.cur.reserve(min(seriesRowsPerJob*opt.ExpectedJobs, r.series.cut), r.series.R)
+	r.series.cur.reserve(min(seriesRowsPerJob*opt.ExpectedJobs, r.series.cut, stagedRows), r.series.R)
 	return r, nil
 }
 
@@ -272,7 +272,7 @@ func (r *Recorder) Finished(now sim.Time, c *sim.Context) {
 		r.fail(r.series.finish())
 	}
 	if r.err == nil {
-		r.fail(r.jobs.flush())
+		r.fail(r.jobs.flush(true))
 	}
 	r.finished = true
 }

@@ -84,6 +84,9 @@ func (t *table) encode() {
 	var err error
 	for fill := range t.fills {
 		rec := fill()
+		if rec == nil {
+			continue // rows added to a record not cut yet
+		}
 		if err == nil {
 			if err = t.tw.write(rec); err != nil {
 				t.mu.Lock()
@@ -116,7 +119,8 @@ func (t *table) send(fill func(rb *array.RecordBuilder)) error {
 }
 
 // sendRecord is send for a table that makes its records itself
-// (columns.go): build runs on the encoder and returns one record.
+// (columns.go): build runs on the encoder and returns one record, or nil
+// when it only added rows to a record a later build cuts.
 func (t *table) sendRecord(build func() arrow.Record) error {
 	t.mu.Lock()
 	err := t.encErr

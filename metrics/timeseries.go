@@ -75,6 +75,10 @@ type seriesTable struct {
 	cut   int
 	total int64
 	R     int
+	// The rows sent to the encoder for the record it builds (staged in
+	// batches of stagedRows, as the jobs table does), and that record.
+	recRows  int
+	building *seriesColumns
 
 	wrote     bool
 	last      seriesRow    // the last row written (its time aside)…
@@ -164,7 +168,7 @@ func (s *seriesTable) finish() error {
 			return err
 		}
 	}
-	return s.flush()
+	return s.flush(true)
 }
 
 // add stages row with the allocations in lastAlloc.
@@ -174,31 +178,49 @@ func (s *seriesTable) add(row seriesRow) error {
 	b.alloc = append(b.alloc, s.lastAlloc...)
 	b.frag = append(b.frag, s.lastFrag...)
 	s.total++
-	if len(b.rows) >= s.cut {
-		return s.flush()
+	if len(b.rows) >= stagedRows || s.recRows+len(b.rows) >= s.cut {
+		return s.flush(false)
 	}
 	return nil
 }
 
-// flush sends the staged rows to the encoder and takes the other batch.
-func (s *seriesTable) flush() error {
+// flush sends the staged rows to the encoder and takes the other batch;
+// the encoder cuts its record when they complete it, or at the end.
+func (s *seriesTable) flush(end bool) error {
 	b := s.cur
-	if len(b.rows) == 0 {
+	if len(b.rows) == 0 && (!end || s.recRows == 0) {
 		return nil
 	}
-	full := len(b.rows) >= s.cut
+	last := end || s.recRows+len(b.rows) >= s.cut
+	more := len(b.rows) >= stagedRows
+	s.recRows += len(b.rows)
+	if last {
+		s.recRows = 0
+	}
 	err := s.sendRecord(func() arrow.Record {
-		rec := s.record(b)
+		if s.building == nil {
+			n := len(b.rows)
+			if !last {
+				n = max(s.cut, n)
+			}
+			s.building = s.newColumns(n)
+		}
+		s.fill(s.building, b)
 		b.rows, b.alloc, b.frag = b.rows[:0], b.alloc[:0], b.frag[:0]
 		s.free <- b
-		return rec
+		if !last {
+			return nil
+		}
+		c := s.building
+		s.building = nil
+		return s.record(c)
 	})
 	if err != nil {
 		return err
 	}
 	s.cur = <-s.free
-	if full {
-		s.cur.reserve(s.cut, s.R)
+	if more {
+		s.cur.reserve(stagedRows, s.R)
 	}
 	return nil
 }
@@ -215,71 +237,100 @@ func (s *seriesTable) release() {
 	s.cur = nil
 }
 
-// record makes a batch's record, on the encoder.
-func (s *seriesTable) record(b *seriesBatch) arrow.Record {
-	n, R := len(b.rows), s.R
-	at, power := newFloatColumn(n), newFloatColumn(n)
-	queued, running, asleep := make([]int64, n), make([]int64, n), make([]int64, n)
-	util, alloc, frag := make([]*floatColumn, R), make([]*floatColumn, R), make([]*floatColumn, R)
+// seriesColumns are the columns of the record being built on the
+// encoder, sized for the rows it may reach.
+type seriesColumns struct {
+	n                       int // rows filled
+	at, power               *floatColumn
+	queued, running, asleep []int64
+	util, alloc, frag       []*floatColumn // per resource
+	price, carbon           *floatColumn   // with those series
+	instant                 *intColumn     // the time column, with a known epoch
+}
+
+func (s *seriesTable) newColumns(n int) *seriesColumns {
+	R := s.R
+	c := &seriesColumns{at: newFloatColumn(n), power: newFloatColumn(n), queued: make([]int64, n), running: make([]int64, n), asleep: make([]int64, n),
+		util: make([]*floatColumn, R), alloc: make([]*floatColumn, R), frag: make([]*floatColumn, R)}
 	for k := range R {
-		util[k], alloc[k], frag[k] = newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
+		c.util[k], c.alloc[k], c.frag[k] = newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
 	}
-	var price, carbon *floatColumn
-	var instant *intColumn // the time column
 	if s.cal.known {
-		instant = newIntColumn(timestampType, n)
+		c.instant = newIntColumn(timestampType, n)
 	}
 	if s.price != nil {
-		price = newFloatColumn(n)
+		c.price = newFloatColumn(n)
 	}
 	if s.carbon != nil {
-		carbon = newFloatColumn(n)
+		c.carbon = newFloatColumn(n)
 	}
-	for i := range b.rows {
-		r := &b.rows[i]
-		at.vals[i] = r.at.Seconds()
-		if instant != nil {
-			instant.vals[i] = s.cal.at(r.at)
+	return c
+}
+
+// fill adds a batch's rows to the columns, on the encoder.
+func (s *seriesTable) fill(c *seriesColumns, b *seriesBatch) {
+	R := s.R
+	for j := range b.rows {
+		r, i := &b.rows[j], c.n+j
+		c.at.vals[i] = r.at.Seconds()
+		if c.instant != nil {
+			c.instant.vals[i] = s.cal.at(r.at)
 		}
-		queued[i], running[i], asleep[i] = r.queued, r.running, r.asleep
-		power.vals[i] = r.powerW
-		for k, a := range b.alloc[i*R : (i+1)*R] {
+		c.queued[i], c.running[i], c.asleep[i] = r.queued, r.running, r.asleep
+		c.power.vals[i] = r.powerW
+		for k, a := range b.alloc[j*R : (j+1)*R] {
 			if s.capacity[k] > 0 {
-				util[k].vals[i] = a.Float() / s.capacity[k]
+				c.util[k].vals[i] = a.Float() / s.capacity[k]
 			} else {
-				util[k].setNull(i)
+				c.util[k].setNull(i)
 			}
-			alloc[k].vals[i] = a.Float()
+			c.alloc[k].vals[i] = a.Float()
 		}
-		for k, v := range b.frag[i*R : (i+1)*R] {
+		for k, v := range b.frag[j*R : (j+1)*R] {
 			if math.IsNaN(v) {
-				frag[k].setNull(i)
+				c.frag[k].setNull(i)
 			} else {
-				frag[k].vals[i] = v
+				c.frag[k].vals[i] = v
 			}
 		}
-		if price != nil {
-			price.vals[i] = s.price.At(r.at)
+		if c.price != nil {
+			c.price.vals[i] = s.price.At(r.at)
 		}
-		if carbon != nil {
-			carbon.vals[i] = s.carbon.At(r.at)
+		if c.carbon != nil {
+			c.carbon.vals[i] = s.carbon.At(r.at)
 		}
+	}
+	c.n += len(b.rows)
+}
+
+// record cuts the filled rows into a record.
+func (s *seriesTable) record(c *seriesColumns) arrow.Record {
+	n := c.n
+	floats := slices.Concat([]*floatColumn{c.at, c.power}, c.util, c.alloc, c.frag)
+	for _, f := range []*floatColumn{c.price, c.carbon} {
+		if f != nil {
+			floats = append(floats, f)
+		}
+	}
+	for _, f := range floats {
+		f.truncate(n)
 	}
 	// In timeseriesSchema's order.
-	cols := []arrow.Array{at.array()}
-	if instant != nil {
-		cols = append(cols, instant.array())
+	cols := []arrow.Array{c.at.array()}
+	if c.instant != nil {
+		c.instant.truncate(n)
+		cols = append(cols, c.instant.array())
 	}
-	cols = append(cols, intArray(queued), intArray(running), power.array())
-	for _, group := range [][]*floatColumn{util, alloc, frag} {
-		for _, c := range group {
-			cols = append(cols, c.array())
+	cols = append(cols, intArray(c.queued[:n]), intArray(c.running[:n]), c.power.array())
+	for _, group := range [][]*floatColumn{c.util, c.alloc, c.frag} {
+		for _, f := range group {
+			cols = append(cols, f.array())
 		}
 	}
-	cols = append(cols, intArray(asleep))
-	for _, c := range []*floatColumn{price, carbon} {
-		if c != nil {
-			cols = append(cols, c.array())
+	cols = append(cols, intArray(c.asleep[:n]))
+	for _, f := range []*floatColumn{c.price, c.carbon} {
+		if f != nil {
+			cols = append(cols, f.array())
 		}
 	}
 	return newRecord(s.schema, cols, n)
