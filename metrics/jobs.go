@@ -103,7 +103,7 @@ const (
 	numStrs
 )
 
-// jobBatch is up to stagedRows staged rows. Two batches take turns: the
+// jobBatch is up to jobsTable.staged rows. Two batches take turns: the
 // engine fills one while the encoder adds the other's rows to the record
 // it builds, so a record of 64k rows is staged in pieces; staging a whole
 // record at a time held 27 MB of batches.
@@ -122,9 +122,13 @@ type jobsTable struct {
 	// The rows and text bytes sent to the encoder for the record it
 	// builds, on the engine's side.
 	recRows, recText int
+	staged           int         // rows per staged batch: stagedRows, fewer in tests
 	building         *jobColumns // the encoder's record under way, or nil
-	tau              sim.Time
-	cal              calendar
+	// expect is Options.ExpectedJobs: the last record's columns are
+	// sized for the rows still expected rather than a whole record.
+	expect int64
+	tau    sim.Time
+	cal    calendar
 	// measured is Options.Measured: nil when every job is measured and
 	// the table has no measured column.
 	measured func(*sim.JobRun) bool
@@ -136,7 +140,7 @@ func newJobsTable(dir, format string, tau sim.Time, cal calendar, measured func(
 	if err != nil {
 		return nil, err
 	}
-	t := &jobsTable{table: tb, cur: idleJobBatches.get(), free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau, cal: cal, measured: measured}
+	t := &jobsTable{table: tb, cur: idleJobBatches.get(), free: make(chan *jobBatch, 2), cut: rowsPerRecord, staged: stagedRows, tau: tau, cal: cal, measured: measured}
 	t.free <- idleJobBatches.get()
 	return t, nil
 }
@@ -192,7 +196,7 @@ func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) err
 	row.text[strRequest] = uint32(len(b.text))
 	b.rows = append(b.rows, row)
 	t.total++
-	if len(b.rows) >= stagedRows || t.recordFull() {
+	if len(b.rows) >= t.staged || t.recordFull() {
 		return t.flush(false)
 	}
 	return nil
@@ -217,18 +221,23 @@ func (t *jobsTable) flush(end bool) error {
 		return nil
 	}
 	last := end || t.recordFull()
-	more := len(b.rows) >= stagedRows // the next batch will likely fill too
+	more := len(b.rows) >= t.staged // the next batch will likely fill too
+	// The rows the record will likely reach: a record's, or those still
+	// expected.
+	want := len(b.rows)
+	if !last {
+		want = max(want, t.cut)
+		if t.expect > 0 {
+			want = max(len(b.rows), min(t.cut, int(t.expect-t.total)+t.recRows+len(b.rows)))
+		}
+	}
 	t.recRows, t.recText = t.recRows+len(b.rows), t.recText+len(b.text)
 	if last {
 		t.recRows, t.recText = 0, 0
 	}
 	err := t.sendRecord(func() arrow.Record {
 		if t.building == nil {
-			n := len(b.rows) // a record of one batch
-			if !last {
-				n = max(t.cut, n)
-			}
-			t.building = t.newJobColumns(n, b)
+			t.building = t.newJobColumns(want, b)
 		}
 		t.fill(t.building, b)
 		b.rows, b.text = b.rows[:0], b.text[:0]
@@ -245,7 +254,7 @@ func (t *jobsTable) flush(end bool) error {
 	}
 	t.cur = <-t.free
 	if more {
-		t.cur.reserve(stagedRows)
+		t.cur.reserve(t.staged)
 	}
 	return nil
 }
@@ -313,10 +322,41 @@ func (t *jobsTable) newJobColumns(n int, b *jobBatch) *jobColumns {
 	return c
 }
 
+// grow lengthens the columns to n rows, for a record longer than expected.
+func (c *jobColumns) grow(n int) {
+	for _, f := range c.floats() {
+		f.grow(c.n, n)
+	}
+	for _, f := range c.ints() {
+		if f != nil {
+			f.grow(c.n, n)
+		}
+	}
+	for _, v := range []*[]int64{&c.tasks, &c.nodes, &c.restarts, &c.priority} {
+		*v = growSlice(*v, n)
+	}
+	if c.measured != nil {
+		c.measured = growSlice(c.measured, int(bitutil.BytesForBits(int64(n))))
+	}
+}
+
+func (c *jobColumns) floats() []*floatColumn {
+	return []*floatColumn{c.submit, c.start, c.end, c.wait, c.runtime, c.walltime, c.turnaround, c.slowdown, c.bsld,
+		c.energy, c.lost, c.traceRun, c.recorded}
+}
+
+// ints are the nullable int columns, the timestamps nil without an epoch.
+func (c *jobColumns) ints() []*intColumn {
+	return []*intColumn{c.procs, c.submitAt, c.startAt, c.endAt}
+}
+
 // fill adds a batch's rows to the columns, on the encoder: completed and
 // killed jobs have every time; running ones (at the end of the run) a
 // start but no end; queued and rejected ones neither.
 func (t *jobsTable) fill(c *jobColumns, b *jobBatch) {
+	if need := c.n + len(b.rows); need > len(c.tasks) {
+		c.grow(min(t.cut, max(need, 2*len(c.tasks))))
+	}
 	var from uint32
 	for k := range b.rows {
 		r, i := &b.rows[k], c.n+k
@@ -387,17 +427,13 @@ func (t *jobsTable) fill(c *jobColumns, b *jobBatch) {
 // record made at once from them.
 func (t *jobsTable) record(c *jobColumns) arrow.Record {
 	n := c.n
-	floats := []*floatColumn{c.submit, c.start, c.end, c.wait, c.runtime, c.walltime, c.turnaround, c.slowdown, c.bsld,
-		c.energy, c.lost, c.traceRun, c.recorded}
-	for _, f := range floats {
+	for _, f := range c.floats() {
 		f.truncate(n)
 	}
-	ints := []*intColumn{c.procs}
-	if t.cal.known {
-		ints = append(ints, c.submitAt, c.startAt, c.endAt)
-	}
-	for _, f := range ints {
-		f.truncate(n)
+	for _, f := range c.ints() {
+		if f != nil {
+			f.truncate(n)
+		}
 	}
 	// In jobsSchema's order.
 	cols := []arrow.Array{

@@ -93,6 +93,7 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 		return nil, err
 	}
 	r.jobs.cur.reserve(min(opt.ExpectedJobs, r.jobs.cut, stagedRows))
+	r.jobs.expect = int64(opt.ExpectedJobs)
 	r.tables = append(r.tables, r.jobs.table)
 	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem, r.frag, &r.nodes.power.notOn, opt.Price, opt.Carbon, r.cal); err != nil {
 		r.Abort()
@@ -100,6 +101,7 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	}
 	r.tables = append(r.tables, r.series.table)
 	r.series.cur.reserve(min(seriesRowsPerJob*opt.ExpectedJobs, r.series.cut, stagedRows), r.series.R)
+	r.series.expect = int64(seriesRowsPerJob * opt.ExpectedJobs)
 	return r, nil
 }
 

@@ -78,7 +78,9 @@ type seriesTable struct {
 	// The rows sent to the encoder for the record it builds (staged in
 	// batches of stagedRows, as the jobs table does), and that record.
 	recRows  int
+	staged   int // rows per staged batch
 	building *seriesColumns
+	expect   int64 // rows expected in all (Options.ExpectedJobs), or 0
 
 	wrote     bool
 	last      seriesRow    // the last row written (its time aside)…
@@ -105,7 +107,7 @@ func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory
 	}
 	R := len(res)
 	s := &seriesTable{
-		table: tb, cur: idleSeriesBatches.get(), free: make(chan *seriesBatch, 2), cut: rowsPerRecord, R: R,
+		table: tb, cur: idleSeriesBatches.get(), free: make(chan *seriesBatch, 2), cut: rowsPerRecord, staged: stagedRows, R: R,
 		lastAlloc: make([]sim.Amount, R), stepAlloc: make([]sim.Amount, R), lastFrag: make([]float64, R), stepFrag: make([]float64, R),
 		frag: frag, asleep: asleep, price: price, carbon: carbon, cal: cal, capacity: make([]float64, R),
 	}
@@ -178,7 +180,7 @@ func (s *seriesTable) add(row seriesRow) error {
 	b.alloc = append(b.alloc, s.lastAlloc...)
 	b.frag = append(b.frag, s.lastFrag...)
 	s.total++
-	if len(b.rows) >= stagedRows || s.recRows+len(b.rows) >= s.cut {
+	if len(b.rows) >= s.staged || s.recRows+len(b.rows) >= s.cut {
 		return s.flush(false)
 	}
 	return nil
@@ -192,18 +194,21 @@ func (s *seriesTable) flush(end bool) error {
 		return nil
 	}
 	last := end || s.recRows+len(b.rows) >= s.cut
-	more := len(b.rows) >= stagedRows
+	more := len(b.rows) >= s.staged
+	want := len(b.rows) // as jobsTable.flush
+	if !last {
+		want = max(want, s.cut)
+		if s.expect > 0 {
+			want = max(len(b.rows), min(s.cut, int(s.expect-s.total)+s.recRows+len(b.rows)))
+		}
+	}
 	s.recRows += len(b.rows)
 	if last {
 		s.recRows = 0
 	}
 	err := s.sendRecord(func() arrow.Record {
 		if s.building == nil {
-			n := len(b.rows)
-			if !last {
-				n = max(s.cut, n)
-			}
-			s.building = s.newColumns(n)
+			s.building = s.newColumns(want)
 		}
 		s.fill(s.building, b)
 		b.rows, b.alloc, b.frag = b.rows[:0], b.alloc[:0], b.frag[:0]
@@ -220,7 +225,7 @@ func (s *seriesTable) flush(end bool) error {
 	}
 	s.cur = <-s.free
 	if more {
-		s.cur.reserve(stagedRows, s.R)
+		s.cur.reserve(s.staged, s.R)
 	}
 	return nil
 }
@@ -267,8 +272,31 @@ func (s *seriesTable) newColumns(n int) *seriesColumns {
 	return c
 }
 
+// floats are the float columns, price and carbon nil without their series.
+func (c *seriesColumns) floats() []*floatColumn {
+	return slices.Concat([]*floatColumn{c.at, c.power, c.price, c.carbon}, c.util, c.alloc, c.frag)
+}
+
+// grow lengthens the columns to n rows, for a record longer than expected.
+func (c *seriesColumns) grow(n int) {
+	for _, f := range c.floats() {
+		if f != nil {
+			f.grow(c.n, n)
+		}
+	}
+	if c.instant != nil {
+		c.instant.grow(c.n, n)
+	}
+	for _, v := range []*[]int64{&c.queued, &c.running, &c.asleep} {
+		*v = growSlice(*v, n)
+	}
+}
+
 // fill adds a batch's rows to the columns, on the encoder.
 func (s *seriesTable) fill(c *seriesColumns, b *seriesBatch) {
+	if need := c.n + len(b.rows); need > len(c.queued) {
+		c.grow(min(s.cut, max(need, 2*len(c.queued))))
+	}
 	R := s.R
 	for j := range b.rows {
 		r, i := &b.rows[j], c.n+j
@@ -306,14 +334,10 @@ func (s *seriesTable) fill(c *seriesColumns, b *seriesBatch) {
 // record cuts the filled rows into a record.
 func (s *seriesTable) record(c *seriesColumns) arrow.Record {
 	n := c.n
-	floats := slices.Concat([]*floatColumn{c.at, c.power}, c.util, c.alloc, c.frag)
-	for _, f := range []*floatColumn{c.price, c.carbon} {
+	for _, f := range c.floats() {
 		if f != nil {
-			floats = append(floats, f)
+			f.truncate(n)
 		}
-	}
-	for _, f := range floats {
-		f.truncate(n)
 	}
 	// In timeseriesSchema's order.
 	cols := []arrow.Array{c.at.array()}
