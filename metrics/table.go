@@ -21,11 +21,12 @@ const rowsPerRecord = 64 << 10
 // table is one output file being written by its own encoder goroutine.
 //
 // The engine's goroutine only stages rows as small Go structs (jobs.go,
-// timeseries.go) and every rowsPerRecord rows sends the encoder a fill
-// function. The encoder runs the fills in order: each makes one record,
-// either from the table's builders (reused from record to record) or from
-// columns it fills in place (columns.go), and the encoder writes it into
-// a hidden temp file that is renamed into place at the end. Building and
+// timeseries.go) and sends the encoder a fill function per staged batch.
+// The encoder runs the fills in order: each makes one record, either from
+// the table's builders (reused from record to record) or from columns it
+// fills in place (columns.go), or adds its rows to a record a later fill
+// cuts, every rowsPerRecord rows; the encoder writes each record into a
+// hidden temp file that is renamed into place at the end. Building and
 // encoding Arrow/Parquet costs about as much as the simulation itself;
 // this way it overlaps the engine on any machine with a spare core. Fills run in the order they were sent, so the
 // bytes do not depend on scheduling; the encoder decides nothing about the
