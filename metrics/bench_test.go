@@ -123,7 +123,7 @@ func BenchmarkEncodeSweepTables(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		for _, flush := range []func() error{jt.flush, st.flush, jt.table.stop, st.table.stop} {
+		for _, flush := range []func() error{func() error { return jt.flush(true) }, func() error { return st.flush(true) }, jt.table.stop, st.table.stop} {
 			if err := flush(); err != nil {
 				b.Fatal(err)
 			}

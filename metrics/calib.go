@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"math"
-	"slices"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -18,7 +17,7 @@ type calibration struct {
 	// order: |simulated start − recorded start| and both waits, from the
 	// trace's submit (a job held back by dependencies waits from there in
 	// the trace too).
-	startErr, simWait, recWait []float64
+	startErr, simWait, recWait floatLog
 
 	// The recorded schedule's use of the main resource: Σ amount × tasks
 	// × trace runtime over jobs with a recorded start, and the latest
@@ -50,9 +49,9 @@ func (c *calibration) started(j *sim.JobRun) {
 	if !j.Job.Recorded {
 		return
 	}
-	c.startErr = append(c.startErr, math.Abs((j.Start - j.Job.RecordedStart).Seconds()))
-	c.simWait = append(c.simWait, (j.Start - j.TraceSubmit).Seconds())
-	c.recWait = append(c.recWait, (j.Job.RecordedStart - j.TraceSubmit).Seconds())
+	c.startErr.add(math.Abs((j.Start - j.Job.RecordedStart).Seconds()))
+	c.simWait.add((j.Start - j.TraceSubmit).Seconds())
+	c.recWait.add((j.Job.RecordedStart - j.TraceSubmit).Seconds())
 }
 
 // cols are the calib_* summary columns; every statistic is null when no
@@ -76,10 +75,10 @@ func (c *calibration) started(j *sim.JobRun) {
 func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time) []col {
 	nan := math.NaN()
 	errMed, errP90, ks, meanRatio, p95Ratio, util := nan, nan, nan, nan, nan, nan
-	if n := len(c.startErr); n > 0 {
-		errs := sortedCopy(c.startErr)
+	if c.startErr.len() > 0 {
+		errs := c.startErr.sorted()
 		errMed, errP90 = Quantile(errs, 0.5), Quantile(errs, 0.9)
-		sw, rw := sortedCopy(c.simWait), sortedCopy(c.recWait)
+		sw, rw := c.simWait.sorted(), c.recWait.sorted()
 		ks = ksDistance(sw, rw)
 		meanRatio = sum(sw) / sum(rw) // the n's cancel; 0/0 and x/0 give null
 		p95Ratio = Quantile(sw, 0.95) / Quantile(rw, 0.95)
@@ -88,7 +87,7 @@ func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time) [
 		util = c.work / (capacity * (max(lastSubmit, c.end) - firstSubmit).Seconds())
 	}
 	return []col{
-		intCol("calib_jobs", int64(len(c.startErr))),
+		intCol("calib_jobs", int64(c.startErr.len())),
 		floatCol("calib_start_error_median_s", errMed),
 		floatCol("calib_start_error_p90_s", errP90),
 		floatCol("calib_wait_ks", ks),
@@ -96,14 +95,6 @@ func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time) [
 		floatCol("calib_p95_wait_ratio", p95Ratio),
 		floatCol("calib_recorded_utilization", util),
 	}
-}
-
-// sortedCopy returns v sorted, in one allocation (slices.Sorted of an
-// iterator grows its result by appending).
-func sortedCopy(v []float64) []float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s
 }
 
 // ksDistance is the two-sample Kolmogorov–Smirnov statistic

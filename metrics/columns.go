@@ -35,6 +35,55 @@ func (c *floatColumn) setNull(i int) {
 	c.nulls++
 }
 
+// grow lengthens the column to n rows, of which the first filled are
+// set; the new rows are zero and valid.
+func (c *floatColumn) grow(filled, n int) {
+	c.vals = growSlice(c.vals, n)
+	c.valid = growValidity(c.valid, filled, n)
+}
+
+// growSlice returns s lengthened to n with zeros.
+func growSlice[T any](s []T, n int) []T {
+	return append(s, make([]T, n-len(s))...)
+}
+
+// growValidity returns the bitmap valid of a column lengthened to n rows,
+// as allValid(n) would start it, with the same rows among the first
+// filled null.
+func growValidity(valid []byte, filled, n int) []byte {
+	if valid == nil {
+		return nil
+	}
+	v := allValid(n)
+	full := filled / 8
+	copy(v[:full], valid[:full])
+	if r := filled % 8; r > 0 {
+		low := byte(1)<<r - 1
+		v[full] = valid[full]&low | v[full]&^low
+	}
+	return v
+}
+
+// truncate cuts the column to its first n rows (a record cut before the
+// rows its columns were sized for).
+func (c *floatColumn) truncate(n int) {
+	c.valid = truncateValidity(c.valid, len(c.vals), n)
+	c.vals = c.vals[:n]
+}
+
+// truncateValidity returns the bitmap of the first n of rows rows as
+// allValid(n) would start it, with the same rows null.
+func truncateValidity(valid []byte, rows, n int) []byte {
+	if valid == nil || n == rows {
+		return valid
+	}
+	v := allValid(n) // no longer than valid, and zero past n
+	for i := range v {
+		v[i] &= valid[i]
+	}
+	return v
+}
+
 func (c *floatColumn) array() arrow.Array {
 	data := array.NewData(arrow.PrimitiveTypes.Float64, len(c.vals),
 		[]*memory.Buffer{c.validity(), memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(c.vals))}, nil, c.nulls, 0)
@@ -86,6 +135,18 @@ func (c *intColumn) setNull(i int) {
 	}
 	bitutil.ClearBit(c.valid, i)
 	c.nulls++
+}
+
+// grow lengthens the column to n rows, as floatColumn.grow.
+func (c *intColumn) grow(filled, n int) {
+	c.vals = growSlice(c.vals, n)
+	c.valid = growValidity(c.valid, filled, n)
+}
+
+// truncate cuts the column to its first n rows.
+func (c *intColumn) truncate(n int) {
+	c.valid = truncateValidity(c.valid, len(c.vals), n)
+	c.vals = c.vals[:n]
 }
 
 func (c *intColumn) array() arrow.Array {

@@ -46,7 +46,7 @@ func (r *Recorder) Decisions(scorers []string) (*DecisionLog, error) {
 	for _, s := range cols {
 		fields = append(fields, arrow.Field{Name: "score_" + s, Type: arrow.PrimitiveTypes.Float64})
 	}
-	tb, err := newTable(r.dir, "decisions", r.opt.Format, arrow.NewSchema(fields, nil), r.mem)
+	tb, err := newStreamedTable(r.dir, "decisions", r.opt.Format, arrow.NewSchema(fields, nil), r.mem)
 	if err != nil {
 		return nil, err
 	}

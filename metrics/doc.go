@@ -14,15 +14,16 @@
 // Memory follows the jobs alive, not the trace: a job's row is taken from
 // the sim.JobRun when the job ends (or is rejected, or is still queued or
 // running when the run finishes) and staged as a small Go struct; every
-// 64k rows the batch goes to the file's encoder goroutine, which appends it
-// to reused Arrow builders, cuts a record and streams it to an open file
-// writer. The engine's goroutine thus pays a struct append per row; Arrow
-// building, Parquet encoding and compression (about as costly as the
-// simulation) overlap it on a spare core, in cut order, so the bytes never
-// depend on scheduling. Two batches per table take turns, which bounds
-// memory to a few tens of MB. The one exception is one float64 per
-// started job, kept so the median and p95 wait are exact rather than
-// sketched.
+// 16k rows the batch goes to the file's encoder goroutine, which fills the
+// columns of the record under way from it and, every 64k rows, cuts the
+// record and streams it to an open file writer. The engine's goroutine
+// thus pays a struct append per row; column building, Parquet encoding and
+// compression (about as costly as the simulation) overlap it on a spare
+// core, in cut order, so the bytes never depend on scheduling. Two batches
+// per table take turns, which bounds memory to one record and two batches
+// per table, some 20 MB. The one exception is a few float64s per started
+// job (floatlog.go), kept so the median and p95 wait and the calibration's
+// statistics are exact rather than sketched.
 //
 // Energy is integrated per piece: the draw is constant between steps, and
 // the price and carbon series (Options.Price, Options.Carbon) split a

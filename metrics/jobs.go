@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow/go/v17/arrow"
+	"github.com/apache/arrow/go/v17/arrow/bitutil"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
 	"github.com/schedsim/schedsim/sim"
@@ -102,8 +103,10 @@ const (
 	numStrs
 )
 
-// jobBatch is up to one record of staged rows. Two batches take turns:
-// the engine fills one while the encoder turns the other into a record.
+// jobBatch is up to jobsTable.staged rows. Two batches take turns: the
+// engine fills one while the encoder adds the other's rows to the record
+// it builds, so a record of 64k rows is staged in pieces; staging a whole
+// record at a time held 27 MB of batches.
 type jobBatch struct {
 	rows []jobRow
 	text []byte // every row's strings, back to back
@@ -116,8 +119,16 @@ type jobsTable struct {
 	free  chan *jobBatch // batches the encoder is done with
 	cut   int            // rows per record
 	total int64          // rows in all
-	tau   sim.Time
-	cal   calendar
+	// The rows and text bytes sent to the encoder for the record it
+	// builds, on the engine's side.
+	recRows, recText int
+	staged           int         // rows per staged batch: stagedRows, fewer in tests
+	building         *jobColumns // the encoder's record under way, or nil
+	// expect is Options.ExpectedJobs: the last record's columns are
+	// sized for the rows still expected rather than a whole record.
+	expect int64
+	tau    sim.Time
+	cal    calendar
 	// measured is Options.Measured: nil when every job is measured and
 	// the table has no measured column.
 	measured func(*sim.JobRun) bool
@@ -125,21 +136,21 @@ type jobsTable struct {
 }
 
 func newJobsTable(dir, format string, tau sim.Time, cal calendar, measured func(*sim.JobRun) bool, mem memory.Allocator) (*jobsTable, error) {
-	tb, err := newTable(dir, "jobs", format, jobsSchema(cal, measured != nil), mem)
+	tb, err := newStreamedTable(dir, "jobs", format, jobsSchema(cal, measured != nil), mem)
 	if err != nil {
 		return nil, err
 	}
-	t := &jobsTable{table: tb, cur: idleJobBatches.get(), free: make(chan *jobBatch, 2), cut: rowsPerRecord, tau: tau, cal: cal, measured: measured}
+	t := &jobsTable{table: tb, cur: idleJobBatches.get(), free: make(chan *jobBatch, 2), cut: rowsPerRecord, staged: stagedRows, tau: tau, cal: cal, measured: measured}
 	t.free <- idleJobBatches.get()
 	return t, nil
 }
 
-// reserve gives a batch room for a whole record's rows. flush calls it
-// on the batch it takes after a full one: the run has filled one batch,
-// so it will likely fill this one too. Grown by append from empty, each of the two batches
-// was copied a dozen times into fresh memory, which cost a tenth of a
-// CEA-Curie replay's CPU time; a run shorter than one record keeps
-// growing its only batch as it needs.
+// reserve gives a batch room for rows rows. The recorder calls it on the
+// first batch with Options.ExpectedJobs, and flush on the batch it takes
+// after a full one: the run has filled one batch, so it will likely fill
+// this one too. Grown by append from empty, each of the two batches was
+// copied a dozen times into fresh memory, which cost a tenth of a
+// CEA-Curie replay's CPU time.
 func (b *jobBatch) reserve(rows int) {
 	if cap(b.rows) < rows {
 		b.rows = make([]jobRow, 0, rows)
@@ -148,6 +159,9 @@ func (b *jobBatch) reserve(rows int) {
 		b.text = make([]byte, 0, want)
 	}
 }
+
+// stagedRows is the rows of a staged batch (at most a record's).
+const stagedRows = 16 << 10
 
 // batchTextPerRow is the text room reserved per row: ids, names, a short
 // node list and request (the text grows past it when needed).
@@ -182,10 +196,16 @@ func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) err
 	row.text[strRequest] = uint32(len(b.text))
 	b.rows = append(b.rows, row)
 	t.total++
-	if len(b.rows) >= t.cut || len(b.text) >= maxBatchText {
-		return t.flush()
+	if len(b.rows) >= t.staged || t.recordFull() {
+		return t.flush(false)
 	}
 	return nil
+}
+
+// recordFull says the staged rows complete the record under way: it has
+// cut rows, or its strings pile up past maxBatchText.
+func (t *jobsTable) recordFull() bool {
+	return t.recRows+len(t.cur.rows) >= t.cut || t.recText+len(t.cur.text) >= maxBatchText
 }
 
 // maxBatchText cuts a record early when its strings pile up (huge
@@ -193,25 +213,48 @@ func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) err
 // batch's memory bounded.
 const maxBatchText = 256 << 20
 
-// flush sends the staged rows to the encoder and takes the other batch.
-func (t *jobsTable) flush() error {
+// flush sends the staged rows to the encoder and takes the other batch;
+// the encoder cuts its record when they complete it, or at the end.
+func (t *jobsTable) flush(end bool) error {
 	b := t.cur
-	if len(b.rows) == 0 {
+	if len(b.rows) == 0 && (!end || t.recRows == 0) {
 		return nil
 	}
-	full := len(b.rows) >= t.cut
+	last := end || t.recordFull()
+	more := len(b.rows) >= t.staged // the next batch will likely fill too
+	// The rows the record will likely reach: a record's, or those still
+	// expected.
+	want := len(b.rows)
+	if !last {
+		want = max(want, t.cut)
+		if t.expect > 0 {
+			want = max(len(b.rows), min(t.cut, int(t.expect-t.total)+t.recRows+len(b.rows)))
+		}
+	}
+	t.recRows, t.recText = t.recRows+len(b.rows), t.recText+len(b.text)
+	if last {
+		t.recRows, t.recText = 0, 0
+	}
 	err := t.sendRecord(func() arrow.Record {
-		rec := t.record(b)
+		if t.building == nil {
+			t.building = t.newJobColumns(want, b)
+		}
+		t.fill(t.building, b)
 		b.rows, b.text = b.rows[:0], b.text[:0]
 		t.free <- b
-		return rec
+		if !last {
+			return nil
+		}
+		c := t.building
+		t.building = nil
+		return t.record(c)
 	})
 	if err != nil {
 		return err
 	}
 	t.cur = <-t.free
-	if full {
-		t.cur.reserve(t.cut)
+	if more {
+		t.cur.reserve(t.staged)
 	}
 	return nil
 }
@@ -232,12 +275,26 @@ func started(s sim.JobStatus) bool {
 	return s == sim.Running || s == sim.Completed || s == sim.Killed
 }
 
-// record makes a batch's record, on the encoder: completed and killed
-// jobs have every time; running ones (at the end of the run) a start but
-// no end; queued and rejected ones neither.
-func (t *jobsTable) record(b *jobBatch) arrow.Record {
-	n := len(b.rows)
-	var size [numStrs]int // bytes of each string column
+// jobColumns are the columns of the record being built on the encoder,
+// sized for the rows the record may reach; staged batches fill them in
+// turn and the last one cuts the record (flush).
+type jobColumns struct {
+	n                                    int // rows filled
+	strs                                 [numStrs]*stringColumn
+	state                                *stringColumn
+	tasks, nodes, restarts, priority     []int64
+	submit, start, end, wait, runtime    *floatColumn
+	walltime, turnaround, slowdown, bsld *floatColumn
+	energy, lost, traceRun, recorded     *floatColumn
+	procs                                *intColumn
+	submitAt, startAt, endAt             *intColumn // with a known epoch
+	measured                             []byte     // bitmap, with Options.Measured
+}
+
+// newJobColumns makes columns for up to n rows. b, the first batch, guesses
+// the strings' sizes (the columns grow past the guess when needed).
+func (t *jobsTable) newJobColumns(n int, b *jobBatch) *jobColumns {
+	var size [numStrs]int // bytes of each string column in b
 	var from uint32
 	for i := range b.rows {
 		for k, end := range b.rows[i].text {
@@ -245,96 +302,154 @@ func (t *jobsTable) record(b *jobBatch) arrow.Record {
 			from = end
 		}
 	}
-	var strs [numStrs]*stringColumn
-	for k := range strs {
-		strs[k] = newStringColumn(n, size[k])
+	c := &jobColumns{
+		state: newStringColumn(n, len("completed")*n),
+		tasks: make([]int64, n), nodes: make([]int64, n), restarts: make([]int64, n), priority: make([]int64, n),
+		submit: newFloatColumn(n), start: newFloatColumn(n), end: newFloatColumn(n), wait: newFloatColumn(n), runtime: newFloatColumn(n),
+		walltime: newFloatColumn(n), turnaround: newFloatColumn(n), slowdown: newFloatColumn(n), bsld: newFloatColumn(n),
+		energy: newFloatColumn(n), lost: newFloatColumn(n), traceRun: newFloatColumn(n), recorded: newFloatColumn(n),
+		procs: newIntColumn(arrow.PrimitiveTypes.Int64, n),
 	}
-	from = 0
-	state := newStringColumn(n, len("completed")*n)
-	tasks, nodes, restarts, priority := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
-	submit, start, end, wait, runtime := newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
-	walltime, turnaround, slowdownC, bsldC := newFloatColumn(n), newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
-	energy, lost := newFloatColumn(n), newFloatColumn(n)
-	procs := newIntColumn(arrow.PrimitiveTypes.Int64, n)
-	traceRun, recorded := newFloatColumn(n), newFloatColumn(n)
-	var submitAt, startAt, endAt *intColumn
+	for k := range c.strs {
+		c.strs[k] = newStringColumn(n, size[k]*n/max(len(b.rows), 1))
+	}
 	if t.cal.known {
-		submitAt, startAt, endAt = newIntColumn(timestampType, n), newIntColumn(timestampType, n), newIntColumn(timestampType, n)
+		c.submitAt, c.startAt, c.endAt = newIntColumn(timestampType, n), newIntColumn(timestampType, n), newIntColumn(timestampType, n)
 	}
-	for i := range b.rows {
-		r := &b.rows[i]
-		for k, end := range r.text {
-			strs[k].add(b.text[from:end])
+	if t.measured != nil {
+		c.measured = make([]byte, bitutil.BytesForBits(int64(n)))
+	}
+	return c
+}
+
+// grow lengthens the columns to n rows, for a record longer than expected.
+func (c *jobColumns) grow(n int) {
+	for _, f := range c.floats() {
+		f.grow(c.n, n)
+	}
+	for _, f := range c.ints() {
+		if f != nil {
+			f.grow(c.n, n)
+		}
+	}
+	for _, v := range []*[]int64{&c.tasks, &c.nodes, &c.restarts, &c.priority} {
+		*v = growSlice(*v, n)
+	}
+	if c.measured != nil {
+		c.measured = growSlice(c.measured, int(bitutil.BytesForBits(int64(n))))
+	}
+}
+
+func (c *jobColumns) floats() []*floatColumn {
+	return []*floatColumn{c.submit, c.start, c.end, c.wait, c.runtime, c.walltime, c.turnaround, c.slowdown, c.bsld,
+		c.energy, c.lost, c.traceRun, c.recorded}
+}
+
+// ints are the nullable int columns, the timestamps nil without an epoch.
+func (c *jobColumns) ints() []*intColumn {
+	return []*intColumn{c.procs, c.submitAt, c.startAt, c.endAt}
+}
+
+// fill adds a batch's rows to the columns, on the encoder: completed and
+// killed jobs have every time; running ones (at the end of the run) a
+// start but no end; queued and rejected ones neither.
+func (t *jobsTable) fill(c *jobColumns, b *jobBatch) {
+	if need := c.n + len(b.rows); need > len(c.tasks) {
+		c.grow(min(t.cut, max(need, 2*len(c.tasks))))
+	}
+	var from uint32
+	for k := range b.rows {
+		r, i := &b.rows[k], c.n+k
+		for s, end := range r.text {
+			c.strs[s].add(b.text[from:end])
 			from = end
 		}
-		tasks[i] = r.tasks
-		submit.vals[i] = r.submit.Seconds()
+		c.tasks[i] = r.tasks
+		c.submit.vals[i] = r.submit.Seconds()
 		if started(r.state) {
-			start.vals[i] = r.start.Seconds()
-			wait.vals[i] = (r.start - r.submit).Seconds()
+			c.start.vals[i] = r.start.Seconds()
+			c.wait.vals[i] = (r.start - r.submit).Seconds()
 		} else {
-			start.setNull(i)
-			wait.setNull(i)
+			c.start.setNull(i)
+			c.wait.setNull(i)
 		}
 		if r.state == sim.Completed || r.state == sim.Killed {
 			run, turn := r.end-r.start, r.end-r.submit
-			end.vals[i] = r.end.Seconds()
-			runtime.vals[i] = run.Seconds()
-			turnaround.vals[i] = turn.Seconds()
+			c.end.vals[i] = r.end.Seconds()
+			c.runtime.vals[i] = run.Seconds()
+			c.turnaround.vals[i] = turn.Seconds()
 			if run > 0 {
-				slowdownC.vals[i] = slowdown(turn, run)
+				c.slowdown.vals[i] = slowdown(turn, run)
 			} else {
-				slowdownC.setNull(i)
+				c.slowdown.setNull(i)
 			}
-			bsldC.vals[i] = bsld(turn, run, t.tau)
+			c.bsld.vals[i] = bsld(turn, run, t.tau)
 		} else {
-			end.setNull(i)
-			runtime.setNull(i)
-			turnaround.setNull(i)
-			slowdownC.setNull(i)
-			bsldC.setNull(i)
+			c.end.setNull(i)
+			c.runtime.setNull(i)
+			c.turnaround.setNull(i)
+			c.slowdown.setNull(i)
+			c.bsld.setNull(i)
 		}
 		if r.walltime == sim.NoWalltime {
-			walltime.setNull(i)
+			c.walltime.setNull(i)
 		} else {
-			walltime.vals[i] = r.walltime.Seconds()
+			c.walltime.vals[i] = r.walltime.Seconds()
 		}
-		state.addString(r.state.String())
-		nodes[i] = r.nodes
-		energy.vals[i] = r.energyJ
-		restarts[i] = r.restarts
-		lost.vals[i] = r.lost.Seconds()
+		c.state.addString(r.state.String())
+		c.nodes[i] = r.nodes
+		c.energy.vals[i] = r.energyJ
+		c.restarts[i] = r.restarts
+		c.lost.vals[i] = r.lost.Seconds()
 		if r.requestedProcs > 0 {
-			procs.vals[i] = r.requestedProcs
+			c.procs.vals[i] = r.requestedProcs
 		} else {
-			procs.setNull(i)
+			c.procs.setNull(i)
 		}
-		priority[i] = r.priority
-		traceRun.vals[i] = r.traceRuntime.Seconds()
+		c.priority[i] = r.priority
+		c.traceRun.vals[i] = r.traceRuntime.Seconds()
 		if r.recorded {
-			recorded.vals[i] = r.recordedStart.Seconds()
+			c.recorded.vals[i] = r.recordedStart.Seconds()
 		} else {
-			recorded.setNull(i)
+			c.recorded.setNull(i)
 		}
 		if t.cal.known {
-			t.calendarRow(i, r, submitAt, startAt, endAt)
+			t.calendarRow(i, r, c.submitAt, c.startAt, c.endAt)
+		}
+		if c.measured != nil && r.measured {
+			bitutil.SetBit(c.measured, i)
+		}
+	}
+	c.n += len(b.rows)
+}
+
+// record cuts the filled rows into a record, the arrays exactly as a
+// record made at once from them.
+func (t *jobsTable) record(c *jobColumns) arrow.Record {
+	n := c.n
+	for _, f := range c.floats() {
+		f.truncate(n)
+	}
+	for _, f := range c.ints() {
+		if f != nil {
+			f.truncate(n)
 		}
 	}
 	// In jobsSchema's order.
 	cols := []arrow.Array{
-		strs[strID].array(), strs[strUser].array(), strs[strGroup].array(), strs[strQueue].array(),
-		intArray(tasks), submit.array(), start.array(), end.array(), wait.array(), runtime.array(),
-		walltime.array(), turnaround.array(), slowdownC.array(), bsldC.array(),
-		state.array(), strs[strReason].array(), intArray(nodes), strs[strNodeList].array(),
-		energy.array(), intArray(restarts), lost.array(),
-		procs.array(), strs[strRequest].array(), strs[strPartition].array(), strs[strQOS].array(),
-		intArray(priority), traceRun.array(), recorded.array(),
+		c.strs[strID].array(), c.strs[strUser].array(), c.strs[strGroup].array(), c.strs[strQueue].array(),
+		intArray(c.tasks[:n]), c.submit.array(), c.start.array(), c.end.array(), c.wait.array(), c.runtime.array(),
+		c.walltime.array(), c.turnaround.array(), c.slowdown.array(), c.bsld.array(),
+		c.state.array(), c.strs[strReason].array(), intArray(c.nodes[:n]), c.strs[strNodeList].array(),
+		c.energy.array(), intArray(c.restarts[:n]), c.lost.array(),
+		c.procs.array(), c.strs[strRequest].array(), c.strs[strPartition].array(), c.strs[strQOS].array(),
+		intArray(c.priority[:n]), c.traceRun.array(), c.recorded.array(),
 	}
 	if t.cal.known {
-		cols = append(cols, submitAt.array(), startAt.array(), endAt.array())
+		cols = append(cols, c.submitAt.array(), c.startAt.array(), c.endAt.array())
 	}
 	if t.measured != nil {
-		cols = append(cols, measuredArray(b.rows))
+		cols = append(cols, measuredArray(c.measured[:bitutil.BytesForBits(int64(n))], n))
 	}
 	return newRecord(t.schema, cols, n)
 }

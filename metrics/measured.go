@@ -3,7 +3,6 @@ package metrics
 import (
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/bitutil"
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
 	"github.com/schedsim/schedsim/sim"
@@ -35,15 +34,9 @@ func (r *Recorder) measures(j *sim.JobRun) bool {
 	return r.opt.Measured == nil || r.opt.Measured(j)
 }
 
-// measuredArray is the measured column of a batch's rows.
-func measuredArray(rows []jobRow) arrow.Array {
-	bits := make([]byte, bitutil.BytesForBits(int64(len(rows))))
-	for i := range rows {
-		if rows[i].measured {
-			bitutil.SetBit(bits, i)
-		}
-	}
-	data := array.NewData(arrow.FixedWidthTypes.Boolean, len(rows), []*memory.Buffer{nil, memory.NewBufferBytes(bits)}, nil, 0, 0)
+// measuredArray is the measured column of n rows, from its bitmap.
+func measuredArray(bits []byte, n int) arrow.Array {
+	data := array.NewData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{nil, memory.NewBufferBytes(bits)}, nil, 0, 0)
 	defer data.Release()
 	return array.NewBooleanData(data)
 }

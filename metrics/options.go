@@ -70,6 +70,12 @@ type Options struct {
 	// (measured.go). It is asked on the engine's goroutine, of a job the
 	// engine has submitted; its answer must not change.
 	Measured func(*sim.JobRun) bool
+
+	// ExpectedJobs, when > 0, is about how many jobs the run will record
+	// (a trace's record count). The jobs and timeseries tables then size
+	// their first staging batch for it rather than grow it by copying. A
+	// wrong guess costs memory or copies, never output.
+	ExpectedJobs int
 }
 
 // Label is one constant summary column.
@@ -111,6 +117,9 @@ func (o *Options) normalize() error {
 	case TenantsByUser, TenantsByGroup, TenantsByQueue:
 	default:
 		return fmt.Errorf("metrics: unknown tenants %q (want user, group or queue)", o.Tenants)
+	}
+	if o.ExpectedJobs < 0 {
+		return fmt.Errorf("metrics: negative expected jobs %d", o.ExpectedJobs)
 	}
 	if o.TenantBuckets < 0 {
 		return fmt.Errorf("metrics: negative tenant buckets %d", o.TenantBuckets)

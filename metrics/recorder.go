@@ -92,12 +92,16 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, r.cal, opt.Measured, mem); err != nil {
 		return nil, err
 	}
+	r.jobs.cur.reserve(min(opt.ExpectedJobs, r.jobs.cut, stagedRows))
+	r.jobs.expect = int64(opt.ExpectedJobs)
 	r.tables = append(r.tables, r.jobs.table)
 	if r.series, err = newSeriesTable(dir, opt.Format, c, r.res, mem, r.frag, &r.nodes.power.notOn, opt.Price, opt.Carbon, r.cal); err != nil {
 		r.Abort()
 		return nil, err
 	}
 	r.tables = append(r.tables, r.series.table)
+	r.series.cur.reserve(min(seriesRowsPerJob*opt.ExpectedJobs, r.series.cut, stagedRows), r.series.R)
+	r.series.expect = int64(seriesRowsPerJob * opt.ExpectedJobs)
 	return r, nil
 }
 
@@ -149,7 +153,7 @@ func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
 	r.calib.started(j)
 	w := (j.Start - j.Job.Submit).Seconds()
 	t := &r.tally
-	t.waits = append(t.waits, w)
+	t.waits.add(w)
 	t.waitSum += w
 	t.waitMax = max(t.waitMax, w)
 }
@@ -270,7 +274,7 @@ func (r *Recorder) Finished(now sim.Time, c *sim.Context) {
 		r.fail(r.series.finish())
 	}
 	if r.err == nil {
-		r.fail(r.jobs.flush())
+		r.fail(r.jobs.flush(true))
 	}
 	r.finished = true
 }

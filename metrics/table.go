@@ -21,11 +21,12 @@ const rowsPerRecord = 64 << 10
 // table is one output file being written by its own encoder goroutine.
 //
 // The engine's goroutine only stages rows as small Go structs (jobs.go,
-// timeseries.go) and every rowsPerRecord rows sends the encoder a fill
-// function. The encoder runs the fills in order: each makes one record,
-// either from the table's builders (reused from record to record) or from
-// columns it fills in place (columns.go), and the encoder writes it into
-// a hidden temp file that is renamed into place at the end. Building and
+// timeseries.go) and sends the encoder a fill function per staged batch.
+// The encoder runs the fills in order: each makes one record, either from
+// the table's builders (reused from record to record) or from columns it
+// fills in place (columns.go), or adds its rows to a record a later fill
+// cuts, every rowsPerRecord rows; the encoder writes each record into a
+// hidden temp file that is renamed into place at the end. Building and
 // encoding Arrow/Parquet costs about as much as the simulation itself;
 // this way it overlaps the engine on any machine with a spare core. Fills run in the order they were sent, so the
 // bytes do not depend on scheduling; the encoder decides nothing about the
@@ -46,13 +47,25 @@ type table struct {
 }
 
 // newTable opens <dir>/<name>.<format> as a temp file and starts its
-// encoder for schema.
+// encoder for schema: a table of a few rows (nodes, tenants, summary).
 func newTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocator) (*table, error) {
+	return openTable(dir, name, format, schema, mem, 64<<10)
+}
+
+// newStreamedTable is newTable for a table of a row per job or event
+// (jobs, timeseries, decisions), written through a bigger buffer. A
+// megabyte for every table was a twelfth of the memory a small replay
+// (KTH-SP2) faults in.
+func newStreamedTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocator) (*table, error) {
+	return openTable(dir, name, format, schema, mem, 1<<20)
+}
+
+func openTable(dir, name, format string, schema *arrow.Schema, mem memory.Allocator, buffer int) (*table, error) {
 	f, err := createTemp(filepath.Join(dir, name+"."+format))
 	if err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	t := &table{schema: schema, file: f, bw: &seekWriter{w: bufio.NewWriterSize(f, 1<<20)}}
+	t := &table{schema: schema, file: f, bw: &seekWriter{w: bufio.NewWriterSize(f, buffer)}}
 	t.tw, err = newTableWriter(format, schema, t.bw, mem)
 	if err != nil {
 		f.abort()
@@ -72,6 +85,9 @@ func (t *table) encode() {
 	var err error
 	for fill := range t.fills {
 		rec := fill()
+		if rec == nil {
+			continue // rows added to a record not cut yet
+		}
 		if err == nil {
 			if err = t.tw.write(rec); err != nil {
 				t.mu.Lock()
@@ -104,7 +120,8 @@ func (t *table) send(fill func(rb *array.RecordBuilder)) error {
 }
 
 // sendRecord is send for a table that makes its records itself
-// (columns.go): build runs on the encoder and returns one record.
+// (columns.go): build runs on the encoder and returns one record, or nil
+// when it only added rows to a record a later build cuts.
 func (t *table) sendRecord(build func() arrow.Record) error {
 	t.mu.Lock()
 	err := t.encErr

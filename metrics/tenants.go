@@ -3,7 +3,6 @@ package metrics
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/apache/arrow/go/v17/arrow"
@@ -26,9 +25,9 @@ const (
 type tenantAcc struct {
 	ledger  *tenantLedger // the owner, which may find it on a JobRun
 	name    string
-	jobs    int64     // submitted
-	waits   []float64 // first-start waits, s
-	bsldSum float64   // over ended jobs
+	jobs    int64    // submitted
+	waits   floatLog // first-start waits, s
+	bsldSum float64  // over ended jobs
 	bsldN   int64
 	// usage is ∫ rate dt in unit·seconds, up to usedTo: it is brought
 	// up to date when the rate changes and at the end, so an event costs
@@ -212,7 +211,7 @@ func (l *tenantLedger) started(now sim.Time, j *sim.JobRun) {
 	l.advance(now)
 	a := l.of(j)
 	if j.Restarts == 0 {
-		a.waits = append(a.waits, (j.Start - j.Job.Submit).Seconds())
+		a.waits.add((j.Start - j.Job.Submit).Seconds())
 	}
 	l.setRate(a, l.rateOf(j))
 }
@@ -252,15 +251,15 @@ func (l *tenantLedger) rows() []tenantRow {
 	rows := make([]tenantRow, 0, len(l.ts))
 	for _, a := range l.ts {
 		r := tenantRow{name: a.name, jobs: a.jobs, meanWait: nan, meanBsld: nan, usage: a.usage, meanDef: nan}
-		slices.Sort(a.waits)
-		if n := len(a.waits); n > 0 {
+		waits := a.waits.sorted()
+		if n := len(waits); n > 0 {
 			var s float64
-			for _, w := range a.waits {
+			for _, w := range waits {
 				s += w
 			}
 			r.meanWait = s / float64(n)
 		}
-		r.p95Wait = Quantile(a.waits, 0.95)
+		r.p95Wait = Quantile(waits, 0.95)
 		if a.bsldN > 0 {
 			r.meanBsld = a.bsldSum / float64(a.bsldN)
 		}

@@ -75,6 +75,12 @@ type seriesTable struct {
 	cut   int
 	total int64
 	R     int
+	// The rows sent to the encoder for the record it builds (staged in
+	// batches of stagedRows, as the jobs table does), and that record.
+	recRows  int
+	staged   int // rows per staged batch
+	building *seriesColumns
+	expect   int64 // rows expected in all (Options.ExpectedJobs), or 0
 
 	wrote     bool
 	last      seriesRow    // the last row written (its time aside)…
@@ -95,13 +101,13 @@ type seriesTable struct {
 }
 
 func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory.Allocator, frag *fragTracker, asleep *int64, price, carbon *sim.StepSeries, cal calendar) (*seriesTable, error) {
-	tb, err := newTable(dir, "timeseries", format, timeseriesSchema(res, price != nil, carbon != nil, cal), mem)
+	tb, err := newStreamedTable(dir, "timeseries", format, timeseriesSchema(res, price != nil, carbon != nil, cal), mem)
 	if err != nil {
 		return nil, err
 	}
 	R := len(res)
 	s := &seriesTable{
-		table: tb, cur: idleSeriesBatches.get(), free: make(chan *seriesBatch, 2), cut: rowsPerRecord, R: R,
+		table: tb, cur: idleSeriesBatches.get(), free: make(chan *seriesBatch, 2), cut: rowsPerRecord, staged: stagedRows, R: R,
 		lastAlloc: make([]sim.Amount, R), stepAlloc: make([]sim.Amount, R), lastFrag: make([]float64, R), stepFrag: make([]float64, R),
 		frag: frag, asleep: asleep, price: price, carbon: carbon, cal: cal, capacity: make([]float64, R),
 	}
@@ -111,6 +117,12 @@ func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory
 	s.free <- idleSeriesBatches.get()
 	return s, nil
 }
+
+// seriesRowsPerJob guesses the timeseries rows of a run from its jobs, to
+// size the first batch: a job's submit, start and end are at most three
+// event times, and steps that change nothing are not written; the logs
+// replayed have 1 to 2 rows a job.
+const seriesRowsPerJob = 2
 
 // reserve gives a batch room for a whole record's rows of R resources,
 // as jobBatch.reserve does.
@@ -158,7 +170,7 @@ func (s *seriesTable) finish() error {
 			return err
 		}
 	}
-	return s.flush()
+	return s.flush(true)
 }
 
 // add stages row with the allocations in lastAlloc.
@@ -168,31 +180,52 @@ func (s *seriesTable) add(row seriesRow) error {
 	b.alloc = append(b.alloc, s.lastAlloc...)
 	b.frag = append(b.frag, s.lastFrag...)
 	s.total++
-	if len(b.rows) >= s.cut {
-		return s.flush()
+	if len(b.rows) >= s.staged || s.recRows+len(b.rows) >= s.cut {
+		return s.flush(false)
 	}
 	return nil
 }
 
-// flush sends the staged rows to the encoder and takes the other batch.
-func (s *seriesTable) flush() error {
+// flush sends the staged rows to the encoder and takes the other batch;
+// the encoder cuts its record when they complete it, or at the end.
+func (s *seriesTable) flush(end bool) error {
 	b := s.cur
-	if len(b.rows) == 0 {
+	if len(b.rows) == 0 && (!end || s.recRows == 0) {
 		return nil
 	}
-	full := len(b.rows) >= s.cut
+	last := end || s.recRows+len(b.rows) >= s.cut
+	more := len(b.rows) >= s.staged
+	want := len(b.rows) // as jobsTable.flush
+	if !last {
+		want = max(want, s.cut)
+		if s.expect > 0 {
+			want = max(len(b.rows), min(s.cut, int(s.expect-s.total)+s.recRows+len(b.rows)))
+		}
+	}
+	s.recRows += len(b.rows)
+	if last {
+		s.recRows = 0
+	}
 	err := s.sendRecord(func() arrow.Record {
-		rec := s.record(b)
+		if s.building == nil {
+			s.building = s.newColumns(want)
+		}
+		s.fill(s.building, b)
 		b.rows, b.alloc, b.frag = b.rows[:0], b.alloc[:0], b.frag[:0]
 		s.free <- b
-		return rec
+		if !last {
+			return nil
+		}
+		c := s.building
+		s.building = nil
+		return s.record(c)
 	})
 	if err != nil {
 		return err
 	}
 	s.cur = <-s.free
-	if full {
-		s.cur.reserve(s.cut, s.R)
+	if more {
+		s.cur.reserve(s.staged, s.R)
 	}
 	return nil
 }
@@ -209,71 +242,119 @@ func (s *seriesTable) release() {
 	s.cur = nil
 }
 
-// record makes a batch's record, on the encoder.
-func (s *seriesTable) record(b *seriesBatch) arrow.Record {
-	n, R := len(b.rows), s.R
-	at, power := newFloatColumn(n), newFloatColumn(n)
-	queued, running, asleep := make([]int64, n), make([]int64, n), make([]int64, n)
-	util, alloc, frag := make([]*floatColumn, R), make([]*floatColumn, R), make([]*floatColumn, R)
+// seriesColumns are the columns of the record being built on the
+// encoder, sized for the rows it may reach.
+type seriesColumns struct {
+	n                       int // rows filled
+	at, power               *floatColumn
+	queued, running, asleep []int64
+	util, alloc, frag       []*floatColumn // per resource
+	price, carbon           *floatColumn   // with those series
+	instant                 *intColumn     // the time column, with a known epoch
+}
+
+func (s *seriesTable) newColumns(n int) *seriesColumns {
+	R := s.R
+	c := &seriesColumns{at: newFloatColumn(n), power: newFloatColumn(n), queued: make([]int64, n), running: make([]int64, n), asleep: make([]int64, n),
+		util: make([]*floatColumn, R), alloc: make([]*floatColumn, R), frag: make([]*floatColumn, R)}
 	for k := range R {
-		util[k], alloc[k], frag[k] = newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
+		c.util[k], c.alloc[k], c.frag[k] = newFloatColumn(n), newFloatColumn(n), newFloatColumn(n)
 	}
-	var price, carbon *floatColumn
-	var instant *intColumn // the time column
 	if s.cal.known {
-		instant = newIntColumn(timestampType, n)
+		c.instant = newIntColumn(timestampType, n)
 	}
 	if s.price != nil {
-		price = newFloatColumn(n)
+		c.price = newFloatColumn(n)
 	}
 	if s.carbon != nil {
-		carbon = newFloatColumn(n)
+		c.carbon = newFloatColumn(n)
 	}
-	for i := range b.rows {
-		r := &b.rows[i]
-		at.vals[i] = r.at.Seconds()
-		if instant != nil {
-			instant.vals[i] = s.cal.at(r.at)
+	return c
+}
+
+// floats are the float columns, price and carbon nil without their series.
+func (c *seriesColumns) floats() []*floatColumn {
+	return slices.Concat([]*floatColumn{c.at, c.power, c.price, c.carbon}, c.util, c.alloc, c.frag)
+}
+
+// grow lengthens the columns to n rows, for a record longer than expected.
+func (c *seriesColumns) grow(n int) {
+	for _, f := range c.floats() {
+		if f != nil {
+			f.grow(c.n, n)
 		}
-		queued[i], running[i], asleep[i] = r.queued, r.running, r.asleep
-		power.vals[i] = r.powerW
-		for k, a := range b.alloc[i*R : (i+1)*R] {
+	}
+	if c.instant != nil {
+		c.instant.grow(c.n, n)
+	}
+	for _, v := range []*[]int64{&c.queued, &c.running, &c.asleep} {
+		*v = growSlice(*v, n)
+	}
+}
+
+// fill adds a batch's rows to the columns, on the encoder.
+func (s *seriesTable) fill(c *seriesColumns, b *seriesBatch) {
+	if need := c.n + len(b.rows); need > len(c.queued) {
+		c.grow(min(s.cut, max(need, 2*len(c.queued))))
+	}
+	R := s.R
+	for j := range b.rows {
+		r, i := &b.rows[j], c.n+j
+		c.at.vals[i] = r.at.Seconds()
+		if c.instant != nil {
+			c.instant.vals[i] = s.cal.at(r.at)
+		}
+		c.queued[i], c.running[i], c.asleep[i] = r.queued, r.running, r.asleep
+		c.power.vals[i] = r.powerW
+		for k, a := range b.alloc[j*R : (j+1)*R] {
 			if s.capacity[k] > 0 {
-				util[k].vals[i] = a.Float() / s.capacity[k]
+				c.util[k].vals[i] = a.Float() / s.capacity[k]
 			} else {
-				util[k].setNull(i)
+				c.util[k].setNull(i)
 			}
-			alloc[k].vals[i] = a.Float()
+			c.alloc[k].vals[i] = a.Float()
 		}
-		for k, v := range b.frag[i*R : (i+1)*R] {
+		for k, v := range b.frag[j*R : (j+1)*R] {
 			if math.IsNaN(v) {
-				frag[k].setNull(i)
+				c.frag[k].setNull(i)
 			} else {
-				frag[k].vals[i] = v
+				c.frag[k].vals[i] = v
 			}
 		}
-		if price != nil {
-			price.vals[i] = s.price.At(r.at)
+		if c.price != nil {
+			c.price.vals[i] = s.price.At(r.at)
 		}
-		if carbon != nil {
-			carbon.vals[i] = s.carbon.At(r.at)
+		if c.carbon != nil {
+			c.carbon.vals[i] = s.carbon.At(r.at)
+		}
+	}
+	c.n += len(b.rows)
+}
+
+// record cuts the filled rows into a record.
+func (s *seriesTable) record(c *seriesColumns) arrow.Record {
+	n := c.n
+	for _, f := range c.floats() {
+		if f != nil {
+			f.truncate(n)
 		}
 	}
 	// In timeseriesSchema's order.
-	cols := []arrow.Array{at.array()}
-	if instant != nil {
-		cols = append(cols, instant.array())
+	cols := []arrow.Array{c.at.array()}
+	if c.instant != nil {
+		c.instant.truncate(n)
+		cols = append(cols, c.instant.array())
 	}
-	cols = append(cols, intArray(queued), intArray(running), power.array())
-	for _, group := range [][]*floatColumn{util, alloc, frag} {
-		for _, c := range group {
-			cols = append(cols, c.array())
+	cols = append(cols, intArray(c.queued[:n]), intArray(c.running[:n]), c.power.array())
+	for _, group := range [][]*floatColumn{c.util, c.alloc, c.frag} {
+		for _, f := range group {
+			cols = append(cols, f.array())
 		}
 	}
-	cols = append(cols, intArray(asleep))
-	for _, c := range []*floatColumn{price, carbon} {
-		if c != nil {
-			cols = append(cols, c.array())
+	cols = append(cols, intArray(c.asleep[:n]))
+	for _, f := range []*floatColumn{c.price, c.carbon} {
+		if f != nil {
+			cols = append(cols, f.array())
 		}
 	}
 	return newRecord(s.schema, cols, n)

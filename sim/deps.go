@@ -167,8 +167,12 @@ func (m *outcomes) put(id string, o outcome) {
 		m.dense[i] = o
 		delete(m.num, v) // an older job with the same id may be there
 		return
-	case i < uint64(denseSpread*m.nDense+denseSlack):
-		if i >= uint64(cap(m.dense)) { // double: append grows large slices by 1.25
+	case i < uint64(denseSpread*(m.nDense+len(m.num))+denseSlack):
+		// The ids kept in the map count too: after an early gap in the
+		// numbering (CEA-Curie's first 2,000 ids span 11,000) every later
+		// id would otherwise miss the window and go to the map.
+		grew := i >= uint64(cap(m.dense))
+		if grew { // double: append grows large slices by 1.25
 			grown := make([]outcome, len(m.dense), max(2*cap(m.dense), int(i)+1, 1024))
 			copy(grown, m.dense)
 			m.dense = grown
@@ -178,12 +182,30 @@ func (m *outcomes) put(id string, o outcome) {
 		m.dense[i] = o
 		m.nDense++
 		delete(m.num, v)
+		if grew {
+			m.pullIntoDense()
+		}
 		return
 	}
 	if m.num == nil {
 		m.num = map[uint64]outcome{}
 	}
 	m.num[v] = o
+}
+
+// pullIntoDense moves the map's ids that the dense range now covers into
+// it. It runs when dense doubles, so it costs O(map) per doubling; the map
+// is small whenever the ids are dense.
+func (m *outcomes) pullIntoDense() {
+	for v, o := range m.num {
+		if i := v - m.base; v >= m.base && i < uint64(len(m.dense)) {
+			if m.dense[i] == 0 {
+				m.nDense++
+			}
+			m.dense[i] = o
+			delete(m.num, v)
+		}
+	}
 }
 
 func (m *outcomes) len() int { return m.nDense + len(m.num) + len(m.str) }

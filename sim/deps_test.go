@@ -373,3 +373,26 @@ func TestDepOutcomes(t *testing.T) {
 		t.Error(`"277393" found`)
 	}
 }
+
+// TestDepOutcomesGap: a gap early in the numbering (CEA-Curie's first
+// 2,000 ids span 11,000) sends a few ids to the map, but the dense range
+// then reaches past it and takes them back: the map stays small.
+func TestDepOutcomesGap(t *testing.T) {
+	var m outcomes
+	id := 272393
+	for n := range 100000 {
+		if n == 1941 {
+			id += 9000
+		}
+		m.put(strconv.Itoa(id), packOutcome(Time(n), Completed))
+		id++
+	}
+	if len(m.num) > 0 || m.len() != 100000 || len(m.dense) > denseSpread*m.nDense+denseSlack {
+		t.Errorf("%d in the map, %d dense of %d", len(m.num), m.nDense, len(m.dense))
+	}
+	for _, c := range []struct{ id, n int }{{272393, 0}, {274333, 1940}, {283334, 1941}, {381392, 99999}} {
+		if o, ok := m.get(strconv.Itoa(c.id)); !ok || o != packOutcome(Time(c.n), Completed) {
+			t.Errorf("%d: got %v %v", c.id, o, ok)
+		}
+	}
+}

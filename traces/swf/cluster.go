@@ -143,11 +143,12 @@ func (h *Header) Cluster(o ClusterOptions) ([]sim.NodeSpec, error) {
 	return nil, fmt.Errorf("unknown SWF cluster model %q", o.Model)
 }
 
-// shape turns a processor count into the job's tasks under a model.
-func shape(m Model, procs int64, perNode int) (tasks int, req []sim.Quantity) {
+// shape turns a processor count into the job's tasks under a model, and
+// the processors each task asks for.
+func shape(m Model, procs int64, perNode int) (tasks int, perTask int64) {
 	if m == Nodes {
 		n := (procs + int64(perNode) - 1) / int64(perNode)
-		return int(n), []sim.Quantity{{Resource: "cpu", Amount: sim.Units(int64(perNode))}}
+		return int(n), int64(perNode)
 	}
-	return 1, []sim.Quantity{{Resource: "cpu", Amount: sim.Units(procs)}}
+	return 1, procs
 }

@@ -43,12 +43,13 @@ type Reader struct {
 	header  Header
 	perNode int
 
-	f       io.ReadCloser
-	sc      *bufio.Scanner
-	line    int
-	skips   traces.Skips
-	fields  [numFields][]byte
-	strings map[string]string // interned user/group/queue names
+	f        io.ReadCloser
+	sc       *bufio.Scanner
+	line     int
+	skips    traces.Skips
+	fields   [numFields][]byte
+	strings  map[string]string // interned user/group/queue names
+	requests map[int64][]sim.Quantity
 
 	// Reordering (see doc.go): late lists out-of-order records (line,
 	// submit) found by the first pass; lateMin[i] is the least submit of
@@ -85,7 +86,7 @@ func newReader(path string, openRaw func() (io.ReadCloser, error), opt Options) 
 	if opt.MaxHeldBack <= 0 {
 		opt.MaxHeldBack = DefaultMaxHeldBack
 	}
-	r := &Reader{path: path, openRaw: openRaw, opt: opt, strings: map[string]string{}}
+	r := &Reader{path: path, openRaw: openRaw, opt: opt, strings: map[string]string{}, requests: map[int64][]sim.Quantity{}}
 	r.header.file = path
 	if err := r.scan(); err != nil {
 		return nil, err
@@ -255,10 +256,14 @@ func (r *Reader) readRecord() (*sim.Job, error) {
 	if len(t) == 0 || t[0] == ';' {
 		return nil, nil
 	}
-	if at, ok := r.submitOf(b); ok && at > r.prefixMax {
+	j, perr := r.parse(b)
+	// Every record with a readable submit time raises the bound, parsed
+	// or skipped; a parsed job's Submit is that time.
+	if j != nil {
+		r.prefixMax = max(r.prefixMax, j.Submit)
+	} else if at, ok := r.submitOf(b); ok && at > r.prefixMax {
 		r.prefixMax = at
 	}
-	j, perr := r.parse(b)
 	if perr != nil {
 		if r.opt.Strict {
 			return nil, perr
@@ -353,14 +358,14 @@ func (r *Reader) parse(b []byte) (*sim.Job, *traces.ParseError) {
 	if recorded {
 		recordedStart = submit + wait
 	}
-	tasks, req := shape(r.opt.Model, procs, r.perNode)
+	tasks, perTask := shape(r.opt.Model, procs, r.perNode)
 	return &sim.Job{
 		ID:             string(f[0]),
 		Submit:         submit,
 		Runtime:        run,
 		Walltime:       wall,
 		Tasks:          tasks,
-		Request:        req,
+		Request:        r.request(perTask),
 		RequestedProcs: asked,
 		Recorded:       recorded,
 		RecordedStart:  recordedStart,
@@ -393,6 +398,25 @@ func (r *Reader) preceding(job, think []byte) ([]sim.Dependency, *traces.ParseEr
 	}
 	return []sim.Dependency{{ID: strconv.FormatInt(p, 10), AfterAny: true, Think: max(t, 0)}}, nil
 }
+
+// request returns the request of a task of procs processors, one slice
+// shared by the jobs that ask the same (a trace has a few hundred
+// distinct counts): a job's Request is only read, as the native Parquet
+// reader's shared requests are.
+func (r *Reader) request(procs int64) []sim.Quantity {
+	if q, ok := r.requests[procs]; ok {
+		return q
+	}
+	q := []sim.Quantity{{Resource: "cpu", Amount: sim.Units(procs)}}
+	if len(r.requests) < maxSharedRequests {
+		r.requests[procs] = q
+	}
+	return q
+}
+
+// maxSharedRequests bounds the shared requests: a log of ever new counts
+// costs a map of this size, then a slice per job as before.
+const maxSharedRequests = 1 << 12
 
 // intern returns prefix+id for a numeric id field, "" for -1, sharing one
 // string per distinct value.
