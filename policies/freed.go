@@ -124,21 +124,6 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 	return from, lower
 }
 
-// countRun is how many entries of the sorted nodes are n.
-func countRun(nodes []int32, n int32) int {
-	k, _ := slices.BinarySearch(nodes, n)
-	return countFrom(nodes, k, n)
-}
-
-// countFrom is how many entries of the sorted nodes, from k on, are n.
-func countFrom(nodes []int32, k int, n int32) int {
-	c := 0
-	for ; k < len(nodes) && nodes[k] == n; k++ {
-		c++
-	}
-	return c
-}
-
 // representatives returns one node of each distinct timeline among f's
 // nodes, the lowest, computed once per profile version. Nodes without a
 // timeline each stand for themselves.
@@ -199,45 +184,41 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi
 			return best, true
 		}
 	}
-	// The nodes f and r share: the shorter list's nodes looked up in the
-	// longer one.
+	// The nodes f and r share, walking both sorted lists.
 	fn, rn := f.nodes, r.nodes
 	if len(rn) == 0 || rn[0] > fn[len(fn)-1] || fn[0] > rn[len(rn)-1] {
 		return best, found
 	}
-	short, long := fn, rn
-	if len(rn) < len(fn) {
-		short, long = rn, fn
-	}
+	i, _ := slices.BinarySearch(rn, fn[0])
 	var last *timeline
 	lastTasks := 0
-	for i := 0; i < len(short); {
-		n := short[i]
-		for i++; i < len(short) && short[i] == n; i++ {
-		}
-		k, shared := slices.BinarySearch(long, n)
-		if !shared {
-			continue
-		}
-		tasks := 0 // r's tasks on n
-		if len(rn) < len(fn) {
-			tasks = countRun(rn, n)
-		} else {
-			tasks = countFrom(long, k, n)
-		}
-		l := p.lines[n] // a reserved node has a timeline
-		if l == last && tasks == lastTasks {
-			continue // searched already
-		}
-		last, lastTasks = l, tasks
-		own := slot{from: r.start, to: r.start + d, amt: sim.Amount(tasks) * unit}
-		if !p.fitsFor(l, res, unit).mayFit(d, best) && !p.roomAt(l, res, unit, own.from-1) {
-			// No window before best lies where a task fits, nor reaches
-			// into the own slot (it would hold the instant before).
-			continue
-		}
-		if search(l, own) {
-			return best, true
+	for k := 0; k < len(fn) && i < len(rn); {
+		switch n := fn[k]; {
+		case n < rn[i]:
+			k++
+		case n > rn[i]:
+			i++
+		default:
+			tasks := 0
+			for ; i < len(rn) && rn[i] == n; i++ {
+				tasks++
+			}
+			for ; k < len(fn) && fn[k] == n; k++ {
+			}
+			l := p.lines[n] // a reserved node has a timeline
+			if l == last && tasks == lastTasks {
+				continue // searched already
+			}
+			last, lastTasks = l, tasks
+			own := slot{from: r.start, to: r.start + d, amt: sim.Amount(tasks) * unit}
+			if !p.fitsFor(l, res, unit).mayFit(d, best) && !p.roomAt(l, res, unit, own.from-1) {
+				// No window before best lies where a task fits, nor reaches
+				// into the own slot (it would hold the instant before).
+				continue
+			}
+			if search(l, own) {
+				return best, true
+			}
 		}
 	}
 	return best, found
