@@ -134,12 +134,13 @@ func (s *conservative) representatives(f *freed) []int32 {
 	}
 	p.epoch++
 	f.reps, f.repsAt = f.reps[:0], p.version
+	var prev *timeline
 	for _, n := range f.nodes {
 		if l, has := p.lineOf(int(n)); has {
-			if l.mark == p.epoch {
-				continue
+			if l == prev || l.mark == p.epoch {
+				continue // neighbours mostly share a timeline: no load then
 			}
-			l.mark = p.epoch
+			l.mark, prev = p.epoch, l
 		}
 		f.reps = append(f.reps, n)
 	}

@@ -248,13 +248,18 @@ func (p *profile) pickKnown(base []sim.Amount, numNodes int, req []sim.Need, k i
 func (p *profile) walk(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time, own []int32) []int32 {
 	nodes := make([]int32, 0, k)
 	left, o := k, 0
+	var prev *timeline // neighbours mostly share a timeline: no load then
+	prevW := 0
 	for n := 0; n < numNodes && left > 0; n++ {
 		var w int
 		if l, has := p.lineOf(n); has {
-			if l.mark != p.epoch {
-				l.mark, l.memo = p.epoch, p.windowMin(l, t, d, req, k)
+			if l != prev {
+				if l.mark != p.epoch {
+					l.mark, l.memo = p.epoch, p.windowMin(l, t, d, req, k)
+				}
+				prev, prevW = l, l.memo
 			}
-			w = l.memo
+			w = prevW
 		} else {
 			w = sim.TasksFittingIn(base, p.R, n, req, left)
 		}
