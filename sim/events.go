@@ -30,12 +30,15 @@ type event struct {
 	power    uint8 // for power events, which (powerdown.go)
 }
 
-// eventHeap is a binary min-heap ordered by (time, kind, sequence). It is
+// eventHeap is a 4-ary min-heap ordered by (time, kind, sequence). It is
 // written out rather than using container/heap to avoid interface calls on
 // the hottest path of the engine. The heap moves small keys without
 // pointers; the events themselves stay in a slab, written once each: a
 // swap of whole events (56 bytes with a pointer) cost a copy and, while
-// the collector runs, a write barrier.
+// the collector runs, a write barrier. Four children a node halve the
+// levels a pop walks down (17 to 9 with 10⁵ jobs running), and the four
+// keys it compares at each level lie side by side; the order is total, so
+// the events come out as from any other heap.
 type eventHeap struct {
 	keys []eventKey
 	slab []event
@@ -74,40 +77,49 @@ func (h *eventHeap) push(e event) {
 		slot = int32(len(h.slab))
 		h.slab = append(h.slab, e)
 	}
-	h.keys = append(h.keys, eventKey{at: e.at, order: uint64(e.kind)<<seqBits | e.seq&(1<<seqBits-1), slot: slot})
+	k := eventKey{at: e.at, order: uint64(e.kind)<<seqBits | e.seq&(1<<seqBits-1), slot: slot}
+	h.keys = append(h.keys, k)
 	s := h.keys
 	i := len(s) - 1
 	for i > 0 {
-		p := (i - 1) / 2
-		if !s[i].before(&s[p]) {
+		p := (i - 1) / 4
+		if !k.before(&s[p]) {
 			break
 		}
-		s[i], s[p] = s[p], s[i]
+		s[i] = s[p]
 		i = p
 	}
+	s[i] = k
 }
 
 func (h *eventHeap) pop() event {
 	s := h.keys
 	top := s[0]
 	last := len(s) - 1
-	s[0] = s[last]
+	k := s[last]
 	s = s[:last]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= len(s) {
-			break
+	if last > 0 {
+		// Sift the last key down from the root: move the least child up
+		// while it goes before the key.
+		i := 0
+		for {
+			c := 4*i + 1
+			if c >= last {
+				break
+			}
+			m := c
+			for d := c + 1; d < min(c+4, last); d++ {
+				if s[d].before(&s[m]) {
+					m = d
+				}
+			}
+			if !s[m].before(&k) {
+				break
+			}
+			s[i] = s[m]
+			i = m
 		}
-		m := l
-		if r := l + 1; r < len(s) && s[r].before(&s[l]) {
-			m = r
-		}
-		if !s[m].before(&s[i]) {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
+		s[i] = k
 	}
 	h.keys = s
 	e := h.slab[top.slot]
