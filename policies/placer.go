@@ -44,12 +44,16 @@ type pipelinePlacer struct {
 var checkedOnEmpty = &placement.Task{}
 
 func newPipelinePlacer(c *sim.Cluster, p *placement.Pipeline) *pipelinePlacer {
-	return &pipelinePlacer{
+	pp := &pipelinePlacer{
 		pipe:   p,
 		ledger: placement.NewLedger(c),
 		never:  &placement.Pipeline{Filters: p.Filters, Stats: &placement.Stats{}},
 		empty:  placement.NewPermissiveLedger(c), // the empty cluster, shortcomings cancelled
 	}
+	// A job runs on the nodes placed for it (the schedulers start it on
+	// them at once), and JobRun.Nodes keeps them until it runs again.
+	pp.ledger.ForgetPlacements()
+	return pp
 }
 
 func (pp *pipelinePlacer) sync(c *sim.Context) {
@@ -58,7 +62,7 @@ func (pp *pipelinePlacer) sync(c *sim.Context) {
 	}
 	for _, j := range c.Ended() { // ended, or stopped and queued again
 		if t, ok := j.PlacerState.(*placement.Task); ok && t != checkedOnEmpty {
-			pp.ledger.Release(t)
+			pp.ledger.ReleaseNodes(t, j.Nodes)
 			j.PlacerState = nil
 		}
 	}
