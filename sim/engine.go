@@ -37,6 +37,11 @@ type Config struct {
 	MaxRestarts int
 	// PowerDown, when not nil, switches idle nodes off (powerdown.go).
 	PowerDown *PowerDown
+	// NoDependencies says the trace has no dependencies (its reader knows
+	// no job can have DependsOn): the engine then keeps no record of job
+	// ids and their outcomes (deps.go), which costs memory and time on
+	// every job of a long trace. A job with dependencies is then an error.
+	NoDependencies bool
 }
 
 // ErrInterrupted is returned by Run when Config.Interrupt was closed.
@@ -65,6 +70,7 @@ type Engine struct {
 	avail    [][]uint64
 	fitCache map[string]int
 	keyBuf   []byte // neverFits' key, reused
+	shapes   shapeCache
 	power    *powerModel
 	ctx      Context
 	events64 int64 // events applied
@@ -271,6 +277,9 @@ func (e *Engine) apply(ev event) error {
 	switch ev.kind {
 	case evSubmit:
 		e.jobEvents--
+		if e.cfg.NoDependencies && len(ev.job.Job.DependsOn) > 0 {
+			return fmt.Errorf("job %s: has dependencies, but the trace was declared to have none", ev.job.Job.ID)
+		}
 		e.submit(ev.job)
 		return e.pull()
 	case evFinish:
@@ -321,11 +330,33 @@ func (e *Engine) neverFits(j *JobRun) string {
 	if j.Job.Tasks < 1 {
 		return "job has no tasks"
 	}
-	req, immune, err := e.cluster.compile(j.Job)
-	if err != nil {
-		return err.Error()
+	most := 0
+	if c, ok := e.shapes.get(j.Job); ok {
+		j.req, most = c.req, c.most
+	} else {
+		req, immune, err := e.cluster.compile(j.Job)
+		if err != nil {
+			return err.Error()
+		}
+		j.req, j.immune = req, immune
+		most = e.mostTasks(req, immune)
+		e.shapes.put(j.Job, req, most)
 	}
-	j.req, j.immune = req, immune
+	if most < j.Job.Tasks {
+		if most == 0 {
+			return "no node can hold one task"
+		}
+		if e.cluster.shortcomings {
+			return fmt.Sprintf("needs %d tasks but the cluster holds only %d, even with its shortcomings cancelled", j.Job.Tasks, most)
+		}
+		return fmt.Sprintf("needs %d tasks but the empty cluster holds only %d", j.Job.Tasks, most)
+	}
+	return ""
+}
+
+// mostTasks is how many tasks of a compiled request the most permissive
+// cluster holds, at most 2^30; remembered by request.
+func (e *Engine) mostTasks(req []Need, immune []int32) int {
 	e.keyBuf = AppendRequestKey(e.keyBuf[:0], req, immune)
 	most, ok := e.fitCache[string(e.keyBuf)] // no allocation for the lookup
 	if !ok {
@@ -338,16 +369,7 @@ func (e *Engine) neverFits(j *JobRun) string {
 		}
 		e.fitCache[string(e.keyBuf)] = most
 	}
-	if most < j.Job.Tasks {
-		if most == 0 {
-			return "no node can hold one task"
-		}
-		if e.cluster.shortcomings {
-			return fmt.Sprintf("needs %d tasks but the cluster holds only %d, even with its shortcomings cancelled", j.Job.Tasks, most)
-		}
-		return fmt.Sprintf("needs %d tasks but the empty cluster holds only %d", j.Job.Tasks, most)
-	}
-	return ""
+	return most
 }
 
 // AppendRequestKey appends to b a byte string that names a compiled
@@ -429,6 +451,9 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 	j.Start = ready
 	if j.Restarts == 0 {
 		j.FirstStart = j.Start
+	}
+	if cap(j.Nodes) == 0 && len(nodes) == 1 {
+		j.Nodes = j.oneNode[:0] // most jobs: no allocation of their own
 	}
 	j.Nodes = append(j.Nodes[:0], nodes...)
 	// A restarted job runs what its checkpoints did not save, within what

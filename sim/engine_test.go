@@ -211,3 +211,38 @@ func TestPowerClassesExact(t *testing.T) {
 		t.Fatalf("power %g W, want 275", w)
 	}
 }
+
+// TestNoDependencies: a trace declared without dependencies replays as
+// it does undeclared, and a job with dependencies in it is an error.
+func TestNoDependencies(t *testing.T) {
+	c := twoNodes(t)
+	cpu := []Quantity{{"cpu", Units(3)}} // shared, as an interning reader does
+	jobs := func() []*Job {
+		return []*Job{
+			{ID: "1", Submit: 0, Runtime: 5 * Second, Walltime: NoWalltime, Tasks: 1, Request: cpu},
+			{ID: "1", Submit: Second, Runtime: 5 * Second, Walltime: NoWalltime, Tasks: 2, Request: cpu},
+			{ID: "2", Submit: Second, Runtime: 5 * Second, Walltime: NoWalltime, Tasks: 3, Request: cpu},
+		}
+	}
+	replay := func(cfg Config, jobs []*Job) ([]string, error) {
+		l := &log{}
+		err := NewEngine(c, &SliceSource{Jobs: jobs}, firstFitFCFS{}, cfg, l).Run()
+		return l.lines, err
+	}
+	want, err := replay(Config{}, jobs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := replay(Config{NoDependencies: true}, jobs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("declared without dependencies:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	withDeps := jobs()
+	withDeps[1].DependsOn = []Dependency{{ID: "1"}}
+	if _, err := replay(Config{NoDependencies: true}, withDeps); err == nil || !strings.Contains(err.Error(), "declared to have none") {
+		t.Errorf("a job with dependencies in a trace declared without: got %v", err)
+	}
+}

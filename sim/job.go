@@ -131,12 +131,13 @@ type JobRun struct {
 	immune    []int32 // compiled Traits.Immunities, sorted
 	finishAt  Time    // when the engine ends it
 	finishing JobStatus
-	runIndex  int    // position in Engine.running
-	attempt   uint32 // bumped when a run is stopped: its finish event is stale
-	nodeStops int    // times node events stopped it (Config.MaxRestarts)
-	gaveUp    bool   // killed at a node event, past Config.MaxRestarts
-	restore   Time   // checkpoint restore time this run pays
-	powered   bool   // the run has begun: its tasks are in the draw
+	runIndex  int      // position in Engine.running
+	attempt   uint32   // bumped when a run is stopped: its finish event is stale
+	nodeStops int      // times node events stopped it (Config.MaxRestarts)
+	gaveUp    bool     // killed at a node event, past Config.MaxRestarts
+	restore   Time     // checkpoint restore time this run pays
+	powered   bool     // the run has begun: its tasks are in the draw
+	oneNode   [1]int32 // Nodes' storage for a job of one task
 }
 
 // Need is one entry of a compiled request: a resource index (see

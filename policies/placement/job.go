@@ -38,7 +38,11 @@ func (p *Pipeline) PlaceJob(l *Ledger, t *Task, tasks int, allow func(n, fit int
 				reason = p.Stats.Reason(len(l.leaves))
 			}
 			if i > 0 {
-				l.Release(t)
+				if l.forget {
+					l.ReleaseNodes(t, out)
+				} else {
+					l.Release(t)
+				}
 				reason = fmt.Sprintf("task %d of %d: %s", i+1, tasks, reason)
 			}
 			return nil, reason

@@ -33,9 +33,12 @@ type Ledger struct {
 	// the nodes of a job of several tasks in placed.
 	placedOne seqmap.Map[int32]
 	placed    map[int64][]int32
-	attrs     attributeColumns
-	leaves    []int32 // nodes that can hold tasks, in index order
-	tainted   bool    // some node has taints
+	// forget: Take records nothing; the caller keeps each job's nodes
+	// (ForgetPlacements).
+	forget  bool
+	attrs   attributeColumns
+	leaves  []int32 // nodes that can hold tasks, in index order
+	tainted bool    // some node has taints
 	// noSchedule[n]: node n has a NoSchedule taint (most nodes have none,
 	// and the taint filter skips them without touching their specs).
 	noSchedule []bool
@@ -132,9 +135,23 @@ func (l *Ledger) Fits(t *Task, n int, limit int) int {
 	return l.Cluster.TasksFitting(l.Free, n, t.Need, t.Immune, limit)
 }
 
+// ForgetPlacements makes Take record nothing of where each job's tasks
+// went: the caller, who keeps them anyway (a simulation's JobRun.Nodes),
+// gives them back with ReleaseNodes. Release then gives back nothing. A
+// simulation places and ends every job once, and the record cost a lookup
+// in a table of the running jobs (a cache miss) at both ends. Call it
+// before the first Take.
+func (l *Ledger) ForgetPlacements() { l.forget = true }
+
 // Take books task t on node n.
 func (l *Ledger) Take(t *Task, n int) {
 	l.book(t, n, 1)
+	if l.forget {
+		for _, tr := range l.trackers {
+			tr.Took(t, n)
+		}
+		return
+	}
 	if nodes, ok := l.placed[t.Key]; ok {
 		l.placed[t.Key] = append(nodes, int32(n))
 	} else if first, ok := l.placedOne.Get(t.Key); ok {
@@ -160,6 +177,14 @@ func (l *Ledger) Release(t *Task) {
 		l.release(t, int(n))
 	}
 	delete(l.placed, t.Key)
+}
+
+// ReleaseNodes gives back one task of t's job on each of nodes, as booked
+// by Take; for a ledger that forgets placements (ForgetPlacements).
+func (l *Ledger) ReleaseNodes(t *Task, nodes []int32) {
+	for _, n := range nodes {
+		l.release(t, int(n))
+	}
 }
 
 func (l *Ledger) release(t *Task, n int) {

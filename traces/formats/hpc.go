@@ -78,7 +78,8 @@ func openNative(req Request) (*Opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Opened{Source: r, Skips: r.Skips, Close: func() { r.Close() }, Traitless: r.Traitless()}
+	out := &Opened{Source: r, Skips: r.Skips, Close: func() { r.Close() }, Traitless: r.Traitless(),
+		NoDependencies: r.NoDependencies()}
 	out.Epoch, out.TimeZone = r.Calendar()
 	if e := r.Embedded(); e != nil && e.Cluster != nil && !req.ClusterGiven {
 		out.Nodes, out.Defaults, out.NodeEvents = e.Cluster, e.Defaults, e.NodeEvents

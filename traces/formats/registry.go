@@ -106,6 +106,8 @@ type Opened struct {
 	// fit is exact. Constrained: jobs carry constraints that only the
 	// placement pipeline honours.
 	Traitless, Constrained bool
+	// NoDependencies: no job can have dependencies (sim.Config's).
+	NoDependencies bool
 	// Epoch is the calendar time the trace's time 0 stands for, and
 	// TimeZone the site's zone name; zero and "" when unknown.
 	Epoch    time.Time

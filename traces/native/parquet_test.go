@@ -74,6 +74,13 @@ func TestParquetRoundTrip(t *testing.T) {
 			if r.Traitless() == hasTraits {
 				t.Errorf("Traitless() = %t for a trace with traits %t", r.Traitless(), hasTraits)
 			}
+			hasDeps := false
+			for _, j := range jobs {
+				hasDeps = hasDeps || len(j.DependsOn) > 0
+			}
+			if r.NoDependencies() == hasDeps {
+				t.Errorf("NoDependencies() = %t for a trace with dependencies %t", r.NoDependencies(), hasDeps)
+			}
 		})
 	}
 }

@@ -109,12 +109,13 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 	if err := d.columnReaders(schema); err != nil {
 		return nil, err
 	}
-	traitless := true
+	traitless, noDeps := true, true
 	for _, c := range d.cols {
 		traitless = traitless && (c.f < firstTrait || c.f == fDependsOn)
+		noDeps = noDeps && c.f != fDependsOn
 	}
 	return &Reader{name: name, opt: opt, decode: d.next, meta: meta, epoch: meta.Epoch, zone: meta.TimeZone,
-		traitless: traitless, closers: []io.Closer{d}}, nil
+		traitless: traitless, noDeps: noDeps, closers: []io.Closer{d}}, nil
 }
 
 // checkChunks checks that every column chunk lies inside the file and

@@ -28,6 +28,9 @@ type Reader struct {
 	// traitless: no job can have traits (a Parquet trace without trait
 	// columns).
 	traitless bool
+	// noDeps: no job can have dependencies (a Parquet trace without a
+	// depends_on column).
+	noDeps bool
 
 	last    sim.Time // submit time of the previous job
 	started bool     // a job has been returned
@@ -102,6 +105,12 @@ func (r *Reader) Calendar() (time.Time, string) { return r.epoch, r.zone }
 // traits, known before the first job: true for a Parquet trace without
 // trait columns, false when it cannot be told (JSON Lines, CSV).
 func (r *Reader) Traitless() bool { return r.traitless }
+
+// NoDependencies reports whether no job of the trace can have
+// dependencies, known before the first job: true for a Parquet trace
+// without a depends_on column, false when it cannot be told (JSON Lines,
+// CSV). See sim.Config.NoDependencies.
+func (r *Reader) NoDependencies() bool { return r.noDeps }
 
 // Skips returns the records a lenient reader dropped so far.
 func (r *Reader) Skips() traces.Skips { return r.skips }

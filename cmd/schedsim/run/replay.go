@@ -60,7 +60,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		defer target.abandon()
 		dir = target.stage
 	}
-	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: ctx.Done()}
+	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: ctx.Done(), NoDependencies: w.NoDependencies}
 	price, carbon, err := energyConfig(cfg, &engineCfg)
 	if err != nil {
 		return BadInput(err)
