@@ -185,20 +185,20 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi
 			return best, true
 		}
 	}
-	// The nodes f and r share, walking both sorted lists.
+	// The nodes f and r share, walking both sorted lists, galloping over
+	// the stretches of one that the other skips.
 	fn, rn := f.nodes, r.nodes
 	if len(rn) == 0 || rn[0] > fn[len(fn)-1] || fn[0] > rn[len(rn)-1] {
 		return best, found
 	}
-	i, _ := slices.BinarySearch(rn, fn[0])
 	var last *timeline
 	lastTasks := 0
-	for k := 0; k < len(fn) && i < len(rn); {
+	for k, i := 0, 0; k < len(fn) && i < len(rn); {
 		switch n := fn[k]; {
 		case n < rn[i]:
-			k++
+			k = gallop(fn, k, rn[i])
 		case n > rn[i]:
-			i++
+			i = gallop(rn, i, n)
 		default:
 			tasks := 0
 			for ; i < len(rn) && rn[i] == n; i++ {
@@ -223,6 +223,20 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi
 		}
 	}
 	return best, found
+}
+
+// gallop returns the first index after i of an entry of the sorted nodes
+// at or above target, given nodes[i] < target: steps of doubling length,
+// then a binary search, so a long stretch below target costs its logarithm
+// and a short one a step or two.
+func gallop(nodes []int32, i int, target int32) int {
+	lo, step := i, 1 // nodes[lo] < target
+	for lo+step < len(nodes) && nodes[lo+step] < target {
+		lo += step
+		step *= 2
+	}
+	j, _ := slices.BinarySearch(nodes[lo+1:min(lo+step, len(nodes))], target)
+	return lo + 1 + j
 }
 
 // roomBelow reports whether one more task of j fits throughout r's window

@@ -369,3 +369,24 @@ func TestBlockIndexInvariant(t *testing.T) {
 		}
 	}
 }
+
+// TestGallop checks gallop against a linear scan on random sorted lists.
+func TestGallop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		nodes := make([]int32, 1+rng.IntN(40))
+		for i := range nodes {
+			nodes[i] = int32(rng.IntN(60))
+		}
+		slices.Sort(nodes)
+		i := rng.IntN(len(nodes))
+		target := nodes[i] + 1 + int32(rng.IntN(30))
+		want := i + 1
+		for want < len(nodes) && nodes[want] < target {
+			want++
+		}
+		if got := gallop(nodes, i, target); got != want {
+			t.Fatalf("gallop(%v, %d, %d) = %d, want %d", nodes, i, target, got, want)
+		}
+	}
+}
