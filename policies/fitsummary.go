@@ -15,9 +15,8 @@ import "github.com/schedsim/schedsim/sim"
 // summary computed before a fold still overstates where a task fits,
 // which is all a skip needs.
 type fitSummary struct {
-	valid bool
 	res   int
-	unit  sim.Amount
+	unit  sim.Amount // 0: not computed (requests have positive units)
 	tail  sim.Time   // a task fits from here on (Forever: it never fits for good)
 	inner sim.Time   // the longest stretch before tail in which a task fits
 	most  sim.Amount // the largest free amount anywhere
@@ -42,12 +41,18 @@ func (p *profile) fitsFor(l *timeline, res int, unit sim.Amount) *fitSummary {
 // summary returns the summary of live timeline i for one task of unit of
 // resource res, computing it when the amounts changed since.
 func (p *profile) summary(i int32, res int, unit sim.Amount) *fitSummary {
-	s := &p.sums[i].fits
-	if s.valid && s.res == res && s.unit == unit {
+	if s := &p.sums[i].fits; s.unit == unit && s.res == res {
 		return s
 	}
+	return p.summarize(i, res, unit)
+}
+
+// summarize computes live timeline i's summary for one task of unit of
+// resource res.
+func (p *profile) summarize(i int32, res int, unit sim.Amount) *fitSummary {
+	s := &p.sums[i].fits
 	l := p.live[i]
-	*s = fitSummary{valid: true, res: res, unit: unit, tail: sim.Forever}
+	*s = fitSummary{res: res, unit: unit, tail: sim.Forever}
 	R, m := p.R, len(l.times)
 	run := -1 // first segment of the current stretch with room
 	for i := 0; i < m; i++ {

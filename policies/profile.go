@@ -189,7 +189,7 @@ func (p *profile) breakAt(l *timeline, t sim.Time) int {
 // addRange adds k·req to segments [i, j) of l.
 func (p *profile) addRange(l *timeline, i, j int, req []sim.Need, k sim.Amount) {
 	if l.idx >= 0 {
-		p.sums[l.idx].fits.valid = false
+		p.sums[l.idx].fits.unit = 0 // to be computed again
 		p.index.changed(l)
 	}
 	for _, q := range req {

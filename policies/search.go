@@ -182,7 +182,7 @@ func (p *profile) firstOne(base []sim.Amount, numNodes int, req []sim.Need, d, f
 			continue
 		}
 		fs := &sum.fits
-		if !fs.valid || fs.unit != unit || fs.res != res {
+		if fs.unit != unit || fs.res != res {
 			fs = p.summary(l.idx, res, unit)
 		}
 		if !fs.mayFit(d, b) {

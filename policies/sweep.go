@@ -97,7 +97,7 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 		}
 		if countable {
 			fs := &sum.fits
-			if !fs.valid || fs.unit != unit || fs.res != res {
+			if fs.unit != unit || fs.res != res {
 				fs = p.summary(l.idx, res, unit)
 			}
 			if !fs.mayFit(d, before) {
