@@ -240,7 +240,7 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 	d := max(r.dur, 1)
 	before := min(bound, r.start)
 	base := c.FreeVector()
-	opens, lower := s.gains(j, r, now, before, base)
+	opens, lower, lowestFreed := s.gains(j, r, now, before, base)
 	earlier := r.start > now && r.opened
 	// The cluster-wide totals are a necessary condition; checking them with
 	// the job's own slot counted free avoids taking it out and putting it
@@ -276,7 +276,7 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		if t, ok := s.prof.sweep(base, j.Needs(), k, d, search, before, own, s.prof.ownGroups(r.nodes)); ok {
 			old := *r
 			s.place(r, j, base, -1)
-			s.book(j, r, t, s.prof.pickKnown(base, numNodes, j.Needs(), k, d, t, nil), base)
+			s.book(j, r, t, s.prof.pickKnown(base, numNodes, j.Needs(), k, d, t, nil, 0), base)
 			s.grew(nodesFreed(old.nodes, old.start, old.start+d))
 			return
 		}
@@ -305,7 +305,8 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		// Repick, same start: the lowest-numbered nodes free over the
 		// window with the job's own slot counted free, and the profile
 		// touched only when they differ.
-		nodes := s.prof.pickKnown(base, numNodes, j.Needs(), k, d, r.start, r.nodes)
+		first := min(lowestFreed, r.nodes[0])
+		nodes := s.prof.pickKnown(base, numNodes, j.Needs(), k, d, r.start, r.nodes, int(first))
 		if nodes == nil || slices.Equal(nodes, r.nodes) {
 			return
 		}

@@ -83,15 +83,19 @@ func nodesFreed(nodes []int32, from, to sim.Time) freed {
 // lower reports, under Repick, whether a node numbered below one of r's
 // own came free within r's window and now holds one more task throughout
 // it: only then can re-picking the lowest-numbered nodes give another set.
+// Below lowest, no node came free within r's window since its last visit:
+// r's nodes were the lowest-numbered free over its window then (first
+// fit), so the nodes under both lowest and r's own still hold none of its
+// tasks, and a re-pick can start there.
 //
 // It moves r's read position to the end of the log.
-func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time, base []sim.Amount) (from sim.Time, lower bool) {
+func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time, base []sim.Amount) (from sim.Time, lower bool, lowest int32) {
 	recs, ok := s.freed.since(r.freedSeen)
 	r.freedSeen = s.freed.pos()
-	from = sim.Forever
+	from, lowest = sim.Forever, math.MaxInt32
 	if !ok {
 		r.opened = true
-		return now, true
+		return now, true, 0
 	}
 	highest := int32(-1)
 	if n := len(r.nodes); n > 0 {
@@ -117,11 +121,15 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 				}
 			}
 		}
-		if s.repick && !lower && f.from < end && f.to > r.start && f.lowest < highest {
+		if !s.repick || f.from >= end || f.to <= r.start {
+			continue // nothing came free within r's window
+		}
+		lowest = min(lowest, max(f.lowest, 0))
+		if !lower && f.lowest < highest {
 			lower = f.everything() || s.roomBelow(j, r, f, highest, base)
 		}
 	}
-	return from, lower
+	return from, lower, lowest
 }
 
 // representatives returns one node of each distinct timeline among f's

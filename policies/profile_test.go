@@ -252,7 +252,7 @@ func checkOwnSweep(t *testing.T, p *profile, b *bruteProfile, rng *rand.Rand, st
 			want = append(want, int32(n))
 		}
 	}
-	if got := p.pickKnown(b.base, len(b.base), req, len(nodes), d, own.from, nodes); !slices.Equal(got, want) {
+	if got := p.pickKnown(b.base, len(b.base), req, len(nodes), d, own.from, nodes, 0); !slices.Equal(got, want) {
 		t.Fatalf("step %d: re-pick of own slot %v on %v: profile %v, direct %v", step, own, nodes, got, want)
 	}
 	if len(nodes) != 1 {

@@ -108,7 +108,7 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 	if !ok {
 		return 0, nil, false
 	}
-	return t, p.pickKnown(base, numNodes, req, k, d, t, nil), true
+	return t, p.pickKnown(base, numNodes, req, k, d, t, nil, 0), true
 }
 
 // earliestOne is earliest for a single task: the least first window over
@@ -231,26 +231,28 @@ func (p *profile) pick(base []sim.Amount, numNodes int, req []sim.Need, k int, d
 	if numNodes >= 4*len(p.live) && !p.enough(base, req, k, d, t) {
 		return nil
 	}
-	return p.walk(base, numNodes, req, k, d, t, nil)
+	return p.walk(base, numNodes, req, k, d, t, nil, 0)
 }
 
 // pickKnown is pick when k tasks are known to fit at t: after a search
 // found t, or with own, a reservation of the job over exactly [t, t+d)
 // (its nodes, one entry per task, sorted), counted free: on its nodes a
-// window holds own's tasks there more than without it.
-func (p *profile) pickKnown(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time, own []int32) []int32 {
+// window holds own's tasks there more than without it. The caller knows
+// that the nodes numbered below first hold none of the tasks.
+func (p *profile) pickKnown(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time, own []int32, first int) []int32 {
 	p.epoch++
-	return p.walk(base, numNodes, req, k, d, t, own)
+	return p.walk(base, numNodes, req, k, d, t, own, first)
 }
 
 // walk takes the lowest-numbered nodes holding k tasks over [t, t+d),
-// each timeline measured once per epoch, own's tasks added on its nodes.
-func (p *profile) walk(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time, own []int32) []int32 {
+// from node first on, each timeline measured once per epoch, own's tasks
+// added on its nodes.
+func (p *profile) walk(base []sim.Amount, numNodes int, req []sim.Need, k int, d, t sim.Time, own []int32, first int) []int32 {
 	nodes := make([]int32, 0, k)
 	left, o := k, 0
 	var prev *timeline // neighbours mostly share a timeline: no load then
 	prevW := 0
-	for n := 0; n < numNodes && left > 0; n++ {
+	for n := first; n < numNodes && left > 0; n++ {
 		var w int
 		if l, has := p.lineOf(n); has {
 			if l != prev {
