@@ -97,6 +97,7 @@ func (b *bruteProfile) earliest(now, d, before sim.Time, amt sim.Amount, k int, 
 // every node's amounts, the earliest-slot search and the one-node search
 // with a job's own slot counted free against a direct computation.
 func TestProfileMatchesBruteForce(t *testing.T) {
+	defer withIndexFrom(2)()
 	for _, cfg := range []struct {
 		numNodes, capacity int
 		span               sim.Time
@@ -389,4 +390,12 @@ func TestGallop(t *testing.T) {
 			t.Fatalf("gallop(%v, %d, %d) = %d, want %d", nodes, i, target, got, want)
 		}
 	}
+}
+
+// withIndexFrom builds the summary index from n live timelines on, so that
+// small clusters use it, and returns the function restoring the default.
+func withIndexFrom(n int) func() {
+	old := indexLines
+	indexLines = n
+	return func() { indexLines = old }
 }

@@ -16,7 +16,8 @@ import (
 // conservative backfilling's time.
 //
 // It is built for the first shape asked and serves only that one (other
-// shapes scan every timeline). A timeline whose amounts change, or that
+// shapes scan every timeline), and only while there are many timelines:
+// on a few hundred, keeping it costs more than the scans it saves. A timeline whose amounts change, or that
 // comes or goes, is queued (dirty) and put back in place before the next
 // search, with its summary recomputed. Folding past breakpoints does not
 // refile anything: it only narrows where a task fits, so the keys still
@@ -30,6 +31,11 @@ type summaryIndex struct {
 	byInner []indexEntry // descending inner; timelines with an inner stretch only
 	dirty   []*timeline
 }
+
+// indexLines is how many live timelines make the index worth building; it
+// is dropped when they fall below half as many. Tests lower it to check
+// the index on small clusters.
+var indexLines = 256
 
 // indexEntry is a timeline under the key it is sorted by.
 type indexEntry struct {
@@ -50,7 +56,13 @@ func (x *summaryIndex) changed(l *timeline) {
 // building it on first use, and brings it up to date.
 func (p *profile) indexFor(res int, unit sim.Amount) bool {
 	x := &p.index
-	if !x.built {
+	switch {
+	case x.built && len(p.live) < indexLines/2:
+		*x = summaryIndex{} // few timelines again: scanning is cheaper
+		return false
+	case !x.built && len(p.live) < indexLines:
+		return false
+	case !x.built:
 		*x = summaryIndex{built: true, res: res, unit: unit}
 		for _, l := range p.live {
 			l.indexed, l.dirty = false, true
