@@ -4,21 +4,15 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/schedsim/schedsim/metrics"
 )
 
 // smallLogs are the SWF logs whose six replays take seconds; the others
-// (up to CEA-Curie, whose conservative replay in the nodes model takes
-// many minutes on two cores) are long tests (needLong).
+// (up to CEA-Curie, whose conservative replays in the nodes model take one
+// to three minutes each) are long tests (needLong).
 var smallLogs = map[string]bool{"NASA-iPSC-1993-3.1-cln.swf.gz": true, "lublin_256_new2": true}
-
-// slowNodesConservative are the logs whose conservative replay in the
-// nodes model (node-level reservations for every queued job) takes many
-// CPU-minutes: they run only with SCHEDSIM_LONG=all (docs/performance.md).
-var slowNodesConservative = map[string]bool{"CEA-Curie-2011-2.1-cln.swf.gz": true}
 
 // TestSWFLogs replays every SWF log of ../shared/traces/swf with none, EASY
 // and conservative backfilling in both cluster models, with the invariant
@@ -42,9 +36,6 @@ func TestSWFLogs(t *testing.T) {
 				t.Run(name+"/"+model+"/"+bf, func(t *testing.T) {
 					if !smallLogs[name] {
 						needLong(t)
-					}
-					if model == "nodes" && strings.HasPrefix(bf, "conservative") && slowNodesConservative[name] && os.Getenv("SCHEDSIM_LONG") != "all" {
-						t.Skip("many CPU-minutes: set SCHEDSIM_LONG=all")
 					}
 					t.Parallel()
 					out := filepath.Join(t.TempDir(), "run")
