@@ -33,8 +33,10 @@ import (
 // Repick, a job whose start cannot move is re-picked only when a node
 // numbered below one of its own, freed within its window, now has room
 // for a task throughout it. The search itself counts the job's own slot
-// free instead of taking it out (sweep.go) and reads only the timelines a
-// summary says may hold a task (fitsummary.go). The result is the same as
+// free instead of taking it out (sweep.go), as do one-task searches and
+// Repick's re-pick of the nodes, and reads only the timelines a summary
+// says may hold a task (fitsummary.go), found through an index on large
+// clusters (summaryindex.go). The result is the same as
 // searching every job in full (conservative_ref_test.go checks it against
 // a plain version).
 //

@@ -112,8 +112,7 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 }
 
 // earliestOne is earliest for a single task: the least first window over
-// the nodes, the lowest-numbered node on ties. Each node's search stops at
-// the best start found so far, and a node free now ends the search.
+// the nodes, the lowest-numbered node on ties (firstOne).
 func (p *profile) earliestOne(base []sim.Amount, numNodes int, req []sim.Need, d, before sim.Time) (sim.Time, []int32, bool) {
 	t, node, ok := p.firstOne(base, numNodes, req, d, p.now, before, ownTask{node: -1})
 	if !ok {
@@ -137,7 +136,9 @@ type ownTask struct {
 //
 // A one-resource request is searched per distinct timeline, each standing
 // for the lowest-numbered node sharing it, and a timeline whose summary
-// rules out a window that could win is not read.
+// rules out a window that could win is not read. Requests of several
+// resources go node by node from now, without own (firstOneByNode): settle
+// counts an own slot free for one-resource requests only.
 func (p *profile) firstOne(base []sim.Amount, numNodes int, req []sim.Need, d, from, before sim.Time, own ownTask) (sim.Time, int32, bool) {
 	res, unit, countable := countBased(req, 1)
 	if !countable {
