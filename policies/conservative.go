@@ -275,10 +275,11 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		// it back would cost two updates, and most searches fail.
 		unit := j.Needs()[0].Amt
 		own := slot{from: r.start, to: r.start + d, amt: unit}
-		if t, ok := s.prof.sweep(base, j.Needs(), k, d, search, before, own, s.prof.ownGroups(r.nodes)); ok {
+		if t, ok, first := s.prof.sweep(base, j.Needs(), k, d, search, before, own, s.prof.ownGroups(r.nodes)); ok {
 			old := *r
 			s.place(r, j, base, -1)
-			s.book(j, r, t, s.prof.pickKnown(base, numNodes, j.Needs(), k, d, t, nil, 0), base)
+			first = min(first, old.nodes[0]) // its own nodes, free once it is out
+			s.book(j, r, t, s.prof.pickKnown(base, numNodes, j.Needs(), k, d, t, nil, int(first)), base)
 			s.grew(nodesFreed(old.nodes, old.start, old.start+d))
 			return
 		}

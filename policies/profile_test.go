@@ -238,7 +238,7 @@ func checkOwnSweep(t *testing.T, p *profile, b *bruteProfile, rng *rand.Rand, st
 	before = min(before, own.from)
 	k := 1 + rng.IntN(len(b.base)+1)
 	req := []sim.Need{{Res: 0, Amt: size}}
-	gt, gok := p.sweep(b.base, req, k, d, now, before, slot{from: own.from, to: own.to, amt: size}, p.ownGroups(nodes))
+	gt, gok, _ := p.sweep(b.base, req, k, d, now, before, slot{from: own.from, to: own.to, amt: size}, p.ownGroups(nodes))
 	wt, _, wok := b.earliest(now, d, before, size, k, func(i int) bool { return b.books[i].call == call })
 	if gok != wok || gok && gt != wt {
 		t.Fatalf("step %d: sweep with own slot %v on %v (k %d, before %d): profile %v %d, direct %v %d",

@@ -104,11 +104,11 @@ func (p *profile) earliest(base []sim.Amount, numNodes int, req []sim.Need, k in
 		from = a[i]
 	}
 	// No start before from fits (the rounds above); sweep [from, before).
-	t, ok = p.sweep(base, req, k, d, from, before, slot{}, nil)
+	t, ok, first := p.sweep(base, req, k, d, from, before, slot{}, nil)
 	if !ok {
 		return 0, nil, false
 	}
-	return t, p.pickKnown(base, numNodes, req, k, d, t, nil, 0), true
+	return t, p.pickKnown(base, numNodes, req, k, d, t, nil, int(first)), true
 }
 
 // earliestOne is earliest for a single task: the least first window over

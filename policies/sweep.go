@@ -2,6 +2,7 @@ package policies
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sort"
 
@@ -67,14 +68,23 @@ func (p *profile) roomAt(l *timeline, res int, unit sim.Amount, t sim.Time) bool
 // job's own reservation own (one task's amount in own.amt) is
 // counted free on its nodes; its windows must end before own.to, as those
 // of a search for an earlier start do (firstWindowCount).
-func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, before sim.Time, own slot, groups []ownGroup) (sim.Time, bool) {
+//
+// first is a node below which none but the own nodes holds a task
+// throughout any window the sweep looked at, so a pick at the start found
+// may begin there (pickKnown).
+func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, before sim.Time, own slot, groups []ownGroup) (t sim.Time, ok bool, first int32) {
+	first = math.MaxInt32
 	if from >= before {
-		return 0, false
+		return 0, false, first
 	}
 	res, unit, countable := countBased(req, 1)
 	total := 0
 	for _, n := range p.untouched() {
-		total += sim.TasksFittingIn(base, p.R, int(n), req, k)
+		w := sim.TasksFittingIn(base, p.R, int(n), req, k)
+		if w > 0 && first == math.MaxInt32 {
+			first = n
+		}
+		total += w
 	}
 	// The own groups' nodes are swept with the slot added back, apart
 	// from the other nodes sharing their timelines.
@@ -108,6 +118,7 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 			room = k
 		}
 		cands, mults = append(cands, l), append(mults, mult)
+		first = min(first, sum.low)
 	}
 	p.cands, p.mults = cands[:0], mults[:0]
 	for _, g := range groups {
@@ -125,7 +136,7 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 		room += int(g.nodes) * k
 	}
 	if room < k {
-		return 0, false
+		return 0, false, first
 	}
 	events := p.events[:0]
 	for c, l := range cands {
@@ -147,7 +158,7 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 	}
 	p.events = events[:0]
 	if total >= k {
-		return from, true
+		return from, true, first
 	}
 	// Even if every gain came at once, too few: no need to order them.
 	most := total
@@ -155,7 +166,7 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 		most += max(e.delta, 0)
 	}
 	if most < k {
-		return 0, false
+		return 0, false, first
 	}
 	slices.SortFunc(events, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
 	for i := 0; i < len(events); {
@@ -167,10 +178,10 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 			break
 		}
 		if total >= k {
-			return at, true
+			return at, true, first
 		}
 	}
-	return 0, false
+	return 0, false, first
 }
 
 // stretchEvents is lineEvents for a timeline on which at most one task
