@@ -238,6 +238,9 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi
 // then a binary search, so a long stretch below target costs its logarithm
 // and a short one a step or two.
 func gallop(nodes []int32, i int, target int32) int {
+	if i+1 == len(nodes) || nodes[i+1] >= target {
+		return i + 1 // the usual case: a step
+	}
 	lo, step := i, 1 // nodes[lo] < target
 	for lo+step < len(nodes) && nodes[lo+step] < target {
 		lo += step
