@@ -79,6 +79,23 @@ var encodings = []struct {
 	}},
 }
 
+// roundTrip writes jobs in every encoding and calls check with what each
+// reads back.
+func roundTrip(t *testing.T, jobs []*sim.Job, check func(name string, back []*sim.Job)) {
+	t.Helper()
+	for _, enc := range encodings {
+		var b bytes.Buffer
+		if err := enc.write(&b, jobs); err != nil {
+			t.Fatal(err)
+		}
+		back, err := enc.read(t, b.Bytes())
+		if err != nil {
+			t.Fatalf("%s: %v", enc.name, err)
+		}
+		check(enc.name, back)
+	}
+}
+
 // TestWrittenGang: the writers write gang so that the job reads back the
 // same way it replays. A job of several tasks that is not a gang but
 // whose tasks are not independent either (Alibaba's instances) comes back
@@ -102,21 +119,13 @@ func TestWrittenGang(t *testing.T) {
 		"hpc independent=false gang=true\n" +
 		"one independent=false gang=false\n" +
 		"one-gang independent=false gang=true\n"
-	for _, enc := range encodings {
-		var b bytes.Buffer
-		if err := enc.write(&b, jobs); err != nil {
-			t.Fatal(err)
-		}
-		back, err := enc.read(t, b.Bytes())
-		if err != nil {
-			t.Fatalf("%s: %v", enc.name, err)
-		}
+	roundTrip(t, jobs, func(name string, back []*sim.Job) {
 		var got strings.Builder
 		for _, j := range back {
 			fmt.Fprintf(&got, "%s independent=%t gang=%t\n", j.ID, j.IndependentTasks, j.Gang)
 		}
 		if got.String() != want {
-			t.Errorf("%s:\n got\n%s\nwant\n%s", enc.name, got.String(), want)
+			t.Errorf("%s:\n got\n%s\nwant\n%s", name, got.String(), want)
 		}
-	}
+	})
 }

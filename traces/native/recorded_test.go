@@ -39,19 +39,11 @@ func recordedJobs() []*sim.Job {
 func TestRecordedRoundTrip(t *testing.T) {
 	jobs := recordedJobs()
 	want := dumpAll(jobs)
-	for _, enc := range encodings {
-		var b bytes.Buffer
-		if err := enc.write(&b, jobs); err != nil {
-			t.Fatal(err)
-		}
-		back, err := enc.read(t, b.Bytes())
-		if err != nil {
-			t.Fatalf("%s: %v", enc.name, err)
-		}
+	roundTrip(t, jobs, func(name string, back []*sim.Job) {
 		if got := dumpAll(back); got != want {
-			t.Errorf("%s:\n got\n%s\nwant\n%s", enc.name, got, want)
+			t.Errorf("%s:\n got\n%s\nwant\n%s", name, got, want)
 		}
-	}
+	})
 }
 
 // TestWriteRecordedShape: the fields are left out of a job that has none
