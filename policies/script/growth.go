@@ -36,7 +36,7 @@ var growingMethods = map[string]func(s *Script, recv starlark.Value, args starla
 	"replace":    replaceCost,
 	"format":     formatCost,
 	"split":      splitCost,
-	"rsplit":     splitCost,
+	"rsplit":     rsplitCost,
 	"splitlines": splitlinesCost,
 	"extend":     extendCost,
 }
@@ -288,6 +288,23 @@ func splitCost(_ *Script, recv starlark.Value, args starlark.Tuple, kwargs []sta
 		}
 	}
 	return pieces * pieceSize
+}
+
+// rsplitCost is s.rsplit(sep, maxsplit): split's pieces, except that
+// without a separator go.starlark.net reserves room for maxsplit+1 pieces
+// before it looks at the string, so "a".rsplit(None, 10**9) would take
+// 16 GB at once.
+func rsplitCost(s *Script, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) float64 {
+	cost := splitCost(s, recv, args, kwargs)
+	if sep := arg(args, kwargs, 0, "sep"); sep != nil && sep != starlark.None {
+		return cost
+	}
+	if m, ok := arg(args, kwargs, 1, "maxsplit").(starlark.Int); ok {
+		if k, ok := m.Int64(); ok && k >= 0 {
+			return max(cost, float64(k+1)*valueSize)
+		}
+	}
+	return cost
 }
 
 // splitlinesCost is s.splitlines(): a list of the lines.

@@ -88,6 +88,8 @@ func TestGrowingOperationsAreCharged(t *testing.T) {
 		{"format method", mb + "j = '{}{}{}{}{}'.format(s)", "string.format()"},
 		{"replace", mb + "j = s.replace('x', s)", "string.replace()"},
 		{"split", "l = 'x ' * 1000000\np = l.split()", "string.split()"},
+		{"rsplit reserving maxsplit pieces", "p = 'a b'.rsplit(None, 4000000000)", "string.rsplit()"},
+		{"rsplit reserving maxsplit pieces, by name", "p = 'a b'.rsplit(maxsplit = 4000000000)", "string.rsplit()"},
 		{"list of range", "l = list(range(1000000000))", "list()"},
 		{"sorted range", "l = sorted(range(1000000000))", "sorted()"},
 		{"enumerate", "l = enumerate(range(1000000000))", "enumerate()"},
