@@ -1,6 +1,8 @@
 package policies
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 
 	"github.com/schedsim/schedsim/sim"
@@ -20,11 +22,19 @@ import (
 // hold no pointers, so moving entries is a plain memory move and the
 // garbage collector neither scans them nor puts write barriers on the
 // moves (with 10⁵ jobs running, the barriers cost as much as the moves).
+//
+// Jobs that start wait unsorted in pending until the order is read (first,
+// cursor); one that ends before then leaves in constant time, found by its
+// slot (JobRun.PolicySlot). When nothing waits, EASY never reads the
+// order, and on a Google-like trace on 2,500 machines the sorted inserts
+// and removes were a tenth of the engine's time.
 type byEnd struct {
-	chunks [][]endEntry // each sorted and not empty, in order
-	n      int
-	jobs   []*sim.JobRun // by slot; nil when free
-	free   []int32       // free slots
+	chunks  [][]endEntry  // each sorted and not empty, in order
+	pending []endEntry    // not yet in the chunks, in no order
+	n       int           // jobs held, in the chunks and pending
+	jobs    []*sim.JobRun // by slot; nil when free
+	where   []int32       // by slot: the index in pending, −1 in the chunks
+	free    []int32       // free slots
 }
 
 // endEntry is a running job's slot with its sort key, computed once.
@@ -37,22 +47,39 @@ type endEntry struct {
 // entryOf is j's entry, without a slot.
 func entryOf(j *sim.JobRun) endEntry { return endEntry{end: endKey(j), seq: j.Seq, slot: -1} }
 
-// take gives j a slot.
+// take gives j a slot, noted in j.PolicySlot (plus one: 0 is none).
 func (b *byEnd) take(j *sim.JobRun) int32 {
+	var s int32
 	if n := len(b.free); n > 0 {
-		s := b.free[n-1]
+		s = b.free[n-1]
 		b.free = b.free[:n-1]
 		b.jobs[s] = j
-		return s
+	} else {
+		b.jobs = append(b.jobs, j)
+		b.where = append(b.where, -1)
+		s = int32(len(b.jobs) - 1)
 	}
-	b.jobs = append(b.jobs, j)
-	return int32(len(b.jobs) - 1)
+	j.PolicySlot = s + 1
+	return s
 }
 
 // release frees slot s.
 func (b *byEnd) release(s int32) {
+	if j := b.jobs[s]; j.PolicySlot == s+1 {
+		j.PolicySlot = 0
+	}
 	b.jobs[s] = nil
 	b.free = append(b.free, s)
+}
+
+// slotOf returns j's slot, or −1 when j.PolicySlot does not name one of
+// this list's slots holding j.
+func (b *byEnd) slotOf(j *sim.JobRun) int32 {
+	s := j.PolicySlot - 1
+	if s < 0 || int(s) >= len(b.jobs) || b.jobs[s] != j {
+		return -1
+	}
+	return s
 }
 
 func (e endEntry) before(f endEntry) bool {
@@ -72,6 +99,7 @@ func (b *byEnd) len() int { return b.n }
 
 // first is the job that ends first; nil when empty.
 func (b *byEnd) first() *sim.JobRun {
+	b.settle()
 	if b.n == 0 {
 		return nil
 	}
@@ -93,10 +121,35 @@ func (b *byEnd) locate(e endEntry) (c, i int) {
 	return c, i
 }
 
+// insert adds a job that started; it waits in pending.
 func (b *byEnd) insert(j *sim.JobRun) {
 	b.n++
 	e := entryOf(j)
 	e.slot = b.take(j)
+	b.where[e.slot] = int32(len(b.pending))
+	b.pending = append(b.pending, e)
+}
+
+// settle sorts the pending jobs into the chunks.
+func (b *byEnd) settle() {
+	if len(b.pending) == 0 {
+		return
+	}
+	slices.SortFunc(b.pending, func(x, y endEntry) int {
+		if c := cmp.Compare(x.end, y.end); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.seq, y.seq)
+	})
+	for _, e := range b.pending {
+		b.where[e.slot] = -1
+		b.place(e)
+	}
+	b.pending = b.pending[:0]
+}
+
+// place puts entry e in its chunk.
+func (b *byEnd) place(e endEntry) {
 	if len(b.chunks) == 0 {
 		b.chunks = append(b.chunks, append(make([]endEntry, 0, 2*endChunk), e))
 		return
@@ -117,8 +170,27 @@ func (b *byEnd) insert(j *sim.JobRun) {
 	}
 }
 
+// remove takes out a job that ended, wherever it is.
 func (b *byEnd) remove(j *sim.JobRun) {
 	if b.n == 0 {
+		return
+	}
+	if s := b.slotOf(j); s >= 0 {
+		if b.where[s] >= 0 {
+			b.unpend(s)
+			return
+		}
+	} else {
+		// Its PolicySlot does not name it here (a job not held, or one
+		// whose PolicySlot another list overwrote): look in pending too.
+		for _, e := range b.pending {
+			if b.jobs[e.slot] == j {
+				b.unpend(e.slot)
+				return
+			}
+		}
+	}
+	if len(b.chunks) == 0 {
 		return
 	}
 	c, i := b.locate(entryOf(j))
@@ -144,7 +216,19 @@ func (b *byEnd) remove(j *sim.JobRun) {
 	b.chunks = b.chunks[:len(b.chunks)-1]
 }
 
-// find looks for j everywhere; c < 0 when it is not held.
+// unpend takes the job of slot s out of pending.
+func (b *byEnd) unpend(s int32) {
+	p := b.where[s]
+	last := b.pending[len(b.pending)-1]
+	b.pending[p] = last
+	b.where[last.slot] = p
+	b.pending = b.pending[:len(b.pending)-1]
+	b.where[s] = -1
+	b.n--
+	b.release(s)
+}
+
+// find looks for j in the chunks; c < 0 when it is not there.
 func (b *byEnd) find(j *sim.JobRun) (c, i int) {
 	for c, ch := range b.chunks {
 		for i, e := range ch {
@@ -163,7 +247,10 @@ type endCursor struct {
 }
 
 // cursor is at the job that ends first.
-func (b *byEnd) cursor() endCursor { return endCursor{b: b} }
+func (b *byEnd) cursor() endCursor {
+	b.settle()
+	return endCursor{b: b}
+}
 
 func (e *endCursor) valid() bool      { return e.c < len(e.b.chunks) }
 func (e *endCursor) job() *sim.JobRun { return e.b.jobs[e.b.chunks[e.c][e.i].slot] }

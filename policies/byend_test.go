@@ -30,6 +30,9 @@ func TestByEnd(t *testing.T) {
 		}
 		// Removing a job not held changes nothing.
 		b.remove(&sim.JobRun{Job: &sim.Job{Walltime: sim.NoWalltime}, Seq: -1})
+		if rng.IntN(40) == 0 {
+			b.first() // the pending jobs go into the chunks
+		}
 		if step%997 != 0 && step != 19999 {
 			continue
 		}
@@ -68,5 +71,42 @@ func TestByEnd(t *testing.T) {
 	}
 	if len(b.chunks) < 2 {
 		t.Fatalf("only %d chunks: the test did not split any", len(b.chunks))
+	}
+}
+
+// TestByEndPending: jobs that start and end between two reads of the order
+// never reach the chunks, and a job still pending is removed even when its
+// estimate changed or another list overwrote its PolicySlot.
+func TestByEndPending(t *testing.T) {
+	job := func(seq int64, start sim.Time) *sim.JobRun {
+		return &sim.JobRun{Job: &sim.Job{Runtime: 10, Walltime: sim.NoWalltime}, Seq: seq, Start: start}
+	}
+	var b, other byEnd
+	a, c, d := job(0, 5), job(1, 0), job(2, 3)
+	for _, j := range []*sim.JobRun{a, c, d} {
+		b.insert(j)
+	}
+	b.remove(c)
+	if len(b.chunks) != 0 || len(b.pending) != 2 || b.len() != 2 {
+		t.Fatalf("%d chunks, %d pending, len %d: want 0, 2, 2", len(b.chunks), len(b.pending), b.len())
+	}
+	a.Saved = 4 // its estimate changes while it waits
+	b.remove(a)
+	other.insert(d) // d's PolicySlot now names a slot of other
+	b.remove(d)
+	if b.len() != 0 || len(b.pending) != 0 || b.first() != nil {
+		t.Fatalf("len %d, %d pending after removing every job", b.len(), len(b.pending))
+	}
+	// Read in between: the order is by end, whichever way jobs came in.
+	for _, j := range []*sim.JobRun{job(3, 9), job(4, 1)} {
+		b.insert(j)
+	}
+	if f := b.first(); f.Seq != 4 {
+		t.Fatalf("first is job %d, want 4", f.Seq)
+	}
+	late := job(5, 0)
+	b.insert(late)
+	if f := b.first(); f != late || len(b.pending) != 0 {
+		t.Fatalf("first is job %d with %d pending, want 5 with none", f.Seq, len(b.pending))
 	}
 }

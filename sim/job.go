@@ -118,6 +118,11 @@ type JobRun struct {
 	// map keyed by job, which every pass over a long queue would look up.
 	// The engine never reads it.
 	PolicyState any
+	// PolicySlot is a queue policy's own small number for the job (EASY
+	// and conservative backfilling keep where a running job sits in their
+	// list of ends there), an integer that PolicyState would box. The
+	// engine never reads it.
+	PolicySlot int32
 	// PlacerState is the placer's own per-job state, kept here for the
 	// same reason (the pipeline placer's booking of the job). The engine
 	// never reads it.
