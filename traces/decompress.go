@@ -3,9 +3,10 @@ package traces
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // Decompressed reads r through a buffer, gunzipped when its first bytes
