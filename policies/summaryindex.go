@@ -133,6 +133,9 @@ func position(entries []indexEntry, e indexEntry, desc bool) (int, bool) {
 // in an index sorted ascending (or descending, desc); a move shifts only
 // the entries between the two places.
 func refile(entries []indexEntry, l *timeline, old, new sim.Time, filed, file, desc bool) []indexEntry {
+	if filed && file && old == new {
+		return entries // in place already: most changes keep the key
+	}
 	e := indexEntry{new, l}
 	if !filed {
 		if !file {
@@ -145,11 +148,8 @@ func refile(entries []indexEntry, l *timeline, old, new sim.Time, filed, file, d
 	if !found {
 		panic("policies: a timeline missing from the summary index")
 	}
-	switch {
-	case !file:
+	if !file {
 		return slices.Delete(entries, i, i+1)
-	case old == new:
-		return entries
 	}
 	// j counts l's old entry, still at i.
 	if j, _ := position(entries, e, desc); j > i {
