@@ -313,11 +313,13 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		if nodes == nil || slices.Equal(nodes, r.nodes) {
 			return
 		}
-		old := r.nodes
-		s.place(r, j, base, -1)
+		// Only the nodes that differ change: a re-pick mostly keeps most
+		// of a large job's nodes.
+		gone, came := left(r.nodes, nodes), left(nodes, r.nodes)
+		s.prof.addNodes(gone, base, r.start, r.start+d, j.Needs(), 1)
+		s.prof.addNodes(came, base, r.start, r.start+d, j.Needs(), -1)
 		r.nodes = nodes
-		s.place(r, j, base, 1)
-		s.grew(nodesFreed(left(old, nodes), r.start, r.start+d))
+		s.grew(nodesFreed(gone, r.start, r.start+d))
 		return
 	}
 	old := *r
