@@ -40,14 +40,17 @@ type outcome struct {
 	cpu, mem, disk float64
 }
 
-// attemptKey names an attempt: its task and number.
+// attemptKey names an attempt: its task, number and submit time. The
+// number alone can repeat: a task event after its job's end (a broken
+// record) starts the forgotten task again from attempt 1, at a later time.
 type attemptKey struct {
-	job   int64
-	index int32
-	n     int32
+	job    int64
+	index  int32
+	n      int32
+	submit sim.Time
 }
 
-func (a *attempt) key() attemptKey { return attemptKey{a.job, a.index, a.n} }
+func (a *attempt) key() attemptKey { return attemptKey{a.job, a.index, a.n, a.submit} }
 
 // taskState is a task's last known values, carried from one attempt to
 // the next (a record may leave a field empty).
