@@ -32,7 +32,6 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 	if to <= from || len(nodes) == 0 {
 		return
 	}
-	p.version++
 	if len(p.cnt) != len(p.lines) {
 		p.cnt = make([]int32, len(p.lines))
 	}
@@ -59,8 +58,10 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 		case gr.src != nil:
 			gr.dst = p.newLine(slices.Clone(gr.src.times), slices.Clone(gr.src.free))
 			p.sums[gr.src.idx].refs -= gr.size
+			p.version++ // nodes leave a timeline they shared
 		default:
 			gr.dst = p.newLine([]sim.Time{p.now}, slices.Clone(gr.base))
+			p.version++
 		}
 		p.sums[gr.dst.idx].refs = gr.size
 		p.rangeAdd(gr.dst, from, to, req, sign*sim.Amount(gr.count), true)
