@@ -104,9 +104,9 @@ const (
 )
 
 // jobBatch is up to jobsTable.staged rows. Two batches take turns: the
-// engine fills one while the encoder adds the other's rows to the record
-// it builds, so a record of 64k rows is staged in pieces; staging a whole
-// record at a time held 27 MB of batches.
+// recorder goroutine fills one while the encoder adds the other's rows to
+// the record it builds, so a record of 64k rows is staged in pieces;
+// staging a whole record at a time held 27 MB of batches.
 type jobBatch struct {
 	rows []jobRow
 	text []byte // every row's strings, back to back
@@ -120,7 +120,7 @@ type jobsTable struct {
 	cut   int            // rows per record
 	total int64          // rows in all
 	// The rows and text bytes sent to the encoder for the record it
-	// builds, on the engine's side.
+	// builds, on the recorder goroutine.
 	recRows, recText int
 	staged           int         // rows per staged batch: stagedRows, fewer in tests
 	building         *jobColumns // the encoder's record under way, or nil
