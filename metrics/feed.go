@@ -3,6 +3,8 @@ package metrics
 import (
 	"fmt"
 	"runtime/debug"
+	"slices"
+	"unsafe"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -160,9 +162,30 @@ func (f *feed) init(nodes, R int) {
 	f.todo = make(chan *eventBatch, feedBatches)
 	f.free = make(chan *eventBatch, feedBatches)
 	f.done = make(chan struct{})
-	f.cur = new(eventBatch)
+	f.cur = idleEventBatches.get()
+	f.cur.events = slices.Grow(f.cur.events, batchEvents)
 	for range feedBatches - 1 {
-		f.free <- new(eventBatch)
+		b := idleEventBatches.get()
+		b.events = slices.Grow(b.events, batchEvents)
+		f.free <- b
+	}
+}
+
+// release hands the batches to the next recorder (reuse.go), once the
+// recorder goroutine has stopped.
+func (f *feed) release() {
+	keep := func(b *eventBatch) {
+		b.reset()
+		size := cap(b.events)*int(unsafe.Sizeof(event{})) + cap(b.nodes)*4 + cap(b.steps)*int(unsafe.Sizeof(stepCopy{})) +
+			cap(b.amounts)*8 + cap(b.touched)*int(unsafe.Sizeof(touchedNode{})) + cap(b.shapes)*int(unsafe.Sizeof(jobShape{}))
+		if size <= maxKeptBatchBytes {
+			idleEventBatches.put(b)
+		}
+	}
+	keep(f.cur)
+	f.cur = nil
+	for range feedBatches - 1 {
+		keep(<-f.free)
 	}
 }
 

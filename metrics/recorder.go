@@ -346,6 +346,9 @@ func (r *Recorder) Close(final FinalInfo) error {
 // releaseBatches hands the staging batches to the next recorder (reuse.go),
 // once every encoder has stopped.
 func (r *Recorder) releaseBatches() {
+	if r.feed.stopped && r.feed.cur != nil {
+		r.feed.release()
+	}
 	if r.jobs != nil {
 		r.jobs.release()
 	}
