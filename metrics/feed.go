@@ -223,15 +223,17 @@ func (r *Recorder) applySafely(b *eventBatch) {
 	defer func() {
 		if v := recover(); v != nil {
 			r.crashed.Store(&recorderPanic{value: v, stack: debug.Stack()})
+			r.fail(fmt.Errorf("recorder goroutine panicked: %v", v))
 		}
 	}()
 	r.apply(b)
 }
 
 // rethrow panics on the caller's goroutine with the recorder goroutine's
-// panic, if it had one.
+// panic, if it had one not raised yet.
 func (r *Recorder) rethrow() {
-	if p := r.crashed.Load(); p != nil {
+	if p := r.crashed.Load(); p != nil && !r.raised {
+		r.raised = true
 		panic(p.String())
 	}
 }

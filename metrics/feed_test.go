@@ -85,8 +85,8 @@ func TestFeedMatchesInline(t *testing.T) {
 }
 
 // TestRecorderPanicSurfaces: a panic on the recorder goroutine is raised
-// again on the engine's, with the original message and stack, and Abort
-// still cleans up.
+// again on the engine's, with the original message and stack, once; Close
+// then fails with it and cleans up.
 func TestRecorderPanicSurfaces(t *testing.T) {
 	dir := t.TempDir()
 	c := twoNodes(t)
@@ -105,7 +105,9 @@ func TestRecorderPanicSurfaces(t *testing.T) {
 	if !strings.Contains(msg, "metrics recorder: runtime error: index out of range") || !strings.Contains(msg, "(*nodeUsage).start") {
 		t.Errorf("panic = %.300q, want the recorder goroutine's, with its stack", msg)
 	}
-	rec.Abort()
+	if err := rec.Close(FinalInfo{}); err == nil || !strings.Contains(err.Error(), "recorder goroutine panicked: runtime error") {
+		t.Errorf("Close = %v, want the panic", err)
+	}
 	if names := files(t, dir); len(names) != 0 {
 		t.Errorf("left behind %v", names)
 	}

@@ -38,16 +38,6 @@ type Recorder struct {
 	calib  calibration
 	idleW  float64 // the cluster's draw with nothing running
 
-	tables []*table // every file opened, for Close and Abort (engine side)
-
-	// feed copies the engine's events to the recorder goroutine
-	// (feed.go), which owns every field above but tables; Close and Abort
-	// stop it first.
-	feed     feed
-	crashed  atomic.Pointer[recorderPanic] // the recorder goroutine's panic
-	aborting atomic.Bool                   // Abort: drop the events left
-	errMu    sync.Mutex                    // guards err
-	failed   atomic.Bool                   // err is set
 	// earlier is the energy of stopped runs of jobs queued again, added to
 	// the job's energy when it ends.
 	earlier map[*sim.JobRun]float64
@@ -60,7 +50,18 @@ type Recorder struct {
 	finished bool
 	end      sim.Time // end of the makespan, known at Finished
 	events   int64    // events the engine reported to Finished
+
+	// The fields above belong to the recorder goroutine until Finished,
+	// Close or Abort has stopped it; those below to the engine's (the
+	// caller's), but for err.
+	feed     feed                          // copies the events to the recorder goroutine (feed.go)
+	crashed  atomic.Pointer[recorderPanic] // the recorder goroutine's panic
+	raised   bool                          // crashed was raised on the engine's goroutine
+	aborting atomic.Bool                   // Abort: drop the events left
+	errMu    sync.Mutex                    // guards err
 	err      error
+	failed   atomic.Bool // err is set
+	tables   []*table    // every file opened, for Close and Abort
 	closed   bool
 }
 
@@ -431,4 +432,5 @@ func (r *Recorder) Abort() {
 		tb.abort()
 	}
 	r.releaseBatches()
+	r.rethrow() // a recorder bug is not hidden by the error that aborted the run
 }
