@@ -112,7 +112,8 @@ func BenchmarkEncodeSweepTables(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, j := range runs {
-			if err := jt.add(j, sim.Completed, 1e6*rng.Float64()); err != nil {
+			ev := event{job: j.Job, first: j.FirstStart, end: j.End, measured: true}
+			if err := jt.add(&ev, j.Nodes, sim.Completed, 1e6*rng.Float64()); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -30,8 +30,7 @@ type calibration struct {
 
 // submitted counts a recorded job's work, whatever becomes of it in the
 // run: on the traced system it ran.
-func (c *calibration) submitted(j *sim.JobRun) {
-	job := j.Job
+func (c *calibration) submitted(job *sim.Job) {
 	if !job.Recorded {
 		return
 	}
@@ -44,14 +43,15 @@ func (c *calibration) submitted(j *sim.JobRun) {
 	c.any = true
 }
 
-// started compares a job's first start with its recorded one.
-func (c *calibration) started(j *sim.JobRun) {
-	if !j.Job.Recorded {
+// started compares a job's first start with its recorded one; submit is
+// the trace's (sim.JobRun.TraceSubmit).
+func (c *calibration) started(job *sim.Job, start, submit sim.Time) {
+	if !job.Recorded {
 		return
 	}
-	c.startErr.add(math.Abs((j.Start - j.Job.RecordedStart).Seconds()))
-	c.simWait.add((j.Start - j.TraceSubmit).Seconds())
-	c.recWait.add((j.Job.RecordedStart - j.TraceSubmit).Seconds())
+	c.startErr.add(math.Abs((start - job.RecordedStart).Seconds()))
+	c.simWait.add((start - submit).Seconds())
+	c.recWait.add((job.RecordedStart - submit).Seconds())
 }
 
 // cols are the calib_* summary columns; every statistic is null when no

@@ -11,19 +11,31 @@
 //
 // where ext is parquet (default), arrow (IPC file format) or csv.
 //
+// Recording runs on goroutines of its own, so that on a machine with a
+// spare core it overlaps the engine (feed.go). The observer methods, on
+// the engine's goroutine, only copy what recording reads of each event
+// (times, status, reason, the node list; at a step the counts, draw,
+// allocations and the free amounts of the nodes that changed) into
+// batches of 2,048 events. The recorder goroutine applies the batches in
+// event order: tallies, waits, tenants, node usage and energy,
+// fragmentation, and the staging of table rows. Finished waits for it, so
+// Close sees everything; a write error is kept for Close, and a panic is
+// raised again on the engine's goroutine.
+//
 // Memory follows the jobs alive, not the trace: a job's row is taken from
-// the sim.JobRun when the job ends (or is rejected, or is still queued or
+// its copy when the job ends (or is rejected, or is still queued or
 // running when the run finishes) and staged as a small Go struct; every
 // 16k rows the batch goes to the file's encoder goroutine, which fills the
 // columns of the record under way from it and, every 64k rows, cuts the
-// record and streams it to an open file writer. The engine's goroutine
-// thus pays a struct append per row; column building, Parquet encoding and
-// compression (about as costly as the simulation) overlap it on a spare
-// core, in cut order, so the bytes never depend on scheduling. Two batches
-// per table take turns, which bounds memory to one record and two batches
-// per table, some 20 MB. The one exception is a few float64s per started
-// job (floatlog.go), kept so the median and p95 wait and the calibration's
-// statistics are exact rather than sketched.
+// record and streams it to an open file writer. Column building, Parquet
+// encoding and compression (about as costly as the simulation) thus run
+// on a third goroutine, in cut order. Each goroutine takes its input in
+// order, so the bytes never depend on scheduling. Two batches per table
+// take turns, which bounds memory to one record and two batches per
+// table, some 20 MB, plus four event batches of under a MB. The one
+// exception is a few float64s per started job (floatlog.go), kept so the
+// median and p95 wait and the calibration's statistics are exact rather
+// than sketched.
 //
 // Energy is integrated per piece: the draw is constant between steps, and
 // the price and carbon series (Options.Price, Options.Carbon) split a

@@ -60,7 +60,6 @@ type fragTracker struct {
 	keyBuf  []byte       // count's key, reused
 	ranked  []*fragShape // every shape, first-seen order
 	counted int64        // tasks counted
-	pending []*sim.JobRun
 
 	table []*fragShape // M: the most popular shapes, with their counts at the last rebuild
 	total int64        // Σ count over M
@@ -79,9 +78,13 @@ type fragTracker struct {
 
 	free    []sim.Amount // free[n*R+r] counted, ≥ 0
 	weight  []int64      // w[n*R+r]
-	dirty   []bool
-	touched []int32
-	all     bool // every node needs measuring (table rebuilt)
+	touched []int32      // the nodes to measure at this step
+	all     bool         // every node needs measuring (table rebuilt)
+	// image is the engine's free vector and online the nodes' state, as
+	// of the last step: the steps' copies (feed.go) bring the nodes that
+	// changed up to date.
+	image  []sim.Amount
+	online []bool
 
 	fragSum []u128       // Σ_n free·w per resource, milli·tasks
 	freeSum []sim.Amount // Σ_n free per resource
@@ -95,36 +98,18 @@ func newFragTracker(c *sim.Cluster) *fragTracker {
 	N, R := len(c.Nodes), len(c.Resources)
 	return &fragTracker{
 		c: c, R: R, shapes: map[string]*fragShape{},
-		free: make([]sim.Amount, N*R), weight: make([]int64, N*R), dirty: make([]bool, N),
+		free: make([]sim.Amount, N*R), weight: make([]int64, N*R), image: make([]sim.Amount, N*R), online: make([]bool, N),
 		fragSum: make([]u128, R), freeSum: make([]sim.Amount, R), fragInt: make([]float64, R), freeInt: make([]float64, R),
 	}
 }
 
-// submitted notes a job whose shape is counted at the next step, once the
-// engine has compiled its request.
-func (f *fragTracker) submitted(j *sim.JobRun) { f.pending = append(f.pending, j) }
-
-// touch marks node n's free amounts as changed.
-func (f *fragTracker) touch(n int32) {
-	if !f.dirty[n] {
-		f.dirty[n] = true
-		f.touched = append(f.touched, n)
-	}
-}
-
-// learn counts the shapes of the jobs submitted since the last step, and
-// rebuilds M when the tasks counted reach a power of two.
-func (f *fragTracker) learn() {
+// learn counts the shapes of the jobs submitted since the last step (not
+// rejected), and rebuilds M when the tasks counted reach a power of two.
+func (f *fragTracker) learn(shapes []jobShape) {
 	before := f.counted
-	for _, j := range f.pending {
-		needs := j.Needs()
-		if j.Status == sim.Rejected || needs == nil {
-			continue
-		}
-		f.count(needs, int64(max(j.Job.Tasks, 1)))
+	for _, s := range shapes {
+		f.count(s.needs, s.tasks)
 	}
-	clear(f.pending)
-	f.pending = f.pending[:0]
 	if f.counted > 0 && bits.Len64(uint64(before)) != bits.Len64(uint64(f.counted)) {
 		f.rebuild()
 	}
@@ -198,40 +183,37 @@ func (f *fragTracker) rebuild() {
 	}
 }
 
-// step brings the sums up to date after the pass at now: it integrates
-// the state that held since the last step, counts new shapes, and
-// re-measures the nodes that changed. It reports whether anything did.
-func (f *fragTracker) step(now sim.Time, c *sim.Context) bool {
-	moved := len(f.pending) > 0 || len(f.touched) > 0
-	if !moved {
-		return false
+// step brings the sums up to date after the pass at now, as v copies it:
+// it integrates the state that held since the last step, counts new
+// shapes, and re-measures the nodes that changed.
+func (f *fragTracker) step(now sim.Time, v stepView) {
+	R := f.R
+	f.touched = f.touched[:0]
+	for i, t := range v.touched {
+		copy(f.image[int(t.n)*R:int(t.n+1)*R], v.free[i*R:(i+1)*R])
+		f.online[t.n] = t.online
+		if t.changed {
+			f.touched = append(f.touched, t.n)
+		}
+	}
+	if v.submittedSinceStep == 0 && len(f.touched) == 0 {
+		return
 	}
 	f.advance(now)
-	f.learn()
+	f.learn(v.shapes)
 	if !f.on {
-		f.resetTouched()
-		return true
+		return
 	}
-	freeVec := c.FreeVector()
 	if f.all {
 		f.all = false
 		for n := range f.c.Nodes {
-			f.measure(n, freeVec, c.NodeOnline(n))
+			f.measure(n, f.image, f.online[n])
 		}
 	} else {
 		for _, n := range f.touched {
-			f.measure(int(n), freeVec, c.NodeOnline(int(n)))
+			f.measure(int(n), f.image, f.online[n])
 		}
 	}
-	f.resetTouched()
-	return true
-}
-
-func (f *fragTracker) resetTouched() {
-	for _, n := range f.touched {
-		f.dirty[n] = false
-	}
-	f.touched = f.touched[:0]
 }
 
 // advance integrates fragmented and free capacity up to t.

@@ -68,8 +68,8 @@ func jobsSchema(cal calendar, measuring bool) *arrow.Schema {
 	return cal.schema(fields)
 }
 
-// jobRow is one job staged on the engine's goroutine: only what the
-// JobRun will not keep (times, strings, the node list) and no derived
+// jobRow is one job staged on the recorder goroutine: only what the
+// event's copy will not keep (times, strings, the node list) and no derived
 // value; the encoder computes waits and slowdowns. It holds no pointer:
 // its strings are copied into the batch's text, so the garbage collector
 // never scans a batch and appends need no write barrier.
@@ -104,9 +104,9 @@ const (
 )
 
 // jobBatch is up to jobsTable.staged rows. Two batches take turns: the
-// engine fills one while the encoder adds the other's rows to the record
-// it builds, so a record of 64k rows is staged in pieces; staging a whole
-// record at a time held 27 MB of batches.
+// recorder goroutine fills one while the encoder adds the other's rows to
+// the record it builds, so a record of 64k rows is staged in pieces;
+// staging a whole record at a time held 27 MB of batches.
 type jobBatch struct {
 	rows []jobRow
 	text []byte // every row's strings, back to back
@@ -120,7 +120,7 @@ type jobsTable struct {
 	cut   int            // rows per record
 	total int64          // rows in all
 	// The rows and text bytes sent to the encoder for the record it
-	// builds, on the engine's side.
+	// builds, on the recorder goroutine.
 	recRows, recText int
 	staged           int         // rows per staged batch: stagedRows, fewer in tests
 	building         *jobColumns // the encoder's record under way, or nil
@@ -167,26 +167,27 @@ const stagedRows = 16 << 10
 // node list and request (the text grows past it when needed).
 const batchTextPerRow = 64
 
-// add stages j's row as of state. It runs once per job on the engine's
-// goroutine and allocates nothing once the batches have grown.
-func (t *jobsTable) add(j *sim.JobRun, state sim.JobStatus, energyJ float64) error {
-	job := j.Job
+// add stages the row of the job ev copies, on nodes, as of state. It runs
+// once per job on the recorder goroutine and allocates nothing once the
+// batches have grown.
+func (t *jobsTable) add(ev *event, nodes []int32, state sim.JobStatus, energyJ float64) error {
+	job := ev.job
 	b := t.cur
 	// A job stopped by a node event and run again counts from its first
 	// start: its wait is until it first ran, its run time spans every try.
 	row := jobRow{
-		submit: job.Submit, start: j.FirstStart, end: j.End, walltime: job.Walltime,
-		energyJ: energyJ, tasks: int64(job.Tasks), state: state, lost: j.LostWork, restarts: int64(j.Restarts),
+		submit: job.Submit, start: ev.first, end: ev.end, walltime: job.Walltime,
+		energyJ: energyJ, tasks: int64(job.Tasks), state: state, lost: ev.lostWork, restarts: ev.restarts,
 		traceRuntime: job.Runtime, recordedStart: job.RecordedStart, recorded: job.Recorded,
 		requestedProcs: job.RequestedProcs, priority: int64(job.Priority),
-		measured: t.measured == nil || t.measured(j),
+		measured: ev.measured,
 	}
-	for k, str := range [...]string{job.ID, job.User, job.Group, job.Queue, j.Reason, job.Partition, job.QOS} {
+	for k, str := range [...]string{job.ID, job.User, job.Group, job.Queue, ev.reason, job.Partition, job.QOS} {
 		b.text = append(b.text, str...)
 		row.text[k] = uint32(len(b.text))
 	}
 	if started(state) {
-		t.nodes = append(t.nodes[:0], j.Nodes...)
+		t.nodes = append(t.nodes[:0], nodes...)
 		var n int
 		b.text, n = appendNodeRanges(b.text, t.nodes)
 		row.nodes = int64(n)

@@ -4,8 +4,6 @@ import (
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
-
-	"github.com/schedsim/schedsim/sim"
 )
 
 // Measurement (Options.Measured). A what-if replay may leave out of its
@@ -28,11 +26,6 @@ import (
 // jobsMeasuredField is the jobs table's last column when Options.Measured
 // is set: whether the summary counts the job.
 var jobsMeasuredField = arrow.Field{Name: "measured", Type: arrow.FixedWidthTypes.Boolean}
-
-// measures reports whether the summary counts j.
-func (r *Recorder) measures(j *sim.JobRun) bool {
-	return r.opt.Measured == nil || r.opt.Measured(j)
-}
 
 // measuredArray is the measured column of n rows, from its bitmap.
 func measuredArray(bits []byte, n int) arrow.Array {

@@ -30,8 +30,7 @@ type nodeUsage struct {
 	downSince []sim.Time
 	downFor   []sim.Time
 
-	power nodePower    // power-down states (power.go)
-	frag  *fragTracker // told which nodes' free amounts change
+	power nodePower // power-down states (power.go)
 }
 
 // setDown records node n going down or up at now.
@@ -41,7 +40,6 @@ func (u *nodeUsage) setDown(now sim.Time, n int, down bool) {
 		u.downSince = make([]sim.Time, len(u.active))
 		u.downFor = make([]sim.Time, len(u.active))
 	}
-	u.frag.touch(int32(n))
 	if down {
 		u.power.down(now, n)
 	}
@@ -97,28 +95,26 @@ func newNodeUsage(c *sim.Cluster) *nodeUsage {
 	return u
 }
 
-// start records that j's tasks began now.
-func (u *nodeUsage) start(now sim.Time, j *sim.JobRun) {
-	for _, n := range j.Nodes {
+// start records that a job's tasks began on nodes at start.
+func (u *nodeUsage) start(nodes []int32, start sim.Time) {
+	for _, n := range nodes {
 		if u.active[n] == 0 {
-			u.since[n] = j.Start // after its nodes woke, under power-down
+			u.since[n] = start // after its nodes woke, under power-down
 		}
 		u.active[n]++
 		u.tasks[n]++
-		u.frag.touch(n)
 	}
 }
 
-// charge adds what j's tasks used from j.Start to until to their nodes and
-// returns the job's dynamic energy: Σ over tasks of
+// charge adds what a job's tasks (each needs needs) used on nodes from
+// start to until and returns the job's dynamic energy: Σ over tasks of
 // (max_w − idle_w)·amount/capacity·duration. With stop, the tasks end at
 // until; without, they are still running (end of the run).
-func (u *nodeUsage) charge(j *sim.JobRun, until sim.Time, stop bool) float64 {
-	dur := max(until-j.Start, 0) // a run stopped while its nodes were waking ran nothing
+func (u *nodeUsage) charge(nodes []int32, needs []sim.Need, start, until sim.Time, stop bool) float64 {
+	dur := max(until-start, 0) // a run stopped while its nodes were waking ran nothing
 	durS := dur.Seconds()
-	needs := j.Needs()
 	var jobJ float64
-	for _, n := range j.Nodes {
+	for _, n := range nodes {
 		base := int(n) * u.R
 		for _, q := range needs {
 			// milli-units × microseconds / 1e9 = unit·seconds
@@ -130,7 +126,6 @@ func (u *nodeUsage) charge(j *sim.JobRun, until sim.Time, stop bool) float64 {
 			}
 		}
 		if stop {
-			u.frag.touch(n)
 			u.active[n]--
 			if u.active[n] == 0 {
 				u.busy[n] += max(until-u.since[n], 0)

@@ -66,14 +66,6 @@ func (p *nodePower) time(n int, s sim.PowerState, end sim.Time) sim.Time {
 	return t
 }
 
-// PowerChanged implements sim.PowerObserver.
-func (r *Recorder) PowerChanged(now sim.Time, n int, s sim.PowerState) {
-	p := &r.nodes.power
-	p.init(len(r.c.Nodes))
-	p.set(now, n, s)
-	r.moved = true
-}
-
 // powerTotals sums the nodes' time asleep and switching, and their
 // switches, up to end.
 func (u *nodeUsage) powerTotals(end sim.Time) (asleep, switching sim.Time, offs, ons int64) {

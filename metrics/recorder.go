@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow/go/v17/arrow/memory"
 
@@ -17,8 +18,9 @@ import (
 // kept, later events are ignored, and Close returns it.
 //
 // Use: NewRecorder, pass it to sim.NewEngine, Run, then Close on success
-// or Abort on failure. One of the two must be called: each file has an
-// encoder goroutine that only they stop.
+// or Abort on failure. One of the two must be called: the recorder
+// goroutine (feed.go) and each file's encoder goroutine only stop there.
+// The observer methods must be called from one goroutine, the engine's.
 type Recorder struct {
 	dir string
 	c   *sim.Cluster
@@ -36,7 +38,6 @@ type Recorder struct {
 	calib  calibration
 	idleW  float64 // the cluster's draw with nothing running
 
-	tables []*table // every file opened, for Close and Abort
 	// earlier is the energy of stopped runs of jobs queued again, added to
 	// the job's energy when it ends.
 	earlier map[*sim.JobRun]float64
@@ -49,7 +50,18 @@ type Recorder struct {
 	finished bool
 	end      sim.Time // end of the makespan, known at Finished
 	events   int64    // events the engine reported to Finished
+
+	// The fields above belong to the recorder goroutine until Finished,
+	// Close or Abort has stopped it; those below to the engine's (the
+	// caller's), but for err.
+	feed     feed                          // copies the events to the recorder goroutine (feed.go)
+	crashed  atomic.Pointer[recorderPanic] // the recorder goroutine's panic
+	raised   bool                          // crashed was raised on the engine's goroutine
+	aborting atomic.Bool                   // Abort: drop the events left
+	errMu    sync.Mutex                    // guards err
 	err      error
+	failed   atomic.Bool // err is set
+	tables   []*table    // every file opened, for Close and Abort
 	closed   bool
 }
 
@@ -76,7 +88,6 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	}
 	r := &Recorder{dir: dir, c: c, opt: opt, mem: mem, res: resourceNames(c.Resources), cal: newCalendar(opt.Epoch, opt.TimeZone),
 		nodes: newNodeUsage(c), frag: newFragTracker(c)}
-	r.nodes.frag = r.frag
 	if i := mainResourceOf(c); i >= 0 {
 		r.calib.mainRes = c.Resources[i]
 	}
@@ -102,6 +113,8 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	r.tables = append(r.tables, r.series.table)
 	r.series.cur.reserve(min(seriesRowsPerJob*opt.ExpectedJobs, r.series.cut, stagedRows), r.series.R)
 	r.series.expect = int64(seriesRowsPerJob * opt.ExpectedJobs)
+	r.feed.init(len(c.Nodes), len(c.Resources))
+	r.startWorker()
 	return r, nil
 }
 
@@ -110,70 +123,128 @@ func (r *Recorder) Dir() string { return r.dir }
 
 // Err returns the first error met while recording, if any. The CLI may
 // poll it to stop a run early; Close returns it anyway.
-func (r *Recorder) Err() error { return r.err }
+func (r *Recorder) Err() error {
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
+	return r.err
+}
 
 // Fail records an error met by a companion writer (the decisions table):
 // the first error wins and Close returns it.
 func (r *Recorder) Fail(err error) { r.fail(err) }
 
+// fail keeps err if it is the first; the recorder goroutine and the
+// engine's (Fail) may both call it.
 func (r *Recorder) fail(err error) {
-	if err != nil && r.err == nil {
+	if err == nil {
+		return
+	}
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
+	if r.err == nil {
 		r.err = fmt.Errorf("metrics: %w", err)
+		r.failed.Store(true)
 	}
 }
 
-// Submitted implements sim.Observer.
-func (r *Recorder) Submitted(now sim.Time, j *sim.JobRun) {
+// ok says no error was met yet: rows are still worth staging.
+func (r *Recorder) ok() bool { return !r.failed.Load() }
+
+// apply plays a batch of copied events, on the recorder goroutine.
+func (r *Recorder) apply(b *eventBatch) {
+	for i := range b.events {
+		ev := &b.events[i]
+		nodes := b.nodes[ev.from:ev.to]
+		switch ev.kind {
+		case evSubmitted:
+			r.submitted(ev)
+		case evStarted:
+			r.started(ev, nodes)
+		case evEnded:
+			r.ended(ev, nodes)
+		case evRequeued:
+			r.requeued(ev, nodes)
+		case evRejected:
+			r.tally.rejected++
+			if r.ok() {
+				r.fail(r.jobs.add(ev, nil, sim.Rejected, 0))
+			}
+		case evNodeChanged:
+			r.nodes.setDown(ev.now, int(ev.node), ev.flag)
+			r.moved = true
+		case evPowerChanged:
+			p := &r.nodes.power
+			p.init(len(r.c.Nodes))
+			p.set(ev.now, int(ev.node), sim.PowerState(ev.status))
+			r.moved = true
+		case evStepped:
+			r.stepped(ev.now, b.step(ev.step, len(r.res)))
+		case evLeftQueued:
+			r.tally.unfinished++
+			if r.ok() {
+				r.fail(r.jobs.add(ev, nil, sim.Queued, 0))
+			}
+		case evLeftRunning:
+			r.tally.unfinished++
+			// Charged up to now, not released: the job is still running.
+			energy := r.nodes.charge(nodes, ev.needs, ev.start, ev.now, false)
+			if r.ok() {
+				r.fail(r.jobs.add(ev, nodes, sim.Running, energy))
+			}
+		case evFinished:
+			r.finish(ev.now, b.steps[ev.step].events)
+		}
+	}
+}
+
+func (r *Recorder) submitted(ev *event) {
 	t := &r.tally
 	if t.submitted == 0 {
-		t.firstSubmit = now
+		t.firstSubmit = ev.now
 		// Energy is integrated from the first submit, at the idle draw
 		// until the first step says otherwise.
-		t.lastStep, t.lastPower = now, r.idleW
+		t.lastStep, t.lastPower = ev.now, r.idleW
 	}
 	t.submitted++
-	if r.opt.Measured != nil && r.opt.Measured(j) {
+	if r.opt.Measured != nil && ev.measured {
 		t.measured++
 	}
-	t.lastSubmit = now
-	r.ten.submitted(now, j)
-	r.frag.submitted(j)
-	r.calib.submitted(j)
+	t.lastSubmit = ev.now
+	r.ten.submitted(ev.now, ev.run, ev.job)
+	r.calib.submitted(ev.job)
 	r.moved = true
 }
 
-// Started implements sim.Observer.
-func (r *Recorder) Started(now sim.Time, j *sim.JobRun) {
-	r.nodes.start(now, j)
-	r.ten.started(now, j)
+func (r *Recorder) started(ev *event, nodes []int32) {
+	r.nodes.start(nodes, ev.start)
+	r.ten.started(ev, nodes)
 	r.moved = true
-	if j.Restarts > 0 || !r.measures(j) {
+	if ev.restarts > 0 || !ev.measured {
 		return // a restart (the wait was counted at the first start), or not measured
 	}
-	r.calib.started(j)
-	w := (j.Start - j.Job.Submit).Seconds()
+	r.calib.started(ev.job, ev.start, ev.submitted)
+	w := (ev.start - ev.job.Submit).Seconds()
 	t := &r.tally
 	t.waits.add(w)
 	t.waitSum += w
 	t.waitMax = max(t.waitMax, w)
 }
 
-// Ended implements sim.Observer.
-func (r *Recorder) Ended(now sim.Time, j *sim.JobRun) {
-	r.tally.overhead += j.Overhead
-	energy := r.nodes.charge(j, j.End, true) + r.earlier[j]
-	delete(r.earlier, j)
+func (r *Recorder) ended(ev *event, nodes []int32) {
+	r.tally.overhead += ev.overhead
+	energy := r.nodes.charge(nodes, ev.needs, ev.start, ev.end, true) + r.earlier[ev.run]
+	delete(r.earlier, ev.run)
 	r.moved = true
 	t := &r.tally
-	if j.Status == sim.Killed {
+	if ev.status == sim.Killed {
 		t.killed++
 	} else {
 		t.completed++
 	}
-	t.lastEnd = max(t.lastEnd, j.End)
-	run, turn := j.End-j.FirstStart, j.End-j.Job.Submit
+	t.lastEnd = max(t.lastEnd, ev.end)
+	run, turn := ev.end-ev.first, ev.end-ev.job.Submit
 	b := bsld(turn, run, r.opt.Tau)
-	if r.measures(j) {
+	if ev.measured {
 		if run > 0 {
 			t.sdSum += slowdown(turn, run)
 			t.sdN++
@@ -181,25 +252,25 @@ func (r *Recorder) Ended(now sim.Time, j *sim.JobRun) {
 		t.bsldSum += b
 		t.bsldN++
 	}
-	r.ten.ended(now, j, b)
-	if r.err == nil {
-		r.fail(r.jobs.add(j, j.Status, energy))
+	r.ten.ended(ev, nodes, b)
+	if r.ok() {
+		r.fail(r.jobs.add(ev, nodes, ev.status, energy))
 	}
 }
 
-// Requeued implements sim.NodeObserver: the stopped run's use and energy
-// are charged, and the job's lost work counted.
-func (r *Recorder) Requeued(now sim.Time, j *sim.JobRun, lost sim.Time) {
+// requeued charges the stopped run's use and energy, and counts the
+// job's lost work.
+func (r *Recorder) requeued(ev *event, nodes []int32) {
 	if r.earlier == nil {
 		r.earlier = map[*sim.JobRun]float64{}
 	}
-	r.earlier[j] += r.nodes.charge(j, now, true)
-	r.ten.stopped(now, j)
+	r.earlier[ev.run] += r.nodes.charge(nodes, ev.needs, ev.start, ev.now, true)
+	r.ten.stopped(ev, nodes)
 	r.moved = true
 	r.tally.restarts++
-	r.tally.lostWork += lost
-	r.tally.lostNodeSeconds += lost.Seconds() * float64(distinctNodes(j.Nodes))
-	if j.Requeued == "preemption" {
+	r.tally.lostWork += ev.lost
+	r.tally.lostNodeSeconds += ev.lost.Seconds() * float64(distinctNodes(nodes))
+	if ev.flag {
 		r.tally.preemptions++
 	}
 }
@@ -213,56 +284,25 @@ func distinctNodes(nodes []int32) int {
 	return len(seen)
 }
 
-// NodeChanged implements sim.NodeObserver: it keeps each node's downtime.
-func (r *Recorder) NodeChanged(now sim.Time, n int, down, drained bool) {
-	r.nodes.setDown(now, n, down)
-	r.moved = true
-}
-
-// Rejected implements sim.Observer.
-func (r *Recorder) Rejected(now sim.Time, j *sim.JobRun) {
-	r.tally.rejected++
-	if r.err == nil {
-		r.fail(r.jobs.add(j, sim.Rejected, 0))
-	}
-}
-
-// Stepped implements sim.Observer.
-func (r *Recorder) Stepped(now sim.Time, c *sim.Context) {
+func (r *Recorder) stepped(now sim.Time, v stepView) {
 	if r.moved {
 		r.moved = false
 		r.tally.advance(now)
-		r.tally.lastPower = c.PowerW()
+		r.tally.lastPower = v.powerW
 		r.ten.sample()
 	}
-	if r.err == nil {
-		r.fail(r.series.step(now, c))
+	if r.ok() {
+		r.fail(r.series.step(now, v))
 	}
 }
 
-// Finished implements sim.Observer: jobs still queued or running get their
-// rows, and the makespan is fixed. It ends at the last job end or submit
-// (a rejected job "ends" at its submit), or at now when jobs are left.
-func (r *Recorder) Finished(now sim.Time, c *sim.Context) {
+// finish fixes the makespan once the jobs left are staged. It ends at the
+// last job end or submit (a rejected job "ends" at its submit), or at now
+// when jobs are left.
+func (r *Recorder) finish(now sim.Time, events int64) {
 	t := &r.tally
-	r.events = c.EventsApplied()
+	r.events = events
 	r.end = max(t.lastEnd, t.lastSubmit)
-	for _, j := range c.Queue() {
-		if j.Status == sim.Queued {
-			t.unfinished++
-			if r.err == nil {
-				r.fail(r.jobs.add(j, sim.Queued, 0))
-			}
-		}
-	}
-	for _, j := range c.Running() {
-		t.unfinished++
-		// Charged up to now, not released: the job is still running.
-		energy := r.nodes.charge(j, now, false)
-		if r.err == nil {
-			r.fail(r.jobs.add(j, sim.Running, energy))
-		}
-	}
 	if t.unfinished > 0 {
 		r.end = max(r.end, now)
 	}
@@ -270,10 +310,10 @@ func (r *Recorder) Finished(now sim.Time, c *sim.Context) {
 	t.advance(r.end)
 	r.frag.advance(r.end)
 	r.ten.advance(r.end)
-	if r.err == nil {
+	if r.ok() {
 		r.fail(r.series.finish())
 	}
-	if r.err == nil {
+	if r.ok() {
 		r.fail(r.jobs.flush(true))
 	}
 	r.finished = true
@@ -286,7 +326,9 @@ func (r *Recorder) Close(final FinalInfo) error {
 	if r.closed {
 		return errors.New("metrics: recorder already closed")
 	}
-	err := r.err
+	r.stopWorker(false)
+	r.rethrow()
+	err := r.Err()
 	if err == nil && !r.finished {
 		err = errors.New("metrics: the run did not finish; nothing written")
 	}
@@ -305,6 +347,9 @@ func (r *Recorder) Close(final FinalInfo) error {
 // releaseBatches hands the staging batches to the next recorder (reuse.go),
 // once every encoder has stopped.
 func (r *Recorder) releaseBatches() {
+	if r.feed.stopped && r.feed.cur != nil {
+		r.feed.release()
+	}
 	if r.jobs != nil {
 		r.jobs.release()
 	}
@@ -382,8 +427,10 @@ func (r *Recorder) Abort() {
 		return
 	}
 	r.closed = true
+	r.stopWorker(false)
 	for _, tb := range r.tables {
 		tb.abort()
 	}
 	r.releaseBatches()
+	r.rethrow() // a recorder bug is not hidden by the error that aborted the run
 }

@@ -36,4 +36,5 @@ const maxKeptBatchBytes = 32 << 20
 var (
 	idleJobBatches    = newFreeList[jobBatch](16)
 	idleSeriesBatches = newFreeList[seriesBatch](16)
+	idleEventBatches  = newFreeList[eventBatch](16)
 )

@@ -20,8 +20,9 @@ const rowsPerRecord = 64 << 10
 
 // table is one output file being written by its own encoder goroutine.
 //
-// The engine's goroutine only stages rows as small Go structs (jobs.go,
-// timeseries.go) and sends the encoder a fill function per staged batch.
+// The recorder goroutine (feed.go) only stages rows as small Go structs
+// (jobs.go, timeseries.go) and sends the encoder a fill function per
+// staged batch.
 // The encoder runs the fills in order: each makes one record, either from
 // the table's builders (reused from record to record) or from columns it
 // fills in place (columns.go), or adds its rows to a record a later fill

@@ -116,14 +116,15 @@ func (l *tenantLedger) tenant(name string) *tenantAcc {
 	return a
 }
 
-// of returns j's tenant, found by name at the job's first event and kept
-// on the JobRun for the others.
-func (l *tenantLedger) of(j *sim.JobRun) *tenantAcc {
-	if a, ok := j.ObserverState.(*tenantAcc); ok && a.ledger == l {
+// of returns the tenant of run (whose job is job), found by name at the
+// job's first event and kept on the JobRun for the others. The recorder
+// goroutine alone uses ObserverState: the engine never touches it.
+func (l *tenantLedger) of(run *sim.JobRun, job *sim.Job) *tenantAcc {
+	if a, ok := run.ObserverState.(*tenantAcc); ok && a.ledger == l {
 		return a
 	}
-	a := l.tenant(l.key.Of(j.Job))
-	j.ObserverState = a
+	a := l.tenant(l.key.Of(job))
+	run.ObserverState = a
 	return a
 }
 
@@ -186,45 +187,45 @@ func share(usage, total float64) float64 {
 	return usage / total
 }
 
-// rateOf is what j's tasks hold of the main resource, in milli-units:
-// tasks × per-task amount.
-func (l *tenantLedger) rateOf(j *sim.JobRun) int64 {
+// rateOf is what a job's tasks (one per node entry, each needing needs)
+// hold of the main resource, in milli-units: tasks × per-task amount.
+func (l *tenantLedger) rateOf(needs []sim.Need, nodes []int32) int64 {
 	if l.main < 0 {
 		return 0
 	}
-	for _, q := range j.Needs() {
+	for _, q := range needs {
 		if int(q.Res) == l.main {
-			return int64(q.Amt) * int64(len(j.Nodes))
+			return int64(q.Amt) * int64(len(nodes))
 		}
 	}
 	return 0
 }
 
-func (l *tenantLedger) submitted(now sim.Time, j *sim.JobRun) {
+func (l *tenantLedger) submitted(now sim.Time, run *sim.JobRun, job *sim.Job) {
 	l.advance(now)
-	l.of(j).jobs++
+	l.of(run, job).jobs++
 }
 
 // started counts the wait at the first start only (as the summary does);
 // every run, restarts included, holds resources.
-func (l *tenantLedger) started(now sim.Time, j *sim.JobRun) {
-	l.advance(now)
-	a := l.of(j)
-	if j.Restarts == 0 {
-		a.waits.add((j.Start - j.Job.Submit).Seconds())
+func (l *tenantLedger) started(ev *event, nodes []int32) {
+	l.advance(ev.now)
+	a := l.of(ev.run, ev.job)
+	if ev.restarts == 0 {
+		a.waits.add((ev.start - ev.job.Submit).Seconds())
 	}
-	l.setRate(a, l.rateOf(j))
+	l.setRate(a, l.rateOf(ev.needs, nodes))
 }
 
 // stopped releases a run's resources (an end or a requeue).
-func (l *tenantLedger) stopped(now sim.Time, j *sim.JobRun) {
-	l.advance(now)
-	l.setRate(l.of(j), -l.rateOf(j))
+func (l *tenantLedger) stopped(ev *event, nodes []int32) {
+	l.advance(ev.now)
+	l.setRate(l.of(ev.run, ev.job), -l.rateOf(ev.needs, nodes))
 }
 
-func (l *tenantLedger) ended(now sim.Time, j *sim.JobRun, bsld float64) {
-	l.stopped(now, j)
-	a := l.of(j)
+func (l *tenantLedger) ended(ev *event, nodes []int32, bsld float64) {
+	l.stopped(ev, nodes)
+	a := l.of(ev.run, ev.job)
 	a.bsldSum += bsld
 	a.bsldN++
 }

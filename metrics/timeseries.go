@@ -138,13 +138,11 @@ func (b *seriesBatch) reserve(rows, R int) {
 	}
 }
 
-// step records the state after the pass at now.
-func (s *seriesTable) step(now sim.Time, c *sim.Context) error {
-	row := seriesRow{at: now, queued: int64(len(c.Queue())), running: int64(len(c.Running())), powerW: c.PowerW(), asleep: *s.asleep}
-	for i := range s.stepAlloc {
-		s.stepAlloc[i] = c.Allocated(i)
-	}
-	s.frag.step(now, c)
+// step records the state after the pass at now, as v copies it.
+func (s *seriesTable) step(now sim.Time, v stepView) error {
+	row := seriesRow{at: now, queued: v.queued, running: v.running, powerW: v.powerW, asleep: *s.asleep}
+	copy(s.stepAlloc, v.alloc)
+	s.frag.step(now, v)
 	for i := range s.stepFrag {
 		s.stepFrag[i] = s.frag.ratio(i)
 	}
