@@ -57,3 +57,44 @@ func BenchmarkSWFConservative(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSWFNoOutputs is the floor under `schedsim bench`'s pool model:
+// reading each SWF log as a stream and replaying it with each backfill,
+// without recording anything (no observer, no files). SCHEDSIM_SWF picks
+// logs by a name substring, e.g. SCHEDSIM_SWF=Curie go test -run NONE
+// -bench SWFNoOutputs/.*/easy ./policies.
+func BenchmarkSWFNoOutputs(b *testing.B) {
+	logs, _ := filepath.Glob("../../shared/traces/swf/*.swf.gz")
+	if len(logs) == 0 {
+		b.Skip("no SWF logs in ../../shared/traces/swf")
+	}
+	for _, path := range logs {
+		name := strings.TrimSuffix(filepath.Base(path), ".swf.gz")
+		if pick := os.Getenv("SCHEDSIM_SWF"); pick != "" && !strings.Contains(name, pick) {
+			continue
+		}
+		for _, bf := range []Backfill{NoBackfill, EASY, Conservative} {
+			b.Run(name+"/"+string(bf), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					r, err := swf.Open(path, swf.Options{Model: swf.Pool})
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes, err := r.Header().Cluster(swf.ClusterOptions{Model: swf.Pool})
+					if err != nil {
+						b.Fatal(err)
+					}
+					c, err := sim.NewCluster(nodes)
+					if err != nil {
+						b.Fatal(err)
+					}
+					s, _ := NewBatch(bf)
+					if err := sim.NewEngine(c, r, s, sim.Config{KillAtWalltime: true}).Run(); err != nil {
+						b.Fatal(err)
+					}
+					r.Close()
+				}
+			})
+		}
+	}
+}
