@@ -3,6 +3,7 @@ package policies
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -20,6 +21,30 @@ type freed struct {
 	// lowest), valid while the profile's version is repsAt.
 	reps   []int32
 	repsAt uint64
+	// longest bounds the stretches of time in which one task fits on one
+	// of nodes and that overlap [from, to) (stretchBound).
+	longest stretchBound
+}
+
+// stretchBound is an upper bound on the length of the stretches in which
+// one task of unit of res fits throughout, on a record's nodes, overlapping
+// the record's span: measured at some moment (pass) and still a bound
+// after it. Since then the profile has only lost capacity on those nodes
+// (bookings, time passing) or gained it under later records, and a job
+// that reads this record reads those too, which find any window the
+// gain opened. So a job longer than the bound finds no new window on the
+// record's own timelines.
+type stretchBound struct {
+	pass int64 // freed log position of the pass that measured it, plus one; 0: none
+	res  int
+	unit sim.Amount
+	len  sim.Time
+}
+
+// rules reports whether the bound says no window of length d for one task
+// of unit of res overlaps the record.
+func (b *stretchBound) rules(res int, unit sim.Amount, d sim.Time) bool {
+	return b.pass != 0 && b.res == res && b.unit == unit && d > b.len
 }
 
 // everything reports whether the record stands for every node.
@@ -181,16 +206,23 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi
 		}
 		return false
 	}
-	for _, n := range s.representatives(f) {
-		l, has := p.lineOf(int(n))
-		if !has {
-			if s.fitsOne(j, n, base) {
-				return lo, true
+	if !f.longest.rules(res, unit, d) {
+		for _, n := range s.representatives(f) {
+			l, has := p.lineOf(int(n))
+			if !has {
+				if s.fitsOne(j, n, base) {
+					return lo, true
+				}
+				continue
 			}
-			continue
+			if p.fitsFor(l, res, unit).mayFit(d, best) && search(l, slot{}) {
+				return best, true
+			}
 		}
-		if p.fitsFor(l, res, unit).mayFit(d, best) && search(l, slot{}) {
-			return best, true
+		if !found && f.longest.pass != s.passStart+1 {
+			// Measured at most once a pass, when a search came back
+			// empty: later jobs of the pass longer than that skip it.
+			f.longest = stretchBound{pass: s.passStart + 1, res: res, unit: unit, len: s.longestStretch(f, res, unit)}
 		}
 	}
 	// The nodes f and r share, walking both sorted lists, galloping over
@@ -231,6 +263,47 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi
 		}
 	}
 	return best, found
+}
+
+// longestStretch is the length of the longest stretch of time from now on
+// in which one task of unit of res fits throughout on one of f's nodes,
+// among those that overlap [f.from, f.to).
+func (s *conservative) longestStretch(f *freed, res int, unit sim.Amount) sim.Time {
+	p := s.prof
+	from := max(f.from, p.now)
+	if from >= f.to {
+		return 0
+	}
+	var longest sim.Time
+	for _, n := range s.representatives(f) {
+		l, has := p.lineOf(int(n))
+		if !has {
+			return sim.Forever // untouched: free for good (or never, and then no stretch at all)
+		}
+		times, R := l.times, p.R
+		room := func(i int) bool { return l.free[i*R+res] >= unit }
+		// i: the segment holding from; back to where its stretch starts.
+		i := max(sort.Search(len(times), func(i int) bool { return times[i] > from })-1, 0)
+		for i > 0 && room(i) && room(i-1) {
+			i-- // the stretch began earlier; its length counts from now
+		}
+		for i < len(times) && times[i] < f.to {
+			if !room(i) {
+				i++
+				continue
+			}
+			a := max(times[i], p.now)
+			for i < len(times) && room(i) {
+				i++
+			}
+			b := sim.Forever
+			if i < len(times) {
+				b = times[i]
+			}
+			longest = max(longest, b-a)
+		}
+	}
+	return longest
 }
 
 // gallop returns the first index after i of an entry of the sorted nodes
