@@ -194,6 +194,7 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 			if numNodes > 1 {
 				checkOwnSweep(t, p, b, rng, step, now, before)
 			}
+			checkLongestStretch(t, p, b, rng, step, now, span)
 			l, ok := p.lineOf(0)
 			if numNodes != 1 || !ok {
 				continue
@@ -212,6 +213,52 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 					step, need, d, before, gok, gt, wok, wt)
 			}
 		}
+	}
+}
+
+// checkLongestStretch checks a freed record's stretch bound on random
+// nodes and spans against the step functions: the longest stretch from now
+// on in which amt fits throughout, among those overlapping the span, over
+// the record's nodes (Forever, a bound, when one of them has no timeline).
+func checkLongestStretch(t *testing.T, p *profile, b *bruteProfile, rng *rand.Rand, step int, now, span sim.Time) {
+	var nodes []int32
+	for range 1 + rng.IntN(3) {
+		nodes = append(nodes, int32(rng.IntN(len(b.base))))
+	}
+	from := now - 5 + sim.Time(rng.IntN(int(span)))
+	f := nodesFreed(nodes, from, from+1+sim.Time(rng.IntN(int(span)/3)))
+	amt := sim.Amount(1 + rng.IntN(int(b.base[0])))
+	got := (&conservative{prof: p}).longestStretch(&f, 0, amt)
+	var want sim.Time
+	for _, n := range f.nodes {
+		if _, ok := p.lineOf(int(n)); !ok {
+			want = sim.Forever
+			break
+		}
+		times, free := b.steps(int(n), now, nil)
+		for i := 0; i < len(times); {
+			if free[i] < amt {
+				i++
+				continue
+			}
+			a := times[i]
+			for i < len(times) && free[i] >= amt {
+				i++
+			}
+			end := sim.Forever
+			if i < len(times) {
+				end = times[i]
+			}
+			if a < f.to && end > max(f.from, now) {
+				want = max(want, end-a)
+			}
+		}
+	}
+	if max(f.from, now) >= f.to {
+		want = 0
+	}
+	if got != want {
+		t.Fatalf("step %d: longest stretch of %d on %v over [%d, %d) at now %d: %d, direct %d", step, amt, f.nodes, f.from, f.to, now, got, want)
 	}
 }
 
