@@ -128,7 +128,7 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 	}
 	d := max(r.dur, 1)
 	end := r.start + d
-	_, _, countable := countBased(j.Needs(), 1)
+	res, unit, countable := countBased(j.Needs(), 1)
 	for i := range recs {
 		f := &recs[i]
 		if f.to <= now || (len(f.nodes) == 0 && !f.everything()) {
@@ -151,7 +151,10 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 		}
 		lowest = min(lowest, max(f.lowest, 0))
 		if !lower && f.lowest < highest {
-			lower = f.everything() || s.roomBelow(j, r, f, highest, base)
+			// r's window overlaps f: a task fits throughout it only in a
+			// stretch the record's bound admits.
+			ruled := countable && f.longest.rules(res, unit, d)
+			lower = f.everything() || !ruled && s.roomBelow(j, r, f, highest, base)
 		}
 	}
 	return from, lower, lowest
