@@ -136,6 +136,18 @@ func (b *eventBatch) reset() {
 // stays in cache.
 const batchEvents = 2048
 
+// batchBytes is the size of the copied node lists and amounts at which a
+// batch is handed over before it is full: in the nodes model a job of
+// thousands of nodes copies them at its start, its end and the steps that
+// follow, and four batches of 2,048 such events held some 25 MB on
+// CEA-Curie (and the collector's goal twice that).
+const batchBytes = 256 << 10
+
+// bytes is the size of the batch's node lists and amounts.
+func (b *eventBatch) bytes() int {
+	return len(b.nodes)*4 + len(b.amounts)*8 + len(b.touched)*int(unsafe.Sizeof(touchedNode{}))
+}
+
 // feedBatches is the batches in circulation: the engine fills one while
 // the recorder works through the others.
 const feedBatches = 4
@@ -242,7 +254,7 @@ func (r *Recorder) rethrow() {
 func (r *Recorder) push(ev event) {
 	f := &r.feed
 	f.cur.events = append(f.cur.events, ev)
-	if len(f.cur.events) >= f.size {
+	if len(f.cur.events) >= f.size || f.cur.bytes() >= batchBytes {
 		r.handOver()
 	}
 }
