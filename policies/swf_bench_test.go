@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,20 +11,33 @@ import (
 	"github.com/schedsim/schedsim/traces/swf"
 )
 
+// benchLogs yields the name and path of each SWF log in
+// ../shared/traces/swf whose name holds $SCHEDSIM_SWF, in name order; it
+// skips the benchmark when there is none.
+func benchLogs(b *testing.B) iter.Seq2[string, string] {
+	logs, _ := filepath.Glob("../../shared/traces/swf/*.swf.gz")
+	if len(logs) == 0 {
+		b.Skip("no SWF logs in ../../shared/traces/swf")
+	}
+	return func(yield func(string, string) bool) {
+		for _, path := range logs {
+			name := strings.TrimSuffix(filepath.Base(path), ".swf.gz")
+			if pick := os.Getenv("SCHEDSIM_SWF"); pick != "" && !strings.Contains(name, pick) {
+				continue
+			}
+			if !yield(name, path) {
+				return
+			}
+		}
+	}
+}
+
 // BenchmarkSWFConservative replays the SWF logs of ../shared/traces/swf in
 // the pool model with conservative backfilling, engine and policy only (no
 // output files): the part of `schedsim bench` that dominates its total.
 // SCHEDSIM_SWF picks logs by a name substring.
 func BenchmarkSWFConservative(b *testing.B) {
-	logs, _ := filepath.Glob("../../shared/traces/swf/*.swf.gz")
-	if len(logs) == 0 {
-		b.Skip("no SWF logs in ../../shared/traces/swf")
-	}
-	for _, path := range logs {
-		name := strings.TrimSuffix(filepath.Base(path), ".swf.gz")
-		if pick := os.Getenv("SCHEDSIM_SWF"); pick != "" && !strings.Contains(name, pick) {
-			continue
-		}
+	for name, path := range benchLogs(b) {
 		b.Run(name, func(b *testing.B) {
 			var jobs []*sim.Job
 			var nodes []sim.NodeSpec
@@ -64,15 +78,7 @@ func BenchmarkSWFConservative(b *testing.B) {
 // logs by a name substring, e.g. SCHEDSIM_SWF=Curie go test -run NONE
 // -bench SWFNoOutputs/.*/easy ./policies.
 func BenchmarkSWFNoOutputs(b *testing.B) {
-	logs, _ := filepath.Glob("../../shared/traces/swf/*.swf.gz")
-	if len(logs) == 0 {
-		b.Skip("no SWF logs in ../../shared/traces/swf")
-	}
-	for _, path := range logs {
-		name := strings.TrimSuffix(filepath.Base(path), ".swf.gz")
-		if pick := os.Getenv("SCHEDSIM_SWF"); pick != "" && !strings.Contains(name, pick) {
-			continue
-		}
+	for name, path := range benchLogs(b) {
 		for _, bf := range []Backfill{NoBackfill, EASY, Conservative} {
 			b.Run(name+"/"+string(bf), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {

@@ -34,13 +34,9 @@ func addGoogleBenchFlags(fs *pflag.FlagSet) *googleBench {
 // discipline ("" for replay's default), printing a Markdown table: wall
 // time, tasks/s and peak memory (the child's max RSS) of each step.
 func (b *googleBench) run(out io.Writer, backfills []string) error {
-	self, err := os.Executable()
+	self, tmp, err := childScratch("google")
 	if err != nil {
-		return run.Failed(err)
-	}
-	tmp, err := os.MkdirTemp("", "schedsim-bench-google-")
-	if err != nil {
-		return run.Failed(err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	trace, cluster := filepath.Join(tmp, "google.parquet"), filepath.Join(tmp, "cluster.yaml")

@@ -34,13 +34,9 @@ func benchPlacement(out io.Writer) error {
 
 // benchOpenb times the openb experiment in child processes.
 func benchOpenb(out io.Writer) error {
-	self, err := os.Executable()
+	self, tmp, err := childScratch("openb")
 	if err != nil {
-		return run.Failed(err)
-	}
-	tmp, err := os.MkdirTemp("", "schedsim-bench-openb-")
-	if err != nil {
-		return run.Failed(err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	fmt.Fprintln(out, "| openb default trace | runs | wall s | peak MiB |")
@@ -62,6 +58,18 @@ func benchOpenb(out io.Writer) error {
 		fmt.Fprintf(out, "| %s | %d | %.2f | %.0f |\n", c.name, c.runs, wall, rss)
 	}
 	return nil
+}
+
+// childScratch returns this program's path, to run children with, and a
+// fresh scratch directory for suite's files, which the caller removes.
+func childScratch(suite string) (self, tmp string, err error) {
+	if self, err = os.Executable(); err != nil {
+		return "", "", run.Failed(err)
+	}
+	if tmp, err = os.MkdirTemp("", "schedsim-bench-"+suite+"-"); err != nil {
+		return "", "", run.Failed(err)
+	}
+	return self, tmp, nil
 }
 
 // childTimes are what a child process cost: wall and CPU (user + system)

@@ -31,13 +31,9 @@ type swfRun struct {
 
 // benchSWF runs the suite and prints its table, rows in suite order.
 func benchSWF(out io.Writer, b swfBench) error {
-	self, err := os.Executable()
+	self, tmp, err := childScratch("swf")
 	if err != nil {
-		return run.Failed(err)
-	}
-	tmp, err := os.MkdirTemp("", "schedsim-bench-")
-	if err != nil {
-		return run.Failed(err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	var runs []*swfRun

@@ -41,13 +41,9 @@ func benchSweep(out io.Writer, args []string, dir string) error {
 		}
 		trace = logs[0]
 	}
-	self, err := os.Executable()
+	self, tmp, err := childScratch("sweep")
 	if err != nil {
-		return run.Failed(err)
-	}
-	tmp, err := os.MkdirTemp("", "schedsim-bench-sweep-")
-	if err != nil {
-		return run.Failed(err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	head := filepath.Join(tmp, "head.swf")
