@@ -29,7 +29,9 @@ import (
 // A log of the capacity freed, with its nodes and times (freed.go), sharpens
 // this: a new window must hold a node freed since the job's last search,
 // with room for a task throughout it, so the job is searched again only
-// when such a node's timeline has one, and from the earliest found. Under
+// when such a node's timeline has one, and from the earliest found; each
+// record keeps a bound on the stretches its nodes have free over its span,
+// so that longer jobs skip it (stretchBound). Under
 // Repick, a job whose start cannot move is re-picked only when a node
 // numbered below one of its own, freed within its window, now has room
 // for a task throughout it. The search itself counts the job's own slot
