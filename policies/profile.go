@@ -52,8 +52,6 @@ type profile struct {
 	found  []*timeline // scratch for the summary index's candidates
 	mults  []int
 	events []fitEvent
-	ends   []int32   // where each run of events ends
-	heads  []runHead // scratch of firstCrossing
 	owned  []ownGroup
 	// version counts the changes to which nodes share which timeline
 	// (addNodes, intern); caches of distinct timelines check it.

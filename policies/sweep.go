@@ -1,7 +1,9 @@
 package policies
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/schedsim/schedsim/sim"
@@ -136,9 +138,7 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 	if room < k {
 		return 0, false, first
 	}
-	// Each timeline's events come in time order: the events are runs,
-	// each ending at an entry of ends.
-	events, ends := p.events[:0], p.ends[:0]
+	events := p.events[:0]
 	for c, l := range cands {
 		mult := mults[c]
 		var w int
@@ -148,7 +148,6 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 			w, events = p.lineEvents(l, d, req, k, from, before, mult, slot{}, events)
 		}
 		total += w
-		ends = append(ends, int32(len(events)))
 	}
 	for _, g := range owned {
 		var w int
@@ -156,9 +155,8 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 		o.amt *= sim.Amount(g.tasks)
 		w, events = p.lineEvents(g.line, d, req, k, from, before, int(g.nodes), o, events)
 		total += w
-		ends = append(ends, int32(len(events)))
 	}
-	p.events, p.ends = events[:0], ends[:0]
+	p.events = events[:0]
 	if total >= k {
 		return from, true, first
 	}
@@ -170,73 +168,20 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 	if most < k {
 		return 0, false, first
 	}
-	t, ok = p.firstCrossing(events, ends, total, k, before)
-	return t, ok, first
-}
-
-// runHead is the next event of one run of a sweep's events.
-type runHead struct {
-	at       sim.Time
-	pos, end int32
-}
-
-// firstCrossing returns the first time before `before` at which total,
-// plus the deltas of the events up to then, reaches k. The events are
-// sorted runs ending at ends; a heap of the runs' next events takes them in
-// time order, stopping at the answer (sorting them all was a tenth of
-// repick's time on CEA-Curie).
-func (p *profile) firstCrossing(events []fitEvent, ends []int32, total, k int, before sim.Time) (sim.Time, bool) {
-	h := p.heads[:0]
-	start := int32(0)
-	for _, end := range ends {
-		if end > start {
-			h = append(h, runHead{events[start].at, start, end})
-		}
-		start = end
-	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		siftDown(h, i)
-	}
-	defer func() { p.heads = h[:0] }()
-	for len(h) > 0 {
-		at := h[0].at
-		for len(h) > 0 && h[0].at == at {
-			top := &h[0]
-			total += events[top.pos].delta
-			if top.pos++; top.pos < top.end {
-				top.at = events[top.pos].at
-			} else {
-				h[0] = h[len(h)-1]
-				h = h[:len(h)-1]
-			}
-			siftDown(h, 0)
+	slices.SortFunc(events, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
+	for i := 0; i < len(events); {
+		at := events[i].at
+		for ; i < len(events) && events[i].at == at; i++ {
+			total += events[i].delta
 		}
 		if at >= before {
 			break
 		}
 		if total >= k {
-			return at, true
+			return at, true, first
 		}
 	}
-	return 0, false
-}
-
-// siftDown restores the min-heap order of h below i.
-func siftDown(h []runHead, i int) {
-	for {
-		c := 2*i + 1
-		if c >= len(h) {
-			return
-		}
-		if c+1 < len(h) && h[c+1].at < h[c].at {
-			c++
-		}
-		if h[i].at <= h[c].at {
-			return
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
+	return 0, false, first
 }
 
 // stretchEvents is lineEvents for a timeline on which at most one task
