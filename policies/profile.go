@@ -52,6 +52,7 @@ type profile struct {
 	found  []*timeline // scratch for the summary index's candidates
 	mults  []int
 	events []fitEvent
+	keys   []uint64 // scratch for sortFitEvents
 	owned  []ownGroup
 	// version counts the changes to which nodes share which timeline
 	// (addNodes, intern); caches of distinct timelines check it.

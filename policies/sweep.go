@@ -1,9 +1,7 @@
 package policies
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/schedsim/schedsim/sim"
@@ -14,11 +12,6 @@ import (
 // timeline reports how many tasks fit over the window as it slides
 // (lineEvents); their sum, weighted by the nodes sharing each timeline, is
 // scanned in time order for the first start where k tasks fit.
-
-type fitEvent struct {
-	at    sim.Time
-	delta int
-}
 
 // ownGroup is the nodes of a job's own reservation that share a timeline
 // and hold as many of its tasks each: a search that counts the reservation
@@ -168,20 +161,19 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 	if most < k {
 		return 0, false, first
 	}
-	slices.SortFunc(events, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
-	for i := 0; i < len(events); {
-		at := events[i].at
-		for ; i < len(events) && events[i].at == at; i++ {
-			total += events[i].delta
-		}
+	found := false
+	p.keys = sortFitEvents(events, p.keys, func(at sim.Time, delta int) bool {
+		total += delta
 		if at >= before {
-			break
+			return false
 		}
-		if total >= k {
-			return at, true, first
-		}
+		t, found = at, total >= k
+		return !found
+	})
+	if !found {
+		return 0, false, first
 	}
-	return 0, false, first
+	return t, true, first
 }
 
 // stretchEvents is lineEvents for a timeline on which at most one task

@@ -1,0 +1,68 @@
+package policies
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// TestSortFitEvents checks the packed ordering, and the fallback for
+// deltas or time spans too wide to pack, against a plain sum per instant.
+func TestSortFitEvents(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	cases := []struct {
+		name        string
+		span        sim.Time
+		deltaLimit  int
+		wantPacked  bool
+		stopAfterAt int // visit returns false after this many instants (0: never)
+	}{
+		{"packed", 1000, 50, true, 0},
+		{"packed, stopped early", 1000, 50, true, 3},
+		{"delta too wide", 1000, deltaBias + 5, false, 0},
+		{"span too wide", sim.Forever, 50, false, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for round := 0; round < 50; round++ {
+				var events []fitEvent
+				sums := map[sim.Time]int{}
+				for i := rng.IntN(40) + 1; i >= 0; i-- {
+					at := sim.Time(rng.Int64N(int64(min(c.span, 1000))))
+					d := rng.IntN(2*c.deltaLimit+1) - c.deltaLimit
+					if i == 0 && !c.wantPacked { // one event out of the packable range
+						if c.span == sim.Forever {
+							at = sim.Forever - 1
+						} else {
+							d = deltaBias
+						}
+					}
+					events = append(events, fitEvent{at, d})
+					sums[at] += d
+				}
+				var want []fitEvent
+				for at, d := range sums {
+					want = append(want, fitEvent{at, d})
+				}
+				slices.SortFunc(want, func(a, b fitEvent) int { return cmp.Compare(a.at, b.at) })
+				if c.stopAfterAt > 0 && len(want) > c.stopAfterAt {
+					want = want[:c.stopAfterAt]
+				}
+				var got []fitEvent
+				keys := sortFitEvents(slices.Clone(events), nil, func(at sim.Time, delta int) bool {
+					got = append(got, fitEvent{at, delta})
+					return c.stopAfterAt == 0 || len(got) < c.stopAfterAt
+				})
+				if !slices.Equal(got, want) {
+					t.Fatalf("round %d: got %v, want %v", round, got, want)
+				}
+				if packed := len(keys) > 0; packed != c.wantPacked {
+					t.Fatalf("round %d: packed %v, want %v", round, packed, c.wantPacked)
+				}
+			}
+		})
+	}
+}
