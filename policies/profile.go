@@ -48,9 +48,8 @@ type profile struct {
 	// scratch for lineEvents
 	levels, deque []int
 	// scratch for sweep
-	cands  []*timeline
+	cands  []sweepCand
 	found  []*timeline // scratch for the summary index's candidates
-	mults  []int
 	events []fitEvent
 	keys   []uint64 // scratch for sortFitEvents
 	owned  []ownGroup

@@ -254,6 +254,20 @@ func (p *profile) walk(base []sim.Amount, numNodes int, req []sim.Need, k int, d
 	var prev *timeline // neighbours mostly share a timeline: no load then
 	prevW := 0
 	for n := first; n < numNodes && left > 0; n++ {
+		if prevW == 0 && prev != nil {
+			// Most nodes a walk passes hold no task, in runs sharing a
+			// timeline: skip the run up to the next own node.
+			stop := numNodes
+			if o < len(own) {
+				stop = int(own[o])
+			}
+			for n < stop && p.lines[n] == prev {
+				n++
+			}
+			if n == numNodes {
+				break
+			}
+		}
 		var w int
 		if l, has := p.lineOf(n); has {
 			if l != prev {

@@ -26,6 +26,7 @@ type ownGroup struct {
 // timeline and task count.
 func (p *profile) ownGroups(nodes []int32) []ownGroup {
 	groups := p.owned[:0]
+	p.epoch++ // a timeline's mark and grp name its first group
 	for i := 0; i < len(nodes); {
 		n := nodes[i]
 		tasks := int32(0)
@@ -33,10 +34,17 @@ func (p *profile) ownGroups(nodes []int32) []ownGroup {
 			tasks++
 		}
 		l := p.lines[n] // a reserved node has a timeline
-		g := len(groups) - 1
-		for ; g >= 0; g-- {
-			if groups[g].line == l && groups[g].tasks == tasks {
-				break
+		g := -1
+		switch {
+		case l.mark != p.epoch:
+			l.mark, l.grp = p.epoch, int32(len(groups))
+		case groups[l.grp].tasks == tasks:
+			g = int(l.grp)
+		default: // rare: the job has several task counts on this timeline
+			for g = len(groups) - 1; g >= 0; g-- {
+				if groups[g].line == l && groups[g].tasks == tasks {
+					break
+				}
 			}
 		}
 		if g < 0 {
@@ -47,6 +55,15 @@ func (p *profile) ownGroups(nodes []int32) []ownGroup {
 	}
 	p.owned = groups
 	return groups
+}
+
+// sweepCand is a timeline a sweep reads: mult nodes share it (the job's
+// own excepted); single, when at most one task fits on a node at a time,
+// is its fit summary (stretchEvents).
+type sweepCand struct {
+	line   *timeline
+	mult   int
+	single *fitSummary
 }
 
 // roomAt reports whether one task of unit of res fits on l at t.
@@ -86,7 +103,7 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 	}
 	// The timelines on which some task may fit, and how many tasks they
 	// could hold at most: when that is too few, there is no window.
-	cands, mults, room := p.cands[:0], p.mults[:0], total
+	cands, room := p.cands[:0], total
 	lines := p.live
 	if countable && p.indexFor(res, unit) {
 		lines = p.candidates(p.found[:0], d, before)
@@ -98,6 +115,7 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 		if mult == 0 {
 			continue
 		}
+		var single *fitSummary
 		if countable {
 			fs := &sum.fits
 			if fs.unit != unit || fs.res != res {
@@ -107,13 +125,16 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 				continue // no task fits there throughout any window
 			}
 			room += mult * int(min(fs.most/unit, sim.Amount(k)))
+			if k == 1 || fs.most < 2*unit {
+				single = fs
+			}
 		} else {
 			room = k
 		}
-		cands, mults = append(cands, l), append(mults, mult)
+		cands = append(cands, sweepCand{l, mult, single})
 		first = min(first, sum.low)
 	}
-	p.cands, p.mults = cands[:0], mults[:0]
+	p.cands = cands[:0]
 	for _, g := range groups {
 		p.sums[g.line.idx].own = 0
 	}
@@ -132,13 +153,12 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 		return 0, false, first
 	}
 	events := p.events[:0]
-	for c, l := range cands {
-		mult := mults[c]
+	for _, c := range cands {
 		var w int
-		if countable && (k == 1 || p.sums[l.idx].fits.most < 2*unit) {
-			w, events = p.stretchEvents(l, res, unit, d, from, before, mult, events)
+		if c.single != nil {
+			w, events = p.stretchEvents(c.line, c.single, res, unit, d, from, before, c.mult, events)
 		} else {
-			w, events = p.lineEvents(l, d, req, k, from, before, mult, slot{}, events)
+			w, events = p.lineEvents(c.line, d, req, k, from, before, c.mult, slot{}, events)
 		}
 		total += w
 	}
@@ -180,9 +200,8 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 // fits at a time (k = 1, or whole nodes): a window holds it iff it lies in
 // a stretch where the task fits, so each stretch long enough gives the
 // interval of starts it admits. Without a stretch of length d before its
-// tail (fitSummary), the timeline counts only from the tail on.
-func (p *profile) stretchEvents(l *timeline, res int, unit sim.Amount, d, from, before sim.Time, mult int, events []fitEvent) (int, []fitEvent) {
-	fs := p.fitsFor(l, res, unit)
+// tail (fs, its fit summary), the timeline counts only from the tail on.
+func (p *profile) stretchEvents(l *timeline, fs *fitSummary, res int, unit sim.Amount, d, from, before sim.Time, mult int, events []fitEvent) (int, []fitEvent) {
 	if fs.inner < d {
 		switch {
 		case fs.tail <= from:
