@@ -3,7 +3,6 @@ package policies
 import (
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -286,7 +285,7 @@ func (s *conservative) longestStretch(f *freed, res int, unit sim.Amount) sim.Ti
 		times, R := l.times, p.R
 		room := func(i int) bool { return l.free[i*R+res] >= unit }
 		// i: the segment holding from; back to where its stretch starts.
-		i := max(sort.Search(len(times), func(i int) bool { return times[i] > from })-1, 0)
+		i := max(segmentAt(times, from), 0)
 		for i > 0 && room(i) && room(i-1) {
 			i-- // the stretch began earlier; its length counts from now
 		}

@@ -23,7 +23,7 @@ func (p *profile) windowMin(l *timeline, t, d sim.Time, req []sim.Need, limit in
 		return 0
 	}
 	// Start at the segment holding t.
-	first := sort.Search(len(l.times), func(i int) bool { return l.times[i] > t }) - 1
+	first := segmentAt(l.times, t)
 	if count {
 		// One resource: the least amount decides.
 		lo := l.free[max(first, 0)*p.R+res]
@@ -359,7 +359,7 @@ func scanWindow(times []sim.Time, d, from, before sim.Time, fits func(i int) boo
 	m := len(times)
 	i := 0
 	if from > times[0] {
-		i = sort.Search(m, func(i int) bool { return times[i] > from }) - 1
+		i = segmentAt(times, from)
 	}
 	for i < m && times[i] < before {
 		if !fits(i) {

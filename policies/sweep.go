@@ -2,7 +2,6 @@ package policies
 
 import (
 	"math"
-	"sort"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -68,7 +67,7 @@ type sweepCand struct {
 
 // roomAt reports whether one task of unit of res fits on l at t.
 func (p *profile) roomAt(l *timeline, res int, unit sim.Amount, t sim.Time) bool {
-	i := sort.Search(len(l.times), func(i int) bool { return l.times[i] > t }) - 1
+	i := segmentAt(l.times, t)
 	return l.free[max(i, 0)*p.R+res] >= unit
 }
 
@@ -213,7 +212,7 @@ func (p *profile) stretchEvents(l *timeline, fs *fitSummary, res int, unit sim.A
 	}
 	times, R := l.times, p.R
 	m := len(times)
-	i := sort.Search(m, func(i int) bool { return times[i] > from }) - 1
+	i := segmentAt(times, from)
 	i = max(i, 0)
 	first := 0
 	for i < m && times[i] < before {
@@ -285,8 +284,8 @@ func (p *profile) lineEvents(l *timeline, d sim.Time, req []sim.Need, k int, fro
 		}
 		dq = append(dq, i)
 	}
-	lo := sort.Search(m, func(i int) bool { return times[i] > from }) - 1 // first segment in the window
-	hi := lo                                                              // next segment to enter
+	lo := segmentAt(times, from) // first segment in the window
+	hi := lo                     // next segment to enter
 	for hi < m && times[hi] < from+d {
 		push(hi)
 		hi++
