@@ -86,8 +86,10 @@ type directParquetWriter struct {
 	compressed []byte
 	header     thriftWriter
 	chunk      thriftWriter
-	boolBits   [1024]byte // the library's 8,192-value bit buffer (see putBool)
-	boolPos    int
+	boolBits   [1024]byte // the library's 8,192-value bit buffer (see putBools)
+	boolPos    int        // bits used in boolBits
+	boolCached byte       // the buffer writer's cached byte
+	boolBatch  []bool
 	pageStats  columnStats
 	chunkStats columnStats
 }
@@ -230,7 +232,7 @@ func (p *directParquetWriter) writeChunk(c *directColumn, arr arrow.Array, off, 
 	p.values = p.values[:0]
 	p.levels.reset()
 	p.boolBits = [1024]byte{}
-	p.boolPos = 0
+	p.restartBoolBits()
 	nullable := c.nullable && arr.NullN() > 0
 	for b := 0; b < n; b += pqBatchRows {
 		m := min(pqBatchRows, n-b)
@@ -346,6 +348,7 @@ func (p *directParquetWriter) putBatch(c *directColumn, arr arrow.Array, from, m
 		}
 	case kindBool:
 		a := arr.(*array.Boolean)
+		p.boolBatch = p.boolBatch[:0]
 		for i := from; i < from+m; i++ {
 			if withNulls {
 				if a.IsNull(i) {
@@ -356,36 +359,55 @@ func (p *directParquetWriter) putBatch(c *directColumn, arr arrow.Array, from, m
 				p.levels.put(1)
 			}
 			v := a.Value(i)
-			p.putBool(v)
+			p.boolBatch = append(p.boolBatch, v)
 			s.addBool(v)
 		}
+		p.putBools(p.boolBatch)
 	}
 }
 
-// putBool packs a boolean the way the library's PLAIN encoder does:
-// through a 1,024-byte bit buffer, kept for the whole column chunk and
-// emptied into the page each time it is full. Its bytes are never
-// cleared, so the last byte of a page carries, above the page's last
-// value, the bits of the previous fill; writing the same bytes means
-// keeping that buffer too.
-func (p *directParquetWriter) putBool(v bool) {
-	if p.boolPos == len(p.boolBits)*8 {
-		p.values = append(p.values, p.boolBits[:]...)
-		p.boolPos = 0
+// putBools packs one write batch's booleans the way the library's PLAIN
+// encoder does, through a 1,024-byte bit buffer kept for the whole column
+// chunk and emptied into the page each time it is full. That buffer is
+// never cleared, and its writer starts each batch's first byte from a
+// cached byte: the byte itself when the previous batch ended inside it,
+// but the byte before when it ended on a byte boundary (and byte 0 of the
+// previous fill after a page or a refill). Bits above a page's last value
+// come from there; writing the same bytes means doing the same.
+func (p *directParquetWriter) putBools(in []bool) {
+	for len(in) > 0 {
+		if p.boolPos == len(p.boolBits)*8 {
+			p.values = append(p.values, p.boolBits[:]...)
+			p.restartBoolBits()
+		}
+		bit := p.boolPos % 8
+		first := p.boolPos / 8
+		space := min(len(p.boolBits)*8-p.boolPos, len(in))
+		bits := p.boolBits[first : first+(bit+space+7)/8]
+		bits[0] = p.boolCached
+		for i, v := range in[:space] {
+			if v {
+				bits[(bit+i)/8] |= 1 << ((bit + i) % 8)
+			} else {
+				bits[(bit+i)/8] &^= 1 << ((bit + i) % 8)
+			}
+		}
+		p.boolPos += space
+		p.boolCached = bits[len(bits)-1]
+		in = in[space:]
 	}
-	if v {
-		p.boolBits[p.boolPos/8] |= 1 << (p.boolPos % 8)
-	} else {
-		p.boolBits[p.boolPos/8] &^= 1 << (p.boolPos % 8)
-	}
-	p.boolPos++
+}
+
+func (p *directParquetWriter) restartBoolBits() {
+	p.boolPos = 0
+	p.boolCached = p.boolBits[0]
 }
 
 // flushPage compresses the page under way and writes it with its header.
 func (p *directParquetWriter) flushPage(c *directColumn, st *chunkState) {
 	if p.boolPos > 0 {
 		p.values = append(p.values, p.boolBits[:(p.boolPos+7)/8]...)
-		p.boolPos = 0
+		p.restartBoolBits()
 	}
 	page := p.values
 	if c.nullable {
