@@ -39,6 +39,20 @@ func newTableWriter(format string, schema *arrow.Schema, w io.WriteSeeker, mem m
 	return nil, fmt.Errorf("metrics: unknown format %q", format)
 }
 
+// newParquetWriter writes Parquet with the direct writer
+// (parquetwriter.go) when it handles the schema's column types, and
+// through the Arrow library otherwise; both write the same bytes.
+func newParquetWriter(schema *arrow.Schema, w io.Writer, mem memory.Allocator) (tableWriter, error) {
+	if cols, ok := directColumns(schema); ok && !libraryParquetOnly {
+		return newDirectParquetWriter(schema, cols, w)
+	}
+	return newLibraryParquetWriter(schema, w, mem)
+}
+
+// libraryParquetOnly makes every Parquet file go through the library, for
+// the tests that compare both writers' files.
+var libraryParquetOnly = false
+
 // parquetWriter writes one row group per record (64k rows), which keeps
 // the writer's memory bounded while staying readable by pandas, polars and
 // DuckDB. The properties are fixed so the bytes are too: the created_by
@@ -47,7 +61,7 @@ func newTableWriter(format string, schema *arrow.Schema, w io.WriteSeeker, mem m
 // the library fills).
 type parquetWriter struct{ fw *pqarrow.FileWriter }
 
-func newParquetWriter(schema *arrow.Schema, w io.Writer, mem memory.Allocator) (tableWriter, error) {
+func newLibraryParquetWriter(schema *arrow.Schema, w io.Writer, mem memory.Allocator) (tableWriter, error) {
 	props := parquet.NewWriterProperties(
 		parquet.WithAllocator(mem),
 		parquet.WithCompression(compress.Codecs.Snappy),
