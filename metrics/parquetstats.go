@@ -104,6 +104,11 @@ func (s *columnStats) addString(v []byte) {
 		s.has, s.minS, s.maxS = true, v, v
 		return
 	}
+	if bytes.Equal(v, s.minS) || bytes.Equal(v, s.maxS) {
+		// Repetitive columns (user, state, queue) mostly repeat a bound:
+		// an equality test is cheaper than two orderings.
+		return
+	}
 	if bytes.Compare(v, s.minS) < 0 {
 		s.minS = v
 	}
