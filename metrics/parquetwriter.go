@@ -274,12 +274,9 @@ func (p *directParquetWriter) putBatch(c *directColumn, arr arrow.Array, from, m
 		}
 		lo, hi, seen := math.MaxFloat64, -math.MaxFloat64, false
 		for i, v := range vals {
-			if arr.IsNull(from + i) {
-				p.levels.put(0)
-				s.nulls++
+			if !p.level(arr, from+i, true) {
 				continue
 			}
-			p.levels.put(1)
 			p.values = binary.LittleEndian.AppendUint64(p.values, math.Float64bits(v))
 			if v != v {
 				continue
@@ -309,12 +306,9 @@ func (p *directParquetWriter) putBatch(c *directColumn, arr arrow.Array, from, m
 		}
 		lo, hi, seen := int64(math.MaxInt64), int64(math.MinInt64), false
 		for i, v := range vals {
-			if arr.IsNull(from + i) {
-				p.levels.put(0)
-				s.nulls++
+			if !p.level(arr, from+i, true) {
 				continue
 			}
-			p.levels.put(1)
 			p.values = binary.LittleEndian.AppendUint64(p.values, uint64(v))
 			seen = true
 			lo = min(lo, v)
@@ -333,13 +327,8 @@ func (p *directParquetWriter) putBatch(c *directColumn, arr arrow.Array, from, m
 			data = buf.Bytes()
 		}
 		for i := from; i < from+m; i++ {
-			if withNulls {
-				if a.IsNull(i) {
-					p.levels.put(0)
-					s.nulls++
-					continue
-				}
-				p.levels.put(1)
+			if !p.level(a, i, withNulls) {
+				continue
 			}
 			v := data[offsets[i]:offsets[i+1]]
 			p.values = binary.LittleEndian.AppendUint32(p.values, uint32(len(v)))
@@ -350,13 +339,8 @@ func (p *directParquetWriter) putBatch(c *directColumn, arr arrow.Array, from, m
 		a := arr.(*array.Boolean)
 		p.boolBatch = p.boolBatch[:0]
 		for i := from; i < from+m; i++ {
-			if withNulls {
-				if a.IsNull(i) {
-					p.levels.put(0)
-					s.nulls++
-					continue
-				}
-				p.levels.put(1)
+			if !p.level(a, i, withNulls) {
+				continue
 			}
 			v := a.Value(i)
 			p.boolBatch = append(p.boolBatch, v)
@@ -364,6 +348,22 @@ func (p *directParquetWriter) putBatch(c *directColumn, arr arrow.Array, from, m
 		}
 		p.putBools(p.boolBatch)
 	}
+}
+
+// level writes row i's definition level when the page has them, and
+// reports whether the row holds a value; a null is counted in the page's
+// statistics.
+func (p *directParquetWriter) level(arr arrow.Array, i int, withNulls bool) bool {
+	if !withNulls {
+		return true
+	}
+	if arr.IsNull(i) {
+		p.levels.put(0)
+		p.pageStats.nulls++
+		return false
+	}
+	p.levels.put(1)
+	return true
 }
 
 // putBools packs one write batch's booleans the way the library's PLAIN
