@@ -209,9 +209,9 @@ func (p *profile) addRange(l *timeline, i, j int, req []sim.Need, k sim.Amount) 
 	}
 	// One resource at a time, a stride over the segments: the totals'
 	// timeline keeps every breakpoint, so a booking far ahead spans
-	// thousands of its segments (a seventh of conservative backfilling
-	// under Repick on CEA-Curie's nodes with the loop over segments, then
-	// needs).
+	// thousands of its segments. A loop over the segments, then the needs,
+	// was a seventh of conservative backfilling under Repick on CEA-Curie's
+	// nodes.
 	free := l.free[:j*p.R]
 	for _, q := range req {
 		delta := k * q.Amt
