@@ -8,14 +8,14 @@ import (
 )
 
 // freed is one gain of free capacity in the profile: nodes that came free
-// over [from, to), the lowest of them numbered lowest. A job that ended
+// over [from, to), numbered lowest to highest. A job that ended
 // early gives back its nodes from its end; a reservation that moved gives
 // back the nodes it left. After a rebuild, one record with no nodes and
 // lowest −1 stands for every node.
 type freed struct {
-	from, to sim.Time
-	lowest   int32
-	nodes    []int32 // one entry per task, in node order; not modified
+	from, to        sim.Time
+	lowest, highest int32
+	nodes           []int32 // one entry per task, in node order; not modified
 	// reps holds one node of each distinct timeline among nodes (the
 	// lowest), valid while the profile's version is repsAt.
 	reps   []int32
@@ -85,9 +85,9 @@ func nodesFreed(nodes []int32, from, to sim.Time) freed {
 	if !slices.IsSorted(nodes) {
 		nodes = slices.Sorted(slices.Values(nodes))
 	}
-	f := freed{from: from, to: to, lowest: math.MaxInt32, nodes: nodes}
+	f := freed{from: from, to: to, lowest: math.MaxInt32, highest: -1, nodes: nodes}
 	if len(nodes) > 0 {
-		f.lowest = nodes[0]
+		f.lowest, f.highest = nodes[0], nodes[len(nodes)-1]
 	}
 	return f
 }
@@ -140,7 +140,7 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 			case f.everything() || !countable:
 				r.opened, from = true, now
 			default:
-				if t, ok := s.newWindow(j, r, f, lo, min(hi, from), base); ok {
+				if t, ok := s.newWindow(j, r, f, res, unit, lo, min(hi, from), base); ok {
 					r.opened, from = true, t
 				}
 			}
@@ -189,14 +189,13 @@ func (s *conservative) fitsOne(j *sim.JobRun, n int32, base []sim.Amount) bool {
 }
 
 // newWindow returns the earliest start in [lo, hi) (hi ≤ r.start) of a
-// window of r's length in which one more task of j fits throughout on one
-// of f's nodes, with j's own slot counted free on those of f's nodes that
-// are j's own: each distinct timeline among f's nodes is searched once, and
-// each of f's nodes that is also r's once more with r's tasks there added
-// back.
-func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi sim.Time, base []sim.Amount) (sim.Time, bool) {
+// window of r's length in which one more task of j (unit of res) fits
+// throughout on one of f's nodes, with j's own slot counted free on those
+// of f's nodes that are j's own: each distinct timeline among f's nodes is
+// searched once, and each of f's nodes that is also r's once more with r's
+// tasks there added back.
+func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, res int, unit sim.Amount, lo, hi sim.Time, base []sim.Amount) (sim.Time, bool) {
 	p := s.prof
-	res, unit, _ := countBased(j.Needs(), 1)
 	d := max(r.dur, 1)
 	best, found := hi, false
 	// search looks on l for a window before best and reports whether the
@@ -229,10 +228,11 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, lo, hi
 	}
 	// The nodes f and r share, walking both sorted lists, galloping over
 	// the stretches of one that the other skips.
-	fn, rn := f.nodes, r.nodes
-	if len(rn) == 0 || rn[0] > fn[len(fn)-1] || fn[0] > rn[len(rn)-1] {
+	rn := r.nodes
+	if len(rn) == 0 || rn[0] > f.highest || f.lowest > rn[len(rn)-1] {
 		return best, found
 	}
+	fn := f.nodes
 	var last *timeline
 	lastTasks := 0
 	for k, i := 0, 0; k < len(fn) && i < len(rn); {
