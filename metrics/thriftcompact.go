@@ -23,8 +23,9 @@ const (
 // and reflection-free serializers: a page header costs a few appends.
 //
 // Fields are written in ascending id order inside a struct; the header
-// carries the id as a delta from the previous field's when it is 1–15,
-// which it always is here.
+// carries the id as a delta from the previous field's when it is 1–15
+// (always, in the structs written here), else in the long form: the type,
+// then the id as a zigzag varint.
 type thriftWriter struct {
 	buf    []byte
 	last   int16   // id of the previous field in the current struct
