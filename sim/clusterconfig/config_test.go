@@ -220,6 +220,8 @@ var errCases = []struct {
 }{
 	{"unknown top key", "nodes: [{name: a}]\nnode_group: []\n",
 		"t.yaml:2: node_group: unknown field"},
+	{"key with a line break, quoted in the message", "nodes: [{name: a}]\n\"node\\ngroups\": []\n",
+		`t.yaml:2: "node\ngroups": unknown field`},
 	{"unknown group key", `
 node_groups:
   - prefix: cn

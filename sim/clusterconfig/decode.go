@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -169,7 +170,14 @@ func (d decoder) sequence(n *yaml.Node, path string, f func(i int, v *yaml.Node)
 	}
 }
 
+// join names key under path. A key that would not print as itself on
+// one line of an error (a line break, a tab or another control character:
+// YAML allows them in quoted or multi-line keys) is quoted, so that every
+// line of an error still starts with the file's name.
 func join(path, key string) string {
+	if strings.ContainsFunc(key, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		key = strconv.Quote(key)
+	}
 	if path == "" {
 		return key
 	}
@@ -321,7 +329,7 @@ func (d decoder) config(c *Config, doc *yaml.Node) {
 				c.Nodes = append(c.Nodes, d.node(v, fmt.Sprintf("nodes[%d]", i)))
 			})
 		default:
-			d.unknown(k, key)
+			d.unknown(k, join("", key))
 		}
 	})
 }
