@@ -25,25 +25,27 @@ type freed struct {
 	longest stretchBound
 }
 
-// stretchBound is an upper bound on the length of the stretches in which
-// one task of unit of res fits throughout, on a record's nodes, overlapping
-// the record's span: measured at some moment (pass) and still a bound
-// after it. Since then the profile has only lost capacity on those nodes
-// (bookings, time passing) or gained it under later records, and a job
-// that reads this record reads those too, which find any window the
-// gain opened. So a job longer than the bound finds no new window on the
-// record's own timelines.
+// stretchBound bounds the stretches of time in which one task of unit of
+// res fits throughout, on a record's nodes, overlapping the record's span:
+// those that end are no longer than len, and one that lasts for good
+// starts at tail or later. It is measured at some moment and still a bound
+// after it. Since then the profile has only lost capacity on those
+// nodes (bookings, time passing) or gained it under later records, and a
+// job that reads this record reads those too, which find any window the
+// gain opened. So a job longer than len, whose window would start before
+// tail, finds no new window on the record's own timelines.
 type stretchBound struct {
-	pass int64 // freed log position of the pass that measured it, plus one; 0: none
-	res  int
-	unit sim.Amount
-	len  sim.Time
+	measured bool
+	res      int
+	unit     sim.Amount
+	len      sim.Time
+	tail     sim.Time
 }
 
-// rules reports whether the bound says no window of length d for one task
-// of unit of res overlaps the record.
-func (b *stretchBound) rules(res int, unit sim.Amount, d sim.Time) bool {
-	return b.pass != 0 && b.res == res && b.unit == unit && d > b.len
+// rules reports whether the bound says no window of length d starting
+// before `before` for one task of unit of res overlaps the record.
+func (b *stretchBound) rules(res int, unit sim.Amount, d, before sim.Time) bool {
+	return b.measured && b.res == res && b.unit == unit && d > b.len && b.tail >= before
 }
 
 // everything reports whether the record stands for every node.
@@ -152,7 +154,7 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 		if !lower && f.lowest < highest {
 			// r's window overlaps f: a task fits throughout it only in a
 			// stretch the record's bound admits.
-			ruled := countable && f.longest.rules(res, unit, d)
+			ruled := countable && f.longest.rules(res, unit, d, r.start+1)
 			lower = f.everything() || !ruled && s.roomBelow(j, r, f, highest, base)
 		}
 	}
@@ -207,7 +209,7 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, res in
 		}
 		return false
 	}
-	if !f.longest.rules(res, unit, d) {
+	if !f.longest.rules(res, unit, d, hi) {
 		for _, n := range s.representatives(f) {
 			l, has := p.lineOf(int(n))
 			if !has {
@@ -220,10 +222,12 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, res in
 				return best, true
 			}
 		}
-		if !found && f.longest.pass != s.passStart+1 {
-			// Measured at most once a pass, when a search came back
-			// empty: later jobs of the pass longer than that skip it.
-			f.longest = stretchBound{pass: s.passStart + 1, res: res, unit: unit, len: s.longestStretch(f, res, unit)}
+		if !found {
+			// Measured again whenever a search comes back empty: the
+			// bookings made since the last measure mostly tightened it,
+			// and later jobs it rules skip the record.
+			n, tail := s.longestStretch(f, res, unit)
+			f.longest = stretchBound{measured: true, res: res, unit: unit, len: n, tail: tail}
 		}
 	}
 	// The nodes f and r share, walking both sorted lists, galloping over
@@ -267,20 +271,23 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, res in
 	return best, found
 }
 
-// longestStretch is the length of the longest stretch of time from now on
-// in which one task of unit of res fits throughout on one of f's nodes,
-// among those that overlap [f.from, f.to).
-func (s *conservative) longestStretch(f *freed, res int, unit sim.Amount) sim.Time {
+// longestStretch measures the stretches of time from now on in which one
+// task of unit of res fits throughout on one of f's nodes, among those that
+// overlap [f.from, f.to): the length of the longest that ends, and the
+// earliest start of one that lasts for good (Forever: none).
+func (s *conservative) longestStretch(f *freed, res int, unit sim.Amount) (longest, tail sim.Time) {
 	p := s.prof
 	from := max(f.from, p.now)
+	tail = sim.Forever
 	if from >= f.to {
-		return 0
+		return 0, tail
 	}
-	var longest sim.Time
 	for _, n := range s.representatives(f) {
 		l, has := p.lineOf(int(n))
 		if !has {
-			return sim.Forever // untouched: free for good (or never, and then no stretch at all)
+			// Untouched: free for good (or never, and then no stretch at
+			// all); a bound that rules nothing.
+			return sim.Forever, p.now
 		}
 		times, R := l.times, p.R
 		room := func(i int) bool { return l.free[i*R+res] >= unit }
@@ -298,14 +305,14 @@ func (s *conservative) longestStretch(f *freed, res int, unit sim.Amount) sim.Ti
 			for i < len(times) && room(i) {
 				i++
 			}
-			b := sim.Forever
-			if i < len(times) {
-				b = times[i]
+			if i == len(times) {
+				tail = min(tail, a)
+				break
 			}
-			longest = max(longest, b-a)
+			longest = max(longest, times[i]-a)
 		}
 	}
-	return longest
+	return longest, tail
 }
 
 // gallop returns the first index after i of an entry of the sorted nodes

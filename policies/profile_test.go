@@ -217,9 +217,11 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 }
 
 // checkLongestStretch checks a freed record's stretch bound on random
-// nodes and spans against the step functions: the longest stretch from now
-// on in which amt fits throughout, among those overlapping the span, over
-// the record's nodes (Forever, a bound, when one of them has no timeline).
+// nodes and spans against the step functions: among the stretches from now
+// on in which amt fits throughout, overlapping the span, over the record's
+// nodes, the longest that ends and the earliest start of one that lasts for
+// good (Forever and now, a bound that rules nothing, when one of them has
+// no timeline).
 func checkLongestStretch(t *testing.T, p *profile, b *bruteProfile, rng *rand.Rand, step int, now, span sim.Time) {
 	var nodes []int32
 	for range 1 + rng.IntN(3) {
@@ -228,11 +230,12 @@ func checkLongestStretch(t *testing.T, p *profile, b *bruteProfile, rng *rand.Ra
 	from := now - 5 + sim.Time(rng.IntN(int(span)))
 	f := nodesFreed(nodes, from, from+1+sim.Time(rng.IntN(int(span)/3)))
 	amt := sim.Amount(1 + rng.IntN(int(b.base[0])))
-	got := (&conservative{prof: p}).longestStretch(&f, 0, amt)
+	got, gotTail := (&conservative{prof: p}).longestStretch(&f, 0, amt)
 	var want sim.Time
+	wantTail := sim.Forever
 	for _, n := range f.nodes {
 		if _, ok := p.lineOf(int(n)); !ok {
-			want = sim.Forever
+			want, wantTail = sim.Forever, now
 			break
 		}
 		times, free := b.steps(int(n), now, nil)
@@ -249,16 +252,21 @@ func checkLongestStretch(t *testing.T, p *profile, b *bruteProfile, rng *rand.Ra
 			if i < len(times) {
 				end = times[i]
 			}
-			if a < f.to && end > max(f.from, now) {
+			switch {
+			case a >= f.to || end <= max(f.from, now):
+			case end == sim.Forever:
+				wantTail = min(wantTail, a)
+			default:
 				want = max(want, end-a)
 			}
 		}
 	}
 	if max(f.from, now) >= f.to {
-		want = 0
+		want, wantTail = 0, sim.Forever
 	}
-	if got != want {
-		t.Fatalf("step %d: longest stretch of %d on %v over [%d, %d) at now %d: %d, direct %d", step, amt, f.nodes, f.from, f.to, now, got, want)
+	if got != want || gotTail != wantTail {
+		t.Fatalf("step %d: stretches of %d on %v over [%d, %d) at now %d: longest %d, tail %d; direct %d, %d",
+			step, amt, f.nodes, f.from, f.to, now, got, gotTail, want, wantTail)
 	}
 }
 
