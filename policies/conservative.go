@@ -48,8 +48,8 @@ type conservative struct {
 	prof    *profile
 	running byEnd
 	rebuild bool
-	memo    shapeMemo // failed searches of the totals (or the one node)
-	exact   shapeMemo // failed node-level searches, per task amount
+	memo    shapeMemo  // failed searches of the totals (or the one node)
+	exact   shapeMemos // failed node-level searches, per task amount
 	// repick re-places every queued job at every job end (Repick);
 	// otherwise a reservation moves only to start earlier (Keep).
 	repick bool
@@ -61,12 +61,13 @@ type conservative struct {
 	passStart int64
 }
 
-// shapeMemo remembers the last unsuccessful count-based search, on the
-// one-node profile or on the cluster totals (see compressCount): no window
-// for a job of that shape, or of the same length needing more, with a slot
-// no earlier, starts before lowest. Reservations made or moved since only
-// take capacity, which cannot open a window; capacity given back before
-// lowest + dur can, and clears the memo (conservative.grew).
+// shapeMemo remembers an unsuccessful count-based search, on the one-node
+// profile or on the cluster totals (see compressCount), or on the nodes
+// (shapeMemos): no window for a job of that shape, or of the same length
+// needing more, with a slot no earlier, starts before lowest. Reservations
+// made or moved since only take capacity, which cannot open a window;
+// capacity given back before lowest + dur can, and clears the memo
+// (conservative.grew).
 //
 // A node-level search depends on how the need splits into tasks, not only
 // on the total, so the exact memo also keys on the task amount (unit): more
@@ -94,15 +95,58 @@ func (m *shapeMemo) failed(res int, unit, need sim.Amount, d, start, from, befor
 		lowest: max(from, min(before, start-d+1))}
 }
 
+// clearIfOpened clears the memo if capacity given back from `from` on can
+// open a window it ruled out.
+func (m *shapeMemo) clearIfOpened(from sim.Time) {
+	if m.valid && from < m.lowest+m.dur {
+		m.valid = false
+	}
+}
+
+// shapeMemos keeps the failed node-level searches of the last few shapes:
+// a queue interleaves several (users' bursts of identical jobs), which
+// overwrote a single memo in turn. Each memo is a claim of its own, so a
+// search may begin at the latest bound among those that apply. The
+// count-based searches keep one memo: they are cheap, and a loop over
+// several made the pool model's conservative replays 15 % slower.
+type shapeMemos struct {
+	m    [8]shapeMemo
+	next int // the slot a new shape takes, round robin
+}
+
+// from is shapeMemo.from over the memos.
+func (ms *shapeMemos) from(res int, unit, need sim.Amount, d, start, now sim.Time) sim.Time {
+	from := now
+	for i := range ms.m {
+		from = max(from, ms.m[i].from(res, unit, need, d, start, now))
+	}
+	return from
+}
+
+// failed records a failed search in place of the memo of the same shape
+// if there is one.
+func (ms *shapeMemos) failed(res int, unit, need sim.Amount, d, start, from, before sim.Time) {
+	slot := -1
+	for i := range ms.m {
+		if m := &ms.m[i]; m.valid && m.res == res && m.unit == unit && m.need == need && m.dur == d {
+			slot = i
+			break
+		}
+	}
+	if slot < 0 {
+		slot, ms.next = ms.next, (ms.next+1)%len(ms.m)
+	}
+	ms.m[slot].failed(res, unit, need, d, start, from, before)
+}
+
 // grew logs that capacity came back (f) and clears the memo if that can
 // open a window it ruled out.
 func (s *conservative) grew(f freed) {
 	s.prof.grew(f.to)
 	s.freed.add(f)
-	for _, m := range []*shapeMemo{&s.memo, &s.exact} {
-		if m.valid && f.from < m.lowest+m.dur {
-			m.valid = false
-		}
+	s.memo.clearIfOpened(f.from)
+	for i := range s.exact.m {
+		s.exact.m[i].clearIfOpened(f.from)
 	}
 }
 
