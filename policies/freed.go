@@ -123,9 +123,9 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 		r.opened = true
 		return now, true, 0
 	}
-	highest := int32(-1)
+	highest, lowestOwn := int32(-1), int32(math.MaxInt32)
 	if n := len(r.nodes); n > 0 {
-		highest = r.nodes[n-1]
+		lowestOwn, highest = r.nodes[0], r.nodes[n-1]
 	}
 	d := max(r.dur, 1)
 	end := r.start + d
@@ -141,6 +141,9 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 			switch {
 			case f.everything() || !countable:
 				r.opened, from = true, now
+			case f.longest.rules(res, unit, d, min(hi, from)) && (f.lowest > highest || f.highest < lowestOwn):
+				// Ruled out on f's timelines, and no node of f is r's: the
+				// case of most records, decided here without a call.
 			default:
 				if t, ok := s.newWindow(j, r, f, res, unit, lo, min(hi, from), base); ok {
 					r.opened, from = true, t
