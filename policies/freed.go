@@ -109,10 +109,11 @@ func nodesFreed(nodes []int32, from, to sim.Time) freed {
 // lower reports, under Repick, whether a node numbered below one of r's
 // own came free within r's window and now holds one more task throughout
 // it: only then can re-picking the lowest-numbered nodes give another set.
-// Below lowest, no node came free within r's window since its last visit:
-// r's nodes were the lowest-numbered free over its window then (first
-// fit), so the nodes under both lowest and r's own still hold none of its
-// tasks, and a re-pick can start there.
+// Below lowest, no node came free within r's window since its last visit,
+// or none on which a record's stretch bound admits one of its tasks: r's
+// nodes were the lowest-numbered free over its window then (first fit), so
+// the nodes under both lowest and r's own still hold none of its tasks,
+// and a re-pick can start there.
 //
 // It moves r's read position to the end of the log.
 func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time, base []sim.Amount) (from sim.Time, lower bool, lowest int32) {
@@ -153,12 +154,15 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 		if !s.repick || f.from >= end || f.to <= r.start {
 			continue // nothing came free within r's window
 		}
+		// r's window overlaps f: a task fits throughout it only in a
+		// stretch the record's bound admits, so a record the bound rules
+		// out gave none of its nodes room for one.
+		if countable && !f.everything() && f.longest.rules(res, unit, d, r.start+1) {
+			continue
+		}
 		lowest = min(lowest, max(f.lowest, 0))
 		if !lower && f.lowest < highest {
-			// r's window overlaps f: a task fits throughout it only in a
-			// stretch the record's bound admits.
-			ruled := countable && f.longest.rules(res, unit, d, r.start+1)
-			lower = f.everything() || !ruled && s.roomBelow(j, r, f, highest, base)
+			lower = f.everything() || s.roomBelow(j, r, f, highest, base)
 		}
 	}
 	return from, lower, lowest
