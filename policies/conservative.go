@@ -123,6 +123,13 @@ func (ms *shapeMemos) from(res int, unit, need sim.Amount, d, start, now sim.Tim
 	return from
 }
 
+// clearIfOpened is shapeMemo.clearIfOpened over the memos.
+func (ms *shapeMemos) clearIfOpened(from sim.Time) {
+	for i := range ms.m {
+		ms.m[i].clearIfOpened(from)
+	}
+}
+
 // failed records a failed search in place of the memo of the same shape
 // if there is one.
 func (ms *shapeMemos) failed(res int, unit, need sim.Amount, d, start, from, before sim.Time) {
@@ -145,9 +152,7 @@ func (s *conservative) grew(f freed) {
 	s.prof.grew(f.to)
 	s.freed.add(f)
 	s.memo.clearIfOpened(f.from)
-	for i := range s.exact.m {
-		s.exact.m[i].clearIfOpened(f.from)
-	}
+	s.exact.clearIfOpened(f.from)
 }
 
 type reservation struct {

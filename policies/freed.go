@@ -48,6 +48,12 @@ func (b *stretchBound) rules(res int, unit sim.Amount, d, before sim.Time) bool 
 	return b.measured && b.res == res && b.unit == unit && d > b.len && b.tail >= before
 }
 
+// apartFrom reports whether none of f's nodes can be among nodes (sorted):
+// their ranges do not meet.
+func (f *freed) apartFrom(nodes []int32) bool {
+	return len(nodes) == 0 || nodes[0] > f.highest || f.lowest > nodes[len(nodes)-1]
+}
+
 // everything reports whether the record stands for every node.
 func (f *freed) everything() bool { return f.lowest < 0 }
 
@@ -124,9 +130,9 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 		r.opened = true
 		return now, true, 0
 	}
-	highest, lowestOwn := int32(-1), int32(math.MaxInt32)
+	highest := int32(-1)
 	if n := len(r.nodes); n > 0 {
-		lowestOwn, highest = r.nodes[0], r.nodes[n-1]
+		highest = r.nodes[n-1]
 	}
 	d := max(r.dur, 1)
 	end := r.start + d
@@ -142,7 +148,7 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 			switch {
 			case f.everything() || !countable:
 				r.opened, from = true, now
-			case f.longest.rules(res, unit, d, min(hi, from)) && (f.lowest > highest || f.highest < lowestOwn):
+			case f.longest.rules(res, unit, d, min(hi, from)) && f.apartFrom(r.nodes):
 				// Ruled out on f's timelines, and no node of f is r's: the
 				// case of most records, decided here without a call.
 			default:
@@ -239,10 +245,10 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, res in
 	}
 	// The nodes f and r share, walking both sorted lists, galloping over
 	// the stretches of one that the other skips.
-	rn := r.nodes
-	if len(rn) == 0 || rn[0] > f.highest || f.lowest > rn[len(rn)-1] {
+	if f.apartFrom(r.nodes) {
 		return best, found
 	}
+	rn := r.nodes
 	fn := f.nodes
 	var last *timeline
 	lastTasks := 0
