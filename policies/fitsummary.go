@@ -10,17 +10,34 @@ import "github.com/schedsim/schedsim/sim"
 // on CEA-Curie's 5,544 whole nodes, a search over a few hundred distinct
 // timelines finds room on about ten.
 //
+// The stairs sharpen the inner stretches' half: the first few stretches
+// each longer than every earlier one, with where they start. The earliest
+// stretch of d or more starts no earlier than the first stair that long,
+// so a timeline whose long stretches all start after b is skipped too.
+// Under Repick on CEA-Curie, the stretches long enough were past the
+// searched range on more than half of the timelines a sweep read.
+//
 // It is computed when a search asks and kept until the amounts change
-// (addRange). Folding past breakpoints only shortens stretches, so a
-// summary computed before a fold still overstates where a task fits,
-// which is all a skip needs.
+// (addRange). Folding past breakpoints only shortens stretches and moves
+// their starts later, so a summary computed before a fold still overstates
+// where a task fits, which is all a skip needs.
 type fitSummary struct {
 	res   int
 	unit  sim.Amount // 0: not computed (requests have positive units)
 	tail  sim.Time   // a task fits from here on (Forever: it never fits for good)
 	inner sim.Time   // the longest stretch before tail in which a task fits
 	most  sim.Amount // the largest free amount anywhere
+	// stairs[:steps] are stretches before tail in order of start, each
+	// longer than those before it; the last is as long as inner. When
+	// there are more such stretches than stairs, the last stair keeps its
+	// start and takes the length of the longest: it starts no later than
+	// the stretches it stands for and is as long as any of them.
+	stairs [4]stair
+	steps  int32
 }
+
+// stair is a stretch in which a task fits: from start, length long.
+type stair struct{ start, length sim.Time }
 
 // lineSum is what scans over the distinct timelines read first: how many
 // nodes share the timeline, and where one task fits on it.
@@ -64,7 +81,7 @@ func (p *profile) summarize(i int32, res int, unit sim.Amount) *fitSummary {
 			continue
 		}
 		if run >= 0 {
-			s.inner = max(s.inner, l.times[i]-l.times[run])
+			s.climb(l.times[run], l.times[i]-l.times[run])
 			run = -1
 		}
 	}
@@ -74,8 +91,36 @@ func (p *profile) summarize(i int32, res int, unit sim.Amount) *fitSummary {
 	return s
 }
 
+// climb records a stretch before the tail, in order of start.
+func (s *fitSummary) climb(start, length sim.Time) {
+	switch {
+	case length <= s.inner:
+		return // an earlier stretch is as long and starts sooner
+	case int(s.steps) < len(s.stairs):
+		s.stairs[s.steps] = stair{start, length}
+		s.steps++
+	default:
+		s.stairs[len(s.stairs)-1].length = length
+	}
+	s.inner = length
+}
+
 // mayFit reports whether a window of length d in which a task fits
 // throughout can start before `before` on l.
 func (s *fitSummary) mayFit(d, before sim.Time) bool {
-	return s.tail < before || s.inner >= d
+	return s.tail < before || s.innerFit(d, before)
+}
+
+// innerFit reports whether such a window may lie in a stretch before the
+// tail.
+func (s *fitSummary) innerFit(d, before sim.Time) bool {
+	if s.inner < d {
+		return false
+	}
+	for _, st := range s.stairs[:s.steps] {
+		if st.length >= d {
+			return st.start < before
+		}
+	}
+	return false // not reached: the last stair is as long as inner
 }

@@ -169,7 +169,7 @@ func (p *profile) lowestOf(l *timeline) int32 {
 // newLine adds a timeline to the live set.
 func (p *profile) newLine(times []sim.Time, free []sim.Amount) *timeline {
 	p.lineIDs++
-	l := &timeline{times: times, free: free, idx: int32(len(p.live)), id: p.lineIDs}
+	l := &timeline{times: times, free: free, idx: int32(len(p.live)), id: p.lineIDs, innerBucket: -1}
 	p.live = append(p.live, l)
 	p.sums = append(p.sums, lineSum{low: math.MaxInt32}) // addNodes sets low
 	p.index.changed(l)

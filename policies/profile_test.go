@@ -195,6 +195,7 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 				checkOwnSweep(t, p, b, rng, step, now, before)
 			}
 			checkLongestStretch(t, p, b, rng, step, now, span)
+			checkFitSummary(t, p, b, rng, step, now, capacity, span)
 			l, ok := p.lineOf(0)
 			if numNodes != 1 || !ok {
 				continue
@@ -267,6 +268,73 @@ func checkLongestStretch(t *testing.T, p *profile, b *bruteProfile, rng *rand.Ra
 	if got != want || gotTail != wantTail {
 		t.Fatalf("step %d: stretches of %d on %v over [%d, %d) at now %d: longest %d, tail %d; direct %d, %d",
 			step, amt, f.nodes, f.from, f.to, now, got, gotTail, want, wantTail)
+	}
+}
+
+// checkFitSummary checks a random timeline's fit summary for one task
+// against its node's step function: every stretch in which a task fits
+// must be admitted (the summary in use, perhaps from before a fold), and a
+// summary computed afresh, with few enough stretches to keep them all, must
+// admit nothing more.
+func checkFitSummary(t *testing.T, p *profile, b *bruteProfile, rng *rand.Rand, step int, now sim.Time, capacity int, span sim.Time) {
+	t.Helper()
+	n := rng.IntN(len(b.base))
+	l, has := p.lineOf(n)
+	if !has {
+		return
+	}
+	amt := sim.Amount(1 + rng.IntN(capacity))
+	times, free := b.steps(n, now, nil)
+	type stretch struct{ from, to sim.Time }
+	var stretches []stretch // to is Forever for the tail
+	for i := 0; i < len(times); i++ {
+		if free[i] < amt {
+			continue
+		}
+		a := times[i]
+		for i < len(times) && free[i] >= amt {
+			i++
+		}
+		end := sim.Forever
+		if i < len(times) {
+			end = times[i]
+		}
+		stretches = append(stretches, stretch{a, end})
+	}
+	// admits is the exact answer of mayFit: a window of d starting before
+	// `before` lies in one of the stretches.
+	admits := func(d, before sim.Time) bool {
+		for _, st := range stretches {
+			if st.from < before && st.to-st.from >= d {
+				return true
+			}
+		}
+		return false
+	}
+	cached := *p.summary(l.idx, 0, amt)
+	fresh := *p.summarize(l.idx, 0, amt)
+	// The stretches before the tail that are longer than all earlier ones.
+	climbs, longest := 0, sim.Time(0)
+	for _, st := range stretches {
+		if st.to != sim.Forever && st.to-st.from > longest {
+			climbs, longest = climbs+1, st.to-st.from
+		}
+	}
+	exact := l.times[0] == now && climbs <= len(fresh.stairs)
+	for range 20 {
+		d := sim.Time(1 + rng.IntN(int(span)/3))
+		before := now + sim.Time(rng.IntN(int(span)+50))
+		want := admits(d, before)
+		for _, fs := range []fitSummary{cached, fresh} {
+			if got := fs.mayFit(d, before); want && !got {
+				t.Fatalf("step %d: node %d, amount %d: a window of %d starting before %d fits (stretches %v), summary %+v says none",
+					step, n, amt, d, before, stretches, fs)
+			}
+		}
+		if got := fresh.mayFit(d, before); exact && got != want {
+			t.Fatalf("step %d: node %d, amount %d: a window of %d starting before %d: summary %+v says %v, stretches %v",
+				step, n, amt, d, before, fresh, got, stretches)
+		}
 	}
 }
 
@@ -359,11 +427,15 @@ func checkSharing(t *testing.T, p *profile, step int) {
 				}
 			}
 		}
-		for _, e := range x.byInner {
-			if e.l == l {
+		for k, list := range x.byInner.lists {
+			for i, m := range list {
+				if m != l {
+					continue
+				}
 				byInner++
-				if e.key < fs.inner {
-					t.Fatalf("step %d: timeline filed under inner stretch %d, summary says %d", step, e.key, fs.inner)
+				if l.innerKey < fs.inner || k != innerBucket(l.innerKey) || int(l.innerBucket) != k || int(l.innerSlot) != i {
+					t.Fatalf("step %d: timeline filed under inner stretch %d (bucket %d, slot %d) at %d, %d; summary says %d",
+						step, l.innerKey, l.innerBucket, l.innerSlot, k, i, fs.inner)
 				}
 			}
 		}
@@ -374,9 +446,13 @@ func checkSharing(t *testing.T, p *profile, step int) {
 	if len(x.byTail) != len(p.live) {
 		t.Fatalf("step %d: index of %d timelines by tail, for %d live ones", step, len(x.byTail), len(p.live))
 	}
-	if !slices.IsSortedFunc(x.byTail, func(a, b indexEntry) int { return cmp.Compare(a.key, b.key) }) ||
-		!slices.IsSortedFunc(x.byInner, func(a, b indexEntry) int { return cmp.Compare(b.key, a.key) }) {
+	if !slices.IsSortedFunc(x.byTail, func(a, b indexEntry) int { return cmp.Compare(a.key, b.key) }) {
 		t.Fatalf("step %d: summary index out of order", step)
+	}
+	for k, list := range x.byInner.lists {
+		if used := x.byInner.used[k/64]&(1<<(k%64)) != 0; used != (len(list) > 0) {
+			t.Fatalf("step %d: inner bucket %d of %d timelines marked used %v", step, k, len(list), used)
+		}
 	}
 }
 
@@ -453,4 +529,23 @@ func withIndexFrom(n int) func() {
 	old := indexLines
 	indexLines = n
 	return func() { indexLines = old }
+}
+
+// TestInnerBucket checks that the inner-stretch buckets are within range
+// and monotone, so that a search reading from d's bucket up reads every
+// timeline with a stretch of d or more.
+func TestInnerBucket(t *testing.T) {
+	prev := 0
+	for x := sim.Time(1); x < 1<<20; x++ {
+		b := innerBucket(x)
+		if b < prev || b >= innerBucketCount {
+			t.Fatalf("innerBucket(%d) = %d after %d", x, b, prev)
+		}
+		prev = b
+	}
+	for _, x := range []sim.Time{1 << 40, 1<<62 - 1, sim.Forever} {
+		if b := innerBucket(x); b < prev || b >= innerBucketCount {
+			t.Fatalf("innerBucket(%d) = %d", x, b)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package policies
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 
 	"github.com/schedsim/schedsim/sim"
@@ -14,6 +15,12 @@ import (
 // (fitSummary.mayFit). On CEA-Curie's whole nodes a search keeps about a
 // tenth of several hundred timelines; scanning them all was a third of
 // conservative backfilling's time.
+//
+// The timelines are kept sorted by tail, and in buckets of similar inner
+// stretch (innerBuckets): inner stretches change at most bookings, and
+// keeping them sorted as well took twice as long as the sorted tails,
+// while a search needs only those at least so long, in any order (the
+// callers' results do not depend on it).
 //
 // It is built for the first shape asked and serves only that one (other
 // shapes scan every timeline), and only while there are many timelines:
@@ -28,7 +35,7 @@ type summaryIndex struct {
 	res     int
 	unit    sim.Amount
 	byTail  []indexEntry // ascending tail
-	byInner []indexEntry // descending inner; timelines with an inner stretch only
+	byInner innerBuckets // timelines with an inner stretch only
 	dirty   []*timeline
 }
 
@@ -65,7 +72,7 @@ func (p *profile) indexFor(res int, unit sim.Amount) bool {
 	case !x.built:
 		*x = summaryIndex{built: true, res: res, unit: unit}
 		for _, l := range p.live {
-			l.indexed, l.dirty = false, true
+			l.indexed, l.dirty, l.innerBucket = false, true, -1
 			x.dirty = append(x.dirty, l)
 		}
 	}
@@ -76,16 +83,16 @@ func (p *profile) indexFor(res int, unit sim.Amount) bool {
 		l.dirty = false
 		if l.idx < 0 { // no longer live
 			if l.indexed {
-				x.byTail = refile(x.byTail, l, l.tailKey, 0, true, false, false)
-				x.byInner = refile(x.byInner, l, l.innerKey, 0, l.innerKey > 0, false, true)
+				x.byTail = refile(x.byTail, l, l.tailKey, 0, true, false)
+				x.byInner.refile(l, 0)
 				l.indexed = false
 			}
 			continue
 		}
 		fs := p.summary(l.idx, res, unit)
-		x.byTail = refile(x.byTail, l, l.tailKey, fs.tail, l.indexed, true, false)
-		x.byInner = refile(x.byInner, l, l.innerKey, fs.inner, l.indexed && l.innerKey > 0, fs.inner > 0, true)
-		l.indexed, l.tailKey, l.innerKey = true, fs.tail, fs.inner
+		x.byTail = refile(x.byTail, l, l.tailKey, fs.tail, l.indexed, true)
+		x.byInner.refile(l, fs.inner)
+		l.indexed, l.tailKey = true, fs.tail
 	}
 	x.dirty = x.dirty[:0]
 	return true
@@ -103,26 +110,14 @@ func (p *profile) candidates(dst []*timeline, d, b sim.Time) []*timeline {
 		e.l.mark = p.epoch
 		dst = append(dst, e.l)
 	}
-	for _, e := range p.index.byInner {
-		if e.key < d {
-			break
-		}
-		if e.l.mark != p.epoch {
-			dst = append(dst, e.l)
-		}
-	}
-	return dst
+	return p.index.byInner.atLeast(dst, d, p.epoch)
 }
 
-// position returns where e goes in an index sorted ascending, or
-// descending with desc, by key and then by timeline id: its place, if it
-// is there.
-func position(entries []indexEntry, e indexEntry, desc bool) (int, bool) {
+// position returns where e goes in an index sorted ascending by key and
+// then by timeline id: its place, if it is there.
+func position(entries []indexEntry, e indexEntry) (int, bool) {
 	return slices.BinarySearchFunc(entries, e, func(a, b indexEntry) int {
 		if a.key != b.key {
-			if desc {
-				return cmp.Compare(b.key, a.key)
-			}
 			return cmp.Compare(a.key, b.key)
 		}
 		return cmp.Compare(a.l.id, b.l.id)
@@ -130,9 +125,9 @@ func position(entries []indexEntry, e indexEntry, desc bool) (int, bool) {
 }
 
 // refile moves l from key old, if it is filed, to key new, if it is to be,
-// in an index sorted ascending (or descending, desc); a move shifts only
-// the entries between the two places.
-func refile(entries []indexEntry, l *timeline, old, new sim.Time, filed, file, desc bool) []indexEntry {
+// in an index sorted ascending; a move shifts only the entries between the
+// two places.
+func refile(entries []indexEntry, l *timeline, old, new sim.Time, filed, file bool) []indexEntry {
 	if filed && file && old == new {
 		return entries // in place already: most changes keep the key
 	}
@@ -141,10 +136,10 @@ func refile(entries []indexEntry, l *timeline, old, new sim.Time, filed, file, d
 		if !file {
 			return entries
 		}
-		j, _ := position(entries, e, desc)
+		j, _ := position(entries, e)
 		return slices.Insert(entries, j, e)
 	}
-	i, found := position(entries, indexEntry{old, l}, desc)
+	i, found := position(entries, indexEntry{old, l})
 	if !found {
 		panic("policies: a timeline missing from the summary index")
 	}
@@ -152,7 +147,7 @@ func refile(entries []indexEntry, l *timeline, old, new sim.Time, filed, file, d
 		return slices.Delete(entries, i, i+1)
 	}
 	// j counts l's old entry, still at i.
-	if j, _ := position(entries, e, desc); j > i {
+	if j, _ := position(entries, e); j > i {
 		copy(entries[i:j-1], entries[i+1:j])
 		entries[j-1] = e
 	} else {
@@ -160,4 +155,77 @@ func refile(entries []indexEntry, l *timeline, old, new sim.Time, filed, file, d
 		entries[j] = e
 	}
 	return entries
+}
+
+// innerBuckets files timelines by the length of their longest inner
+// stretch, in buckets a quarter of an octave wide: a timeline is put in
+// or taken out in constant time, and a search for stretches of d or more
+// reads the buckets from d's up, with a few shorter ones from d's own.
+type innerBuckets struct {
+	lists [innerBucketCount][]*timeline
+	used  [innerBucketCount / 64]uint64 // the buckets not empty
+}
+
+const innerBucketCount = 256
+
+// innerBucket is the bucket of inner stretch x > 0: monotone in x, the
+// top three bits of x within its octave.
+func innerBucket(x sim.Time) int {
+	n := bits.Len64(uint64(x))
+	if n <= 2 {
+		return int(x)
+	}
+	return (n-1)*4 + int(uint64(x)>>(n-3)) - 4
+}
+
+// refile moves l to the bucket of inner stretch x (none for 0).
+func (b *innerBuckets) refile(l *timeline, x sim.Time) {
+	to := -1
+	if x > 0 {
+		to = innerBucket(x)
+	}
+	l.innerKey = x
+	if to == int(l.innerBucket) {
+		return
+	}
+	if from := int(l.innerBucket); from >= 0 {
+		list := b.lists[from]
+		last := list[len(list)-1]
+		list[l.innerSlot], last.innerSlot = last, l.innerSlot
+		b.lists[from] = list[:len(list)-1]
+		if len(list) == 1 {
+			b.used[from/64] &^= 1 << (from % 64)
+		}
+	}
+	l.innerBucket = int16(to)
+	if to >= 0 {
+		l.innerSlot = int32(len(b.lists[to]))
+		b.lists[to] = append(b.lists[to], l)
+		b.used[to/64] |= 1 << (to % 64)
+	}
+}
+
+// atLeast appends to dst the timelines filed under inner stretches of d
+// or more, and perhaps some shorter, except those marked with epoch.
+func (b *innerBuckets) atLeast(dst []*timeline, d sim.Time, epoch uint64) []*timeline {
+	lo := 0
+	if d > 0 {
+		lo = innerBucket(d)
+	}
+	for w := len(b.used) - 1; w >= lo/64; w-- {
+		used := b.used[w]
+		if w == lo/64 {
+			used &^= 1<<(lo%64) - 1 // the buckets below d's
+		}
+		for used != 0 {
+			k := 63 - bits.LeadingZeros64(used)
+			used &^= 1 << k
+			for _, l := range b.lists[w*64+k] {
+				if l.mark != epoch {
+					dst = append(dst, l)
+				}
+			}
+		}
+	}
+	return dst
 }

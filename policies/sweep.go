@@ -199,9 +199,10 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 // fits at a time (k = 1, or whole nodes): a window holds it iff it lies in
 // a stretch where the task fits, so each stretch long enough gives the
 // interval of starts it admits. Without a stretch of length d before its
-// tail (fs, its fit summary), the timeline counts only from the tail on.
+// tail that starts before `before` (fs, its fit summary), the timeline
+// counts only from the tail on.
 func (p *profile) stretchEvents(l *timeline, fs *fitSummary, res int, unit sim.Amount, d, from, before sim.Time, mult int, events []fitEvent) (int, []fitEvent) {
-	if fs.inner < d {
+	if !fs.innerFit(d, before) {
 		switch {
 		case fs.tail <= from:
 			return mult, events
