@@ -171,15 +171,28 @@ func (p *profile) fold(l *timeline, lazy bool) {
 }
 
 // segmentAt returns the index of the segment of times holding t (the last
-// breakpoint at or before t), −1 when t is before them all: a plain binary
-// search, which a search's hot loops call often enough that sort.Search's
-// closure showed in profiles.
+// breakpoint at or before t), −1 when t is before them all. Searches call
+// it often, mostly near the start (now): under Repick on CEA-Curie's nodes
+// half the answers were 0 or 1, in timelines of a dozen segments. So it
+// steps over the first few segments, then searches the rest by halves.
 func segmentAt(times []sim.Time, t sim.Time) int {
-	if t == sim.Forever {
-		return len(times) - 1
+	const steps = 4
+	n := len(times)
+	for i := range min(n, steps) {
+		if times[i] > t {
+			return i - 1
+		}
 	}
-	i, _ := slices.BinarySearch(times, t+1)
-	return i - 1
+	lo, hi := min(n, steps), n // times[lo-1] ≤ t
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if times[mid] > t {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo - 1
 }
 
 // breakAt makes sure the timeline has a breakpoint at t (t ≥ now) and

@@ -549,3 +549,32 @@ func TestInnerBucket(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentAt checks segmentAt against a linear scan, at and around
+// every breakpoint of random timelines, and at the ends of time.
+func TestSegmentAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for range 500 {
+		times := make([]sim.Time, rng.IntN(30))
+		at := sim.Time(rng.IntN(100))
+		for i := range times {
+			at += 1 + sim.Time(rng.IntN(50))
+			times[i] = at
+		}
+		probes := []sim.Time{0, sim.Forever, -1}
+		for _, b := range times {
+			probes = append(probes, b-1, b, b+1)
+		}
+		for _, p := range probes {
+			want := -1
+			for i, b := range times {
+				if b <= p {
+					want = i
+				}
+			}
+			if got := segmentAt(times, p); got != want {
+				t.Fatalf("segmentAt(%v, %d) = %d, want %d", times, p, got, want)
+			}
+		}
+	}
+}
