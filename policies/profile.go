@@ -98,8 +98,8 @@ type timeline struct {
 	// filed, and under which keys.
 	dirty, indexed    bool
 	tailKey, innerKey sim.Time
-	innerBucket       int16 // −1: not filed by inner stretch
-	innerSlot         int32 // position in its inner bucket
+	innerBucket       int16  // −1: not filed by inner stretch
+	innerSlot         int32  // position in its inner bucket
 	id                uint64 // the order of timelines with equal tails
 	mark              uint64 // profile.epoch of the last visit by a search or addNodes
 	// scratch of the visit that set mark
