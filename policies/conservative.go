@@ -367,8 +367,7 @@ func (s *conservative) settle(c *sim.Context, j *sim.JobRun, r *reservation) {
 		// Only the nodes that differ change: a re-pick mostly keeps most
 		// of a large job's nodes.
 		gone, came := left(r.nodes, nodes), left(nodes, r.nodes)
-		s.prof.addNodes(gone, base, r.start, r.start+d, j.Needs(), 1)
-		s.prof.addNodes(came, base, r.start, r.start+d, j.Needs(), -1)
+		s.prof.moveTasks(gone, came, base, r.start, r.start+d, j.Needs())
 		r.nodes = nodes
 		s.grew(nodesFreed(gone, r.start, r.start+d))
 		return
