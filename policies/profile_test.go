@@ -234,7 +234,7 @@ func checkLongestStretch(t *testing.T, p *profile, b *bruteProfile, rng *rand.Ra
 	got, gotTail := (&conservative{prof: p}).longestStretch(&f, 0, amt)
 	var want sim.Time
 	wantTail := sim.Forever
-	for _, n := range f.nodes {
+	for _, n := range f.nodes.list {
 		if _, ok := p.lineOf(int(n)); !ok {
 			want, wantTail = sim.Forever, now
 			break
@@ -267,7 +267,7 @@ func checkLongestStretch(t *testing.T, p *profile, b *bruteProfile, rng *rand.Ra
 	}
 	if got != want || gotTail != wantTail {
 		t.Fatalf("step %d: stretches of %d on %v over [%d, %d) at now %d: longest %d, tail %d; direct %d, %d",
-			step, amt, f.nodes, f.from, f.to, now, got, gotTail, want, wantTail)
+			step, amt, f.nodes.list, f.from, f.to, now, got, gotTail, want, wantTail)
 	}
 }
 
