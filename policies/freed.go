@@ -153,6 +153,12 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 	res, unit, countable := countBased(j.Needs(), 1)
 	for i := range recs {
 		f := &recs[i]
+		if countable && f.longest.rules(res, unit, d, r.start+1) && f.apartFrom(r.nodes) {
+			// Ruled out for any window starting up to r's own start, and
+			// none of f's nodes is r's: both checks below would pass it.
+			// Most records, first.
+			continue
+		}
 		if f.to <= now || f.empty() {
 			continue // in the past, or nothing: no window can use it
 		}
