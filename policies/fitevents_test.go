@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/schedsim/schedsim/sim"
@@ -22,16 +23,27 @@ func TestSortFitEvents(t *testing.T) {
 	}{
 		{"packed", 1000, 50, true, 0},
 		{"packed, stopped early", 1000, 50, true, 3},
+		{"packed, in buckets", 1000, 50, true, 0},
+		{"packed, in buckets, stopped early", 1 << 40, 50, true, 40},
+		{"packed, in buckets, instants shared", 30, 50, true, 0},
 		{"delta too wide", 1000, deltaBias + 5, false, 0},
 		{"span too wide", sim.Forever, 50, false, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			var sorter fitSorter // reused, as sweeps do
 			for round := 0; round < 50; round++ {
 				var events []fitEvent
 				sums := map[sim.Time]int{}
-				for i := rng.IntN(40) + 1; i >= 0; i-- {
-					at := sim.Time(rng.Int64N(int64(min(c.span, 1000))))
+				n := rng.IntN(40) + 1
+				if strings.Contains(c.name, "buckets") {
+					n = bucketsFrom + rng.IntN(2000) // the bucket pass
+				}
+				for i := n; i >= 0; i-- {
+					at := sim.Time(rng.Int64N(int64(min(c.span, 1<<41))))
+					if rng.IntN(4) == 0 {
+						at = at % 97 // a crowd of instants near the start
+					}
 					d := rng.IntN(2*c.deltaLimit+1) - c.deltaLimit
 					if i == 0 && !c.wantPacked { // one event out of the packable range
 						if c.span == sim.Forever {
@@ -52,14 +64,14 @@ func TestSortFitEvents(t *testing.T) {
 					want = want[:c.stopAfterAt]
 				}
 				var got []fitEvent
-				keys := sortFitEvents(slices.Clone(events), nil, func(at sim.Time, delta int) bool {
+				packed := sorter.visit(slices.Clone(events), func(at sim.Time, delta int) bool {
 					got = append(got, fitEvent{at, delta})
 					return c.stopAfterAt == 0 || len(got) < c.stopAfterAt
 				})
 				if !slices.Equal(got, want) {
 					t.Fatalf("round %d: got %v, want %v", round, got, want)
 				}
-				if packed := len(keys) > 0; packed != c.wantPacked {
+				if packed != c.wantPacked {
 					t.Fatalf("round %d: packed %v, want %v", round, packed, c.wantPacked)
 				}
 			}

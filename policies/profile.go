@@ -51,7 +51,7 @@ type profile struct {
 	cands  []sweepCand
 	found  []*timeline // scratch for the summary index's candidates
 	events []fitEvent
-	keys   []uint64 // scratch for sortFitEvents
+	sorter fitSorter // scratch of the sweeps' event ordering
 	owned  []ownGroup
 	// version counts the changes to which nodes share which timeline
 	// (addNodes, intern); caches of distinct timelines check it.

@@ -181,7 +181,7 @@ func (p *profile) sweep(base []sim.Amount, req []sim.Need, k int, d, from, befor
 		return 0, false, first
 	}
 	found := false
-	p.keys = sortFitEvents(events, p.keys, func(at sim.Time, delta int) bool {
+	p.sorter.visit(events, func(at sim.Time, delta int) bool {
 		total += delta
 		if at >= before {
 			return false
