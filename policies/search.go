@@ -30,15 +30,17 @@ func (p *profile) windowMin(l *timeline, t, d sim.Time, req []sim.Need, limit in
 	// Start at the segment holding t.
 	first := segmentAt(l.times, t)
 	if count {
-		// One resource: the least amount decides.
+		// One resource: the least amount decides, and one segment without
+		// a task's amount ends the scan (most timelines a walk meets).
+		amt := req[0].Amt
 		lo := l.free[max(first, 0)*p.R+res]
-		for i := max(first, 0) + 1; i < len(l.times) && l.times[i] < t+d; i++ {
+		for i := max(first, 0) + 1; lo >= amt && i < len(l.times) && l.times[i] < t+d; i++ {
 			lo = min(lo, l.free[i*p.R+res])
 		}
-		if lo < req[0].Amt {
+		if lo < amt {
 			return 0
 		}
-		return int(min(lo/req[0].Amt, sim.Amount(limit)))
+		return int(min(lo/amt, sim.Amount(limit)))
 	}
 	for i := max(first, 0); i < len(l.times); i++ {
 		if l.times[i] >= t+d {
