@@ -129,11 +129,12 @@ func nodesFreed(nodes []int32, from, to sim.Time) freed {
 // lower reports, under Repick, whether a node numbered below one of r's
 // own came free within r's window and now holds one more task throughout
 // it: only then can re-picking the lowest-numbered nodes give another set.
-// Below lowest, no node came free within r's window since its last visit,
-// or none on which a record's stretch bound admits one of its tasks: r's
-// nodes were the lowest-numbered free over its window then (first fit), so
-// the nodes under both lowest and r's own still hold none of its tasks,
-// and a re-pick can start there.
+// lowest is then the lowest such node. r's nodes were the lowest-numbered
+// free over its window at its last visit (first fit), and below lowest no
+// node has gained room for a task since (none came free within the window,
+// or its record's stretch bound admits no task, or it has no room now), so
+// the nodes under both lowest and r's own hold none of its tasks, and a
+// re-pick can start there.
 //
 // It moves r's read position to the end of the log.
 func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time, base []sim.Amount) (from sim.Time, lower bool, lowest int32) {
@@ -186,9 +187,13 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 		if countable && !f.everything() && f.longest.rules(res, unit, d, r.start+1) {
 			continue
 		}
-		lowest = min(lowest, max(f.lowest, 0))
-		if !lower && f.lowest < highest {
-			lower = f.everything() || s.roomBelow(j, r, f, highest, base)
+		switch {
+		case f.everything():
+			lowest, lower = 0, true
+		case f.lowest < min(lowest, highest):
+			if n, ok := s.lowestRoom(j, r, f, min(lowest, highest), base); ok {
+				lowest, lower = n, true
+			}
 		}
 	}
 	return from, lower, lowest
@@ -366,26 +371,28 @@ func gallop(nodes []int32, i int, target int32) int {
 	return lo + 1 + j
 }
 
-// roomBelow reports whether one more task of j fits throughout r's window
-// on one of f's nodes numbered below highest. The booked slot is r's own
-// on r's nodes, so a task more fits only where there is room beyond it.
-func (s *conservative) roomBelow(j *sim.JobRun, r *reservation, f *freed, highest int32, base []sim.Amount) bool {
+// lowestRoom returns the lowest of f's nodes numbered below limit on which
+// one more task of j fits throughout r's window, if there is one. The
+// booked slot is r's own on r's nodes, so a task more fits only where there
+// is room beyond it. The representatives are in node order, and each is
+// the lowest node of its timeline among f's.
+func (s *conservative) lowestRoom(j *sim.JobRun, r *reservation, f *freed, limit int32, base []sim.Amount) (int32, bool) {
 	p := s.prof
 	d := max(r.dur, 1)
 	for _, n := range s.representatives(f) {
-		if n >= highest {
-			continue
+		if n >= limit {
+			break
 		}
 		l, has := p.lineOf(int(n))
 		if !has {
 			if s.fitsOne(j, n, base) {
-				return true
+				return n, true
 			}
 			continue
 		}
 		if p.windowMin(l, r.start, d, j.Needs(), 1) >= 1 {
-			return true
+			return n, true
 		}
 	}
-	return false
+	return 0, false
 }
