@@ -240,25 +240,13 @@ func checkLongestStretch(t *testing.T, p *profile, b *bruteProfile, rng *rand.Ra
 			break
 		}
 		times, free := b.steps(int(n), now, nil)
-		for i := 0; i < len(times); {
-			if free[i] < amt {
-				i++
-				continue
-			}
-			a := times[i]
-			for i < len(times) && free[i] >= amt {
-				i++
-			}
-			end := sim.Forever
-			if i < len(times) {
-				end = times[i]
-			}
+		for _, st := range stretchesOf(times, free, amt) {
 			switch {
-			case a >= f.to || end <= max(f.from, now):
-			case end == sim.Forever:
-				wantTail = min(wantTail, a)
+			case st.from >= f.to || st.to <= max(f.from, now):
+			case st.to == sim.Forever:
+				wantTail = min(wantTail, st.from)
 			default:
-				want = max(want, end-a)
+				want = max(want, st.to-st.from)
 			}
 		}
 	}
@@ -269,6 +257,32 @@ func checkLongestStretch(t *testing.T, p *profile, b *bruteProfile, rng *rand.Ra
 		t.Fatalf("step %d: stretches of %d on %v over [%d, %d) at now %d: longest %d, tail %d; direct %d, %d",
 			step, amt, f.nodes.list, f.from, f.to, now, got, gotTail, want, wantTail)
 	}
+}
+
+// stretch is a stretch of time in which a task fits: [from, to), to
+// Forever for one that lasts.
+type stretch struct{ from, to sim.Time }
+
+// stretchesOf lists the stretches of a step function in which amt fits,
+// in order.
+func stretchesOf(times []sim.Time, free []sim.Amount, amt sim.Amount) []stretch {
+	var out []stretch
+	for i := 0; i < len(times); {
+		if free[i] < amt {
+			i++
+			continue
+		}
+		a := times[i]
+		for i < len(times) && free[i] >= amt {
+			i++
+		}
+		end := sim.Forever
+		if i < len(times) {
+			end = times[i]
+		}
+		out = append(out, stretch{a, end})
+	}
+	return out
 }
 
 // checkFitSummary checks a random timeline's fit summary for one task
@@ -285,22 +299,7 @@ func checkFitSummary(t *testing.T, p *profile, b *bruteProfile, rng *rand.Rand, 
 	}
 	amt := sim.Amount(1 + rng.IntN(capacity))
 	times, free := b.steps(n, now, nil)
-	type stretch struct{ from, to sim.Time }
-	var stretches []stretch // to is Forever for the tail
-	for i := 0; i < len(times); i++ {
-		if free[i] < amt {
-			continue
-		}
-		a := times[i]
-		for i < len(times) && free[i] >= amt {
-			i++
-		}
-		end := sim.Forever
-		if i < len(times) {
-			end = times[i]
-		}
-		stretches = append(stretches, stretch{a, end})
-	}
+	stretches := stretchesOf(times, free, amt)
 	// admits is the exact answer of mayFit: a window of d starting before
 	// `before` lies in one of the stretches.
 	admits := func(d, before sim.Time) bool {
