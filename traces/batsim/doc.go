@@ -75,7 +75,7 @@
 // "min:max", same positions). The entry of the host's initial power state
 // is used — its "pstate" attribute, 0 when absent, which is pstate 0 in all
 // the shipped platforms: IdleW is the first value (the idle host) and MaxW
-// the last (every core busy). Epsilon (the draw of a host that runs
+// the last (every core busy), which must be no lower. Epsilon (the draw of a host that runs
 // something at ~0% load) and the DVFS levels are not modelled. Batsim's
 // sleep_pstates "sleep:switch_off:switch_on" gives what power-down uses:
 // OffW is the sleep state's idle value, and each switch lasts one flop at

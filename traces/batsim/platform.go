@@ -377,6 +377,9 @@ func pstateWatts(value string, pstate int) (idle, allCores float64, err error) {
 	}
 	idle, _ = strconv.ParseFloat(parts[0], 64)
 	allCores, _ = strconv.ParseFloat(parts[len(parts)-1], 64)
+	if idle > allCores {
+		return 0, 0, fmt.Errorf("power state %d: the idle host draws %g W, more than with every core busy (%g W)", pstate, idle, allCores)
+	}
 	return idle, allCores, nil
 }
 

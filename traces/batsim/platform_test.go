@@ -208,6 +208,7 @@ func TestPlatformErrors(t *testing.T) {
 		{"pstate past watts", platform("<host id=\"h\" speed=\"1f,2f\" pstate=\"1\">\n<prop id=\"wattage_per_state\" value=\"1:2\"/></host>"), 5, "wattage_per_state", "power state 1 but only 1 power states"},
 		{"four watts", platform("<host id=\"h\" speed=\"1f\">\n<prop id=\"watt_per_state\" value=\"1:2:3:4\"/></host>"), 5, "watt_per_state", "want Idle:AllCores or Idle:Epsilon:AllCores"},
 		{"one watt", platform("<host id=\"h\" speed=\"1f\">\n<prop id=\"wattage_per_state\" value=\"100\"/></host>"), 5, "wattage_per_state", "want Idle:AllCores"},
+		{"idle above busy", platform("<host id=\"h\" speed=\"1f\">\n<prop id=\"watt_per_state\" value=\"10:0\"/></host>"), 5, "watt_per_state", "the idle host draws 10 W, more than with every core busy (0 W)"},
 		{"bad watt", platform("<host id=\"h\" speed=\"1f\">\n<prop id=\"wattage_per_state\" value=\"1:x\"/></host>"), 5, "wattage_per_state", `"x" is not a number of watts`},
 		{"negative watt", platform("<host id=\"h\" speed=\"1f\">\n<prop id=\"wattage_per_state\" value=\"-1:3\"/></host>"), 5, "wattage_per_state", "not a number of watts"},
 		{"bad off", platform("<host id=\"h\" speed=\"1f\">\n<prop id=\"wattage_off\" value=\"off\"/></host>"), 5, "wattage_off", "not a number of watts"},
