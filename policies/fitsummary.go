@@ -4,7 +4,7 @@ import "github.com/schedsim/schedsim/sim"
 
 // fitSummary says, for one timeline and one task of a one-resource request,
 // where a task fits: from tail on for good, and before it in stretches no
-// longer than inner. A search for a window of length d starting before
+// longer than inner(). A search for a window of length d starting before
 // some time b can then skip a timeline whose tail is not before b and
 // whose inner stretches are shorter than d, without reading its segments:
 // on CEA-Curie's 5,544 whole nodes, a search over a few hundred distinct
@@ -25,10 +25,9 @@ type fitSummary struct {
 	res   int
 	unit  sim.Amount // 0: not computed (requests have positive units)
 	tail  sim.Time   // a task fits from here on (Forever: it never fits for good)
-	inner sim.Time   // the longest stretch before tail in which a task fits
 	most  sim.Amount // the largest free amount anywhere
 	// stairs[:steps] are stretches before tail in order of start, each
-	// longer than those before it; the last is as long as inner. When
+	// longer than those before it; the last is the longest (inner). When
 	// there are more such stretches than stairs, the last stair keeps its
 	// start and takes the length of the longest: it starts no later than
 	// the stretches it stands for and is as long as any of them.
@@ -91,18 +90,26 @@ func (p *profile) summarize(i int32, res int, unit sim.Amount) *fitSummary {
 	return s
 }
 
+// inner is the length of the longest stretch before the tail in which a
+// task fits (0: none).
+func (s *fitSummary) inner() sim.Time {
+	if s.steps == 0 {
+		return 0
+	}
+	return s.stairs[s.steps-1].length
+}
+
 // climb records a stretch before the tail, in order of start.
 func (s *fitSummary) climb(start, length sim.Time) {
 	switch {
-	case length <= s.inner:
-		return // an earlier stretch is as long and starts sooner
+	case length <= s.inner():
+		// an earlier stretch is as long and starts sooner
 	case int(s.steps) < len(s.stairs):
 		s.stairs[s.steps] = stair{start, length}
 		s.steps++
 	default:
 		s.stairs[len(s.stairs)-1].length = length
 	}
-	s.inner = length
 }
 
 // mayFit reports whether a window of length d in which a task fits
@@ -114,7 +121,7 @@ func (s *fitSummary) mayFit(d, before sim.Time) bool {
 // innerFit reports whether such a window may lie in a stretch before the
 // tail.
 func (s *fitSummary) innerFit(d, before sim.Time) bool {
-	if s.inner < d {
+	if s.inner() < d {
 		return false
 	}
 	for _, st := range s.stairs[:s.steps] {

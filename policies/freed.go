@@ -154,10 +154,13 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 	res, unit, countable := countBased(j.Needs(), 1)
 	for i := range recs {
 		f := &recs[i]
-		if countable && f.longest.rules(res, unit, d, r.start+1) && f.apartFrom(r.nodes) {
-			// Ruled out for any window starting up to r's own start, and
-			// none of f's nodes is r's: both checks below would pass it.
-			// Most records, first.
+		// ruled: no window of r's length starting up to r's own start
+		// holds a task on f's timelines (a record that stands for every
+		// node has no bound).
+		ruled := countable && f.longest.rules(res, unit, d, r.start+1)
+		if ruled && f.apartFrom(r.nodes) {
+			// And none of f's nodes is r's: both checks below would pass
+			// it. Most records, first.
 			continue
 		}
 		if f.to <= now || f.empty() {
@@ -184,7 +187,7 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 		// r's window overlaps f: a task fits throughout it only in a
 		// stretch the record's bound admits, so a record the bound rules
 		// out gave none of its nodes room for one.
-		if countable && !f.everything() && f.longest.rules(res, unit, d, r.start+1) {
+		if ruled {
 			continue
 		}
 		switch {

@@ -96,12 +96,12 @@ type timeline struct {
 	idx    int32 // position in profile.live (and sums); −1 for the totals
 	// The summary index's bookkeeping: queued to be put back in place,
 	// filed, and under which keys.
-	dirty, indexed    bool
-	tailKey, innerKey sim.Time
-	innerBucket       int16  // −1: not filed by inner stretch
-	innerSlot         int32  // position in its inner bucket
-	id                uint64 // the order of timelines with equal tails
-	mark              uint64 // profile.epoch of the last visit by a search or addNodes
+	dirty, indexed bool
+	tailKey        sim.Time
+	innerBucket    int16  // −1: not filed by inner stretch
+	innerSlot      int32  // position in its inner bucket
+	id             uint64 // the order of timelines with equal tails
+	mark           uint64 // profile.epoch of the last visit by a search or addNodes
 	// scratch of the visit that set mark
 	grp   int32
 	memo  int

@@ -432,14 +432,14 @@ func checkSharing(t *testing.T, p *profile, step int) {
 					continue
 				}
 				byInner++
-				if l.innerKey < fs.inner || k != innerBucket(l.innerKey) || int(l.innerBucket) != k || int(l.innerSlot) != i {
-					t.Fatalf("step %d: timeline filed under inner stretch %d (bucket %d, slot %d) at %d, %d; summary says %d",
-						step, l.innerKey, l.innerBucket, l.innerSlot, k, i, fs.inner)
+				if k < innerBucket(fs.inner()) || int(l.innerBucket) != k || int(l.innerSlot) != i {
+					t.Fatalf("step %d: timeline filed in inner bucket %d (slot %d) at %d, %d; summary says inner stretch %d (bucket %d)",
+						step, l.innerBucket, l.innerSlot, k, i, fs.inner(), innerBucket(fs.inner()))
 				}
 			}
 		}
-		if byTail != 1 || byInner > 1 || fs.inner > 0 && byInner == 0 {
-			t.Fatalf("step %d: a live timeline filed %d times by tail, %d by inner stretch (summary: %d)", step, byTail, byInner, fs.inner)
+		if byTail != 1 || byInner > 1 || fs.inner() > 0 && byInner == 0 {
+			t.Fatalf("step %d: a live timeline filed %d times by tail, %d by inner stretch (summary: %d)", step, byTail, byInner, fs.inner())
 		}
 	}
 	if len(x.byTail) != len(p.live) {

@@ -91,7 +91,7 @@ func (p *profile) indexFor(res int, unit sim.Amount) bool {
 		}
 		fs := p.summary(l.idx, res, unit)
 		x.byTail = refile(x.byTail, l, l.tailKey, fs.tail, l.indexed, true)
-		x.byInner.refile(l, fs.inner)
+		x.byInner.refile(l, fs.inner())
 		l.indexed, l.tailKey = true, fs.tail
 	}
 	x.dirty = x.dirty[:0]
@@ -184,7 +184,6 @@ func (b *innerBuckets) refile(l *timeline, x sim.Time) {
 	if x > 0 {
 		to = innerBucket(x)
 	}
-	l.innerKey = x
 	if to == int(l.innerBucket) {
 		return
 	}
