@@ -22,10 +22,10 @@ import "github.com/schedsim/schedsim/sim"
 // their starts later, so a summary computed before a fold still overstates
 // where a task fits, which is all a skip needs.
 type fitSummary struct {
-	res   int
-	unit  sim.Amount // 0: not computed (requests have positive units)
-	tail  sim.Time   // a task fits from here on (Forever: it never fits for good)
-	most  sim.Amount // the largest free amount anywhere
+	res  int
+	unit sim.Amount // 0: not computed (requests have positive units)
+	tail sim.Time   // a task fits from here on (Forever: it never fits for good)
+	most sim.Amount // the largest free amount anywhere
 	// stairs[:steps] are stretches before tail in order of start, each
 	// longer than those before it; the last is the longest (inner). When
 	// there are more such stretches than stairs, the last stair keeps its
