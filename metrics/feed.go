@@ -210,6 +210,7 @@ func (r *Recorder) startWorker() {
 // batches it is sent, so the engine never blocks, and the engine's
 // goroutine panics again at its next hand-over (rethrow).
 func (r *Recorder) work() {
+	sim.LabelGoroutine("record")
 	defer close(r.feed.done)
 	for b := range r.feed.todo {
 		if r.crashed.Load() == nil && !r.aborting.Load() {

@@ -11,6 +11,8 @@ import (
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
 	"github.com/apache/arrow/go/v17/arrow/memory"
+
+	"github.com/schedsim/schedsim/sim"
 )
 
 // rowsPerRecord is where a streamed table cuts a batch of rows into one
@@ -83,6 +85,7 @@ func openTable(dir, name, format string, schema *arrow.Schema, mem memory.Alloca
 // footer, then flushes the buffer. After an error it still runs the fills
 // (they hand staged batches back) but writes nothing more.
 func (t *table) encode() {
+	sim.LabelGoroutine("encode")
 	var err error
 	for fill := range t.fills {
 		rec := fill()

@@ -13,6 +13,7 @@ import (
 func Prefetch(src sim.Source, batch int) *Prefetcher {
 	p := &Prefetcher{ch: make(chan prefetched, 4), done: make(chan struct{})}
 	go func() {
+		sim.LabelGoroutine("read")
 		defer close(p.ch)
 		for {
 			b := prefetched{jobs: make([]*sim.Job, 0, batch)}

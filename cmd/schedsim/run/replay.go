@@ -134,7 +134,9 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	engine := sim.NewEngine(cluster, jobs, sched, engineCfg, observers...)
 
 	startedAt := time.Now()
+	sim.LabelGoroutine("engine")
 	runErr := engine.Run()
+	sim.LabelGoroutine("finish")
 	wall := time.Since(startedAt).Seconds()
 	bar.finish()
 	if runErr == nil && checker != nil {
