@@ -437,7 +437,15 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 	// no window ending by its start (and before its bound) exists for this
 	// job either: the two views differ only in slots at or after that start.
 	from := s.memo.from(res, 0, need, d, r.start, c.Now())
-	t, found := s.prof.firstWindowCount(l, d, res, need, from, before, slot{from: r.start, to: r.start + d, amt: need})
+	// The job's own slot counts free, but nothing before it does: if the
+	// amount just before its start is short of the need, a window must end
+	// before the segment holding that instant begins. (At the job's first
+	// fit it was short, and most searches fail there.)
+	last := before
+	if k := segmentAt(l.times, r.start-1); l.free[k*s.prof.R+res] < need {
+		last = min(before, l.times[k]-d+1)
+	}
+	t, found := s.prof.firstWindowCount(l, d, res, need, from, last, slot{from: r.start, to: r.start + d, amt: need})
 	if !found {
 		s.memo.failed(res, 0, need, d, r.start, from, before)
 		return true
