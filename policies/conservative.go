@@ -438,9 +438,10 @@ func (s *conservative) compressCount(c *sim.Context, j *sim.JobRun, r *reservati
 	// job either: the two views differ only in slots at or after that start.
 	from := s.memo.from(res, 0, need, d, r.start, c.Now())
 	// The job's own slot counts free, but nothing before it does: if the
-	// amount just before its start is short of the need, a window must end
-	// before the segment holding that instant begins. (At the job's first
-	// fit it was short, and most searches fail there.)
+	// amount just before its start is short of the need, every window that
+	// reaches the segment holding that instant fails, so a window must end
+	// by the segment's start. (At the job's first fit it was short, and most
+	// searches fail there.)
 	last := before
 	if k := segmentAt(l.times, r.start-1); l.free[k*s.prof.R+res] < need {
 		last = min(before, l.times[k]-d+1)

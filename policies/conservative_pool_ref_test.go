@@ -3,7 +3,6 @@ package policies
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/schedsim/schedsim/sim"
@@ -17,7 +16,7 @@ type refPool struct {
 	rule  Reservations
 	delay sim.Time
 	cpus  int
-	res   map[*sim.JobRun]sim.Time // reserved starts
+	res   map[*sim.JobRun]*refSlot // its nodes: node 0 for each task
 }
 
 func (s *refPool) planned(j *sim.JobRun) sim.Time {
@@ -27,7 +26,7 @@ func (s *refPool) planned(j *sim.JobRun) sim.Time {
 // firstFit is j's earliest start with the other plans as they are; a
 // window can only start now or where something ends, and the amount in use
 // only rises where a reservation starts.
-func (s *refPool) firstFit(c *sim.Context, j *sim.JobRun) sim.Time {
+func (s *refPool) firstFit(c *sim.Context, j *sim.JobRun) *refSlot {
 	now := c.Now()
 	type hold struct{ from, to sim.Time }
 	var holds []hold
@@ -37,10 +36,10 @@ func (s *refPool) firstFit(c *sim.Context, j *sim.JobRun) sim.Time {
 			holds = append(holds, hold{now, end})
 		}
 	}
-	for q, start := range s.res {
+	for q, r := range s.res {
 		if q != j {
 			for range q.Job.Tasks {
-				holds = append(holds, hold{start, start + s.planned(q)})
+				holds = append(holds, hold{r.start, r.end})
 			}
 		}
 	}
@@ -67,14 +66,13 @@ func (s *refPool) firstFit(c *sim.Context, j *sim.JobRun) sim.Time {
 			}
 		}
 		if fits {
-			return t
+			return &refSlot{start: t, end: t + d, nodes: make([]int32, j.Job.Tasks)}
 		}
 	}
 	panic("no window: every plan ends")
 }
 
 func (s *refPool) Schedule(c *sim.Context) error {
-	now := c.Now()
 	// In queue order, as the incremental scheduler goes: under Keep the
 	// jobs holding a reservation move first, then new jobs get theirs;
 	// under Repick both in one pass.
@@ -90,20 +88,7 @@ func (s *refPool) Schedule(c *sim.Context) error {
 			s.res[j] = s.firstFit(c, j)
 		}
 	}
-	next := sim.Forever
-	for _, j := range c.Queue() {
-		start := s.res[j]
-		if start > now {
-			next = min(next, start)
-			continue
-		}
-		delete(s.res, j)
-		if err := c.Start(j, make([]int32, j.Job.Tasks)); err != nil {
-			return err
-		}
-	}
-	c.WakeAt(next)
-	return nil
+	return startDue(c, s.res)
 }
 
 // TestConservativePoolMatchesReference replays random workloads on one
@@ -124,19 +109,12 @@ func TestConservativePoolMatchesReference(t *testing.T) {
 			for _, delay := range []sim.Time{0, 5 * sim.Second} {
 				t.Run(fmt.Sprintf("seed%d-%s-%s", seed, rule, delay), func(t *testing.T) {
 					got := replayConservative(t, pool(t), randomWholeNodeJobs(seed, 150, cpus), Options{Reservations: rule, PlanningDelay: delay})
-					ref := &refPool{rule: rule, delay: delay, cpus: cpus, res: map[*sim.JobRun]sim.Time{}}
+					ref := &refPool{rule: rule, delay: delay, cpus: cpus, res: map[*sim.JobRun]*refSlot{}}
 					want := &reservationLog{}
 					if err := sim.NewEngine(pool(t), &sim.SliceSource{Jobs: randomWholeNodeJobs(seed, 150, cpus)}, ref, sim.Config{KillAtWalltime: true}, want).Run(); err != nil {
 						t.Fatal(err)
 					}
-					if g, w := strings.Join(got.starts, " "), strings.Join(want.starts, " "); g != w {
-						for i := range min(len(got.starts), len(want.starts)) {
-							if got.starts[i] != want.starts[i] {
-								t.Fatalf("start %d differs: got %s, want %s", i, got.starts[i], want.starts[i])
-							}
-						}
-						t.Fatalf("%d starts, want %d", len(got.starts), len(want.starts))
-					}
+					sameStarts(t, got, want)
 				})
 			}
 		}

@@ -89,7 +89,6 @@ func (s *refConservative) firstFit(c *sim.Context, j *sim.JobRun) *refSlot {
 }
 
 func (s *refConservative) Schedule(c *sim.Context) error {
-	now := c.Now()
 	if len(c.Ended()) > 0 {
 		for _, j := range c.Queue() {
 			old, has := s.res[j]
@@ -109,20 +108,40 @@ func (s *refConservative) Schedule(c *sim.Context) error {
 			s.res[j] = s.firstFit(c, j)
 		}
 	}
+	return startDue(c, s.res)
+}
+
+// startDue starts the queued jobs whose reservation in res starts now,
+// forgetting it, and wakes the scheduler at the next one.
+func startDue(c *sim.Context, res map[*sim.JobRun]*refSlot) error {
 	next := sim.Forever
 	for _, j := range c.Queue() {
-		r := s.res[j]
-		if r.start > now {
+		r := res[j]
+		if r.start > c.Now() {
 			next = min(next, r.start)
 			continue
 		}
-		delete(s.res, j)
+		delete(res, j)
 		if err := c.Start(j, r.nodes); err != nil {
 			return err
 		}
 	}
 	c.WakeAt(next)
 	return nil
+}
+
+// sameStarts fails t at the first start (job, time, nodes) where got and
+// want differ.
+func sameStarts(t *testing.T, got, want *reservationLog) {
+	t.Helper()
+	if g, w := strings.Join(got.starts, " "), strings.Join(want.starts, " "); g != w {
+		for i := range min(len(got.starts), len(want.starts)) {
+			if got.starts[i] != want.starts[i] {
+				t.Fatalf("start %d differs: got %s, want %s", i, got.starts[i], want.starts[i])
+			}
+		}
+		t.Fatalf("%d starts, want %d", len(got.starts), len(want.starts))
+	}
 }
 
 // randomWholeNodeJobs is n jobs on `nodes` one-cpu nodes: bursts of
@@ -176,14 +195,7 @@ func TestConservativeMatchesReference(t *testing.T) {
 					if err := sim.NewEngine(c, &sim.SliceSource{Jobs: randomWholeNodeJobs(seed, 120, nodes)}, ref, sim.Config{KillAtWalltime: true}, want).Run(); err != nil {
 						t.Fatal(err)
 					}
-					if g, w := strings.Join(got.starts, " "), strings.Join(want.starts, " "); g != w {
-						for i := range min(len(got.starts), len(want.starts)) {
-							if got.starts[i] != want.starts[i] {
-								t.Fatalf("start %d differs: got %s, want %s", i, got.starts[i], want.starts[i])
-							}
-						}
-						t.Fatalf("%d starts, want %d", len(got.starts), len(want.starts))
-					}
+					sameStarts(t, got, want)
 				})
 			}
 		}
