@@ -359,6 +359,35 @@ func (r *Recorder) releaseBatches() {
 }
 
 func (r *Recorder) write(final FinalInfo) error {
+	// The tables written during the run are complete: their encoders finish
+	// the last records and their files are synced while the summary is
+	// computed, which nothing else runs beside.
+	during := len(r.tables)
+	waitDuring := finishTables(r.tables)
+	err := r.writeFinalTables(final)
+	if err == nil {
+		err = finishTables(r.tables[during:])()
+	}
+	if werr := waitDuring(); err == nil {
+		err = werr
+	}
+	if err != nil {
+		return err
+	}
+	// The last table opened is summary.csv: renaming it last makes its
+	// presence the mark of a complete run directory.
+	for _, tb := range r.tables {
+		if err := tb.file.rename(); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+	}
+	SyncDir(r.dir)
+	return nil
+}
+
+// writeFinalTables writes the tables made at the end of the run: nodes,
+// tenants and the summary.
+func (r *Recorder) writeFinalTables(final FinalInfo) error {
 	cols := r.summaryCols(final, r.end)
 	nodes, err := newNodesTable(r.dir, r.opt.Format, r.res, r.mem)
 	if err != nil {
@@ -392,32 +421,31 @@ func (r *Recorder) write(final FinalInfo) error {
 			return err
 		}
 	}
-	// The tables are synced at once, so the file system can commit its
-	// journal for all of them together rather than once per file.
-	errs := make([]error, len(r.tables))
+	return nil
+}
+
+// finishTables finishes tbs at once, so the file system can commit its
+// journal for them together rather than once per file, and returns a wait
+// that reports the first error.
+func finishTables(tbs []*table) (wait func() error) {
+	errs := make([]error, len(tbs))
 	var wg sync.WaitGroup
-	for i, tb := range r.tables {
+	for i, tb := range tbs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			errs[i] = tb.finish()
 		}()
 	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return fmt.Errorf("metrics: %s: %w", filepath.Base(r.tables[i].file.final), err)
+	return func() error {
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				return fmt.Errorf("metrics: %s: %w", filepath.Base(tbs[i].file.final), err)
+			}
 		}
+		return nil
 	}
-	// The last table opened is summary.csv: renaming it last makes its
-	// presence the mark of a complete run directory.
-	for _, tb := range r.tables {
-		if err := tb.file.rename(); err != nil {
-			return fmt.Errorf("metrics: %w", err)
-		}
-	}
-	SyncDir(r.dir)
-	return nil
 }
 
 // Abort removes every temp file; no final-named file is created. It is
