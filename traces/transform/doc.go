@@ -31,6 +31,9 @@
 // (they were met before the window), which costs the ids of those jobs in
 // memory.
 //
+// Checkpoints (checkpoint.go) sets each job's checkpoint interval and
+// restore cost from its labels, or the run's --checkpoint interval.
+//
 // The cluster transforms (cluster.go) work on node groups, the nodes
 // whose specs are identical but for the name: Scale multiplies each
 // group's node count, Add copies a named node.

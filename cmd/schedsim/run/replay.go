@@ -21,6 +21,7 @@ import (
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/nodeevents"
+	"github.com/schedsim/schedsim/traces/transform"
 )
 
 // Replay runs one replay end to end and writes its run directory. When
@@ -129,7 +130,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	engineCfg.NodeEvents = slices.Concat(w.NodeEvents, engineCfg.NodeEvents)
 	var jobs sim.Source = source
 	if cfg.CheckpointS > 0 || w.Format == "native" {
-		jobs = &checkpointed{Source: source, every: sim.SecondsToTime(cfg.CheckpointS), file: w.Name}
+		jobs = transform.Checkpoints(source, sim.SecondsToTime(cfg.CheckpointS), w.Name)
 	}
 	engine := sim.NewEngine(cluster, jobs, sched, engineCfg, observers...)
 
@@ -248,52 +249,6 @@ func nodeEventsConfig(cfg *Spec, e *sim.Config) error {
 	}
 	e.MaxRestarts = cfg.MaxRestarts
 	return nil
-}
-
-// checkpointed sets each job's checkpoint interval and restore cost from
-// its labels checkpoint_s and checkpoint_cost_s (native traces), else the
-// interval from --checkpoint.
-type checkpointed struct {
-	sim.Source
-	every sim.Time
-	file  string
-}
-
-func (c *checkpointed) Next() (*sim.Job, error) {
-	j, err := c.Source.Next()
-	if err != nil {
-		return j, err
-	}
-	interval, cost := j.CheckpointInterval, j.CheckpointCost
-	if j.Traits != nil {
-		for _, l := range j.Traits.Labels {
-			var dst *sim.Time
-			switch l.Key {
-			case "checkpoint_s":
-				dst = &interval
-			case "checkpoint_cost_s":
-				dst = &cost
-			default:
-				continue
-			}
-			t, perr := sim.ParseSeconds(l.Value)
-			if perr != nil || t < 0 {
-				return nil, &traces.ParseError{File: c.file, Field: "labels." + l.Key,
-					Err: fmt.Errorf("job %s: want seconds ≥ 0, got %q", j.ID, l.Value)}
-			}
-			*dst = t
-		}
-	}
-	if interval == 0 {
-		interval = c.every
-	}
-	if interval != j.CheckpointInterval || cost != j.CheckpointCost {
-		// The reader's job may be shared by runs (TraceCache): change a copy.
-		cp := *j
-		cp.CheckpointInterval, cp.CheckpointCost = interval, cost
-		j = &cp
-	}
-	return j, nil
 }
 
 // buildPipeline returns the placement pipeline of the run, or nil for the

@@ -20,7 +20,7 @@ const TraceCacheJobs = 500_000
 // about a tenth of its CPU time checksumming and parsing it, on a reading
 // goroutine that kept a second core busy, so two workers could not double
 // the throughput of one. Runs share the cached jobs read-only (the engine
-// keeps its state in JobRun; checkpointed copies a job before changing it).
+// keeps its state in JobRun; transform.Checkpoints copies a job before changing it).
 // Results are those of streaming the trace: the same jobs in the same order.
 type TraceCache struct {
 	mu      sync.Mutex
