@@ -54,8 +54,18 @@ func (c *calibration) started(job *sim.Job, start, submit sim.Time) {
 	c.recWait.add((job.RecordedStart - submit).Seconds())
 }
 
-// cols are the calib_* summary columns; every statistic is null when no
-// job could be compared (the trace records no start, or none started):
+// MinCalibrationShare is the least share of a run's jobs that must be
+// compared with a recorded start for the calib_* statistics to stand:
+// below it they describe a few jobs, not the schedule (a what-if that
+// changed most jobs' timing leaves only the jobs it did not touch).
+const MinCalibrationShare = 0.5
+
+// cols are the calib_* summary columns. calib_jobs is always the number
+// of jobs compared; every statistic is null when the run is not
+// comparable with its history (off: its transforms moved submit times or
+// runtimes), when no job could be compared (the trace records no start,
+// or none started), or when fewer than MinCalibrationShare of the run's
+// jobs were:
 //
 //	calib_jobs                  jobs with a recorded start that started in the run
 //	calib_start_error_median_s  median of |simulated − recorded start| over them
@@ -72,10 +82,14 @@ func (c *calibration) started(job *sim.Job, start, submit sim.Time) {
 // Recorded utilization is the work of the jobs with a recorded start over
 // capacity × the span from the first submit to the last submit or
 // recorded end, whichever is later (the run's makespan, recorded).
-func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time) []col {
+func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time, jobs int64, off bool) []col {
 	nan := math.NaN()
 	errMed, errP90, ks, meanRatio, p95Ratio, util := nan, nan, nan, nan, nan, nan
-	if c.startErr.len() > 0 {
+	compared := c.startErr.len()
+	if off {
+		compared = 0
+	}
+	if compared > 0 && float64(compared) >= MinCalibrationShare*float64(jobs) {
 		errs := c.startErr.sorted()
 		errMed, errP90 = Quantile(errs, 0.5), Quantile(errs, 0.9)
 		sw, rw := c.simWait.sorted(), c.recWait.sorted()
@@ -83,11 +97,11 @@ func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time) [
 		meanRatio = sum(sw) / sum(rw) // the n's cancel; 0/0 and x/0 give null
 		p95Ratio = Quantile(sw, 0.95) / Quantile(rw, 0.95)
 	}
-	if c.any {
+	if c.any && !off {
 		util = c.work / (capacity * (max(lastSubmit, c.end) - firstSubmit).Seconds())
 	}
 	return []col{
-		intCol("calib_jobs", int64(c.startErr.len())),
+		intCol("calib_jobs", int64(compared)),
 		floatCol("calib_start_error_median_s", errMed),
 		floatCol("calib_start_error_p90_s", errP90),
 		floatCol("calib_wait_ks", ks),

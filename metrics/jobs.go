@@ -36,7 +36,7 @@ var jobsFields = []arrow.Field{
 	{Name: "reason", Type: arrow.BinaryTypes.String},                           // why rejected or killed; "" when none
 	{Name: "nodes", Type: arrow.PrimitiveTypes.Int64},                          // distinct nodes used
 	{Name: "node_list", Type: arrow.BinaryTypes.String},                        // node indices as ranges, "0-3,7"
-	{Name: "energy_j", Type: arrow.PrimitiveTypes.Float64},                     // dynamic energy, above the nodes' idle draw
+	{Name: "energy_j", Type: arrow.PrimitiveTypes.Float64, Nullable: true},     // dynamic energy, above the nodes' idle draw; null without a power model
 	{Name: "restarts", Type: arrow.PrimitiveTypes.Int64},                       // times a node event stopped it and it was queued again
 	{Name: "lost_work_s", Type: arrow.PrimitiveTypes.Float64},                  // run time those stops threw away (since the last checkpoint)
 	// What the job asked for, as the trace says it, whatever became of it.
@@ -133,6 +133,8 @@ type jobsTable struct {
 	// the table has no measured column.
 	measured func(*sim.JobRun) bool
 	nodes    []int32 // scratch copy of a job's nodes, sorted for node_list
+	// unpowered: the cluster has no power model, so energy_j is null.
+	unpowered bool
 }
 
 func newJobsTable(dir, format string, tau sim.Time, cal calendar, measured func(*sim.JobRun) bool, mem memory.Allocator) (*jobsTable, error) {
@@ -399,7 +401,11 @@ func (t *jobsTable) fill(c *jobColumns, b *jobBatch) {
 		}
 		c.state.addString(r.state.String())
 		c.nodes[i] = r.nodes
-		c.energy.vals[i] = r.energyJ
+		if t.unpowered {
+			c.energy.setNull(i)
+		} else {
+			c.energy.vals[i] = r.energyJ
+		}
 		c.restarts[i] = r.restarts
 		c.lost.vals[i] = r.lost.Seconds()
 		if r.requestedProcs > 0 {

@@ -162,7 +162,7 @@ func nodesSchema(res []string) *arrow.Schema {
 		fields = append(fields, arrow.Field{Name: "utilization_" + r, Type: f64, Nullable: true})
 	}
 	fields = append(fields,
-		arrow.Field{Name: "energy_j", Type: f64}, // idle_w·makespan + dynamic part
+		arrow.Field{Name: "energy_j", Type: f64, Nullable: true}, // idle_w·makespan + dynamic part; null without a power model
 		arrow.Field{Name: "idle_w", Type: f64},
 		arrow.Field{Name: "max_w", Type: f64},
 		arrow.Field{Name: "tasks_run", Type: arrow.PrimitiveTypes.Int64},
@@ -194,6 +194,7 @@ func (u *nodeUsage) writeNodes(tb *table, c *sim.Cluster, res []string, makespan
 		offW, asleepS, switchingS := b.f64("off_w"), b.f64("asleep_s"), b.f64("switching_s")
 		offs, ons := b.i64("switch_offs"), b.i64("switch_ons")
 		p := &u.power
+		powered := c.HasPowerModel()
 		for n, spec := range c.Nodes {
 			idx.Append(int64(n))
 			name.Append(spec.Name)
@@ -214,7 +215,11 @@ func (u *nodeUsage) writeNodes(tb *table, c *sim.Cluster, res []string, makespan
 			asleep := p.time(n, sim.PowerAsleep, end).Seconds()
 			swOff, swOn := p.time(n, sim.PowerSwitchingOff, end).Seconds(), p.time(n, sim.PowerSwitchingOn, end).Seconds()
 			on := max(m-down-asleep-swOff-swOn, 0)
-			energy.Append(pm.IdleW*on + u.dynJ[n] + pm.OffW*asleep + pm.SwitchOff.W*swOff + pm.SwitchOn.W*swOn)
+			if powered {
+				energy.Append(pm.IdleW*on + u.dynJ[n] + pm.OffW*asleep + pm.SwitchOff.W*swOff + pm.SwitchOn.W*swOn)
+			} else {
+				energy.AppendNull() // no power model: unknown, not 0
+			}
 			idle.Append(pm.IdleW)
 			maxW.Append(pm.MaxW)
 			tasks.Append(u.tasks[n])

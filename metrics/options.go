@@ -76,6 +76,11 @@ type Options struct {
 	// their first staging batch for it rather than grow it by copying. A
 	// wrong guess costs memory or copies, never output.
 	ExpectedJobs int
+
+	// CalibrationOff says the run is not comparable with the schedule its
+	// trace recorded (its transforms moved submit times or runtimes): the
+	// summary's calib_* statistics are null and calib_jobs 0 (calib.go).
+	CalibrationOff bool
 }
 
 // Label is one constant summary column.

@@ -103,6 +103,7 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	if r.jobs, err = newJobsTable(dir, opt.Format, opt.Tau, r.cal, opt.Measured, mem); err != nil {
 		return nil, err
 	}
+	r.jobs.unpowered = !c.HasPowerModel()
 	r.jobs.cur.reserve(min(opt.ExpectedJobs, r.jobs.cut, stagedRows))
 	r.jobs.expect = int64(opt.ExpectedJobs)
 	r.tables = append(r.tables, r.jobs.table)

@@ -166,18 +166,24 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	if i := mainResourceOf(r.c); i >= 0 {
 		mainCap = r.c.TotalCapacity(i).Float()
 	}
-	cols = append(cols, r.calib.cols(mainCap, t.firstSubmit, t.lastSubmit)...)
-	cost, carbon := nan, nan
-	if t.price != nil {
+	cols = append(cols, r.calib.cols(mainCap, t.firstSubmit, t.lastSubmit, t.submitted, r.opt.CalibrationOff)...)
+	// Without a power model energy is unknown, and so are its cost and
+	// carbon: null, never 0.
+	energyJ, cost, carbon := nan, nan, nan
+	powered := r.c.HasPowerModel()
+	if powered {
+		energyJ = t.energyJ
+	}
+	if t.price != nil && powered {
 		cost = t.costJ / 3.6e6 // J × price/kWh ÷ 3.6e6 J/kWh
 	}
-	if t.carbon != nil {
+	if t.carbon != nil && powered {
 		carbon = t.carbonJ / 3.6e6 / 1000 // g → kg
 	}
 	asleep, switching, offs, ons := r.nodes.powerTotals(end)
 	cols = append(cols,
-		floatCol("energy_j", t.energyJ),
-		floatCol("energy_kwh", t.energyJ/3.6e6),
+		floatCol("energy_j", energyJ),
+		floatCol("energy_kwh", energyJ/3.6e6),
 		floatCol("energy_cost", cost),
 		floatCol("carbon_kg", carbon),
 		floatCol("node_asleep_s", asleep.Seconds()),

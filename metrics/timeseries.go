@@ -25,7 +25,7 @@ func timeseriesSchema(res []string, price, carbon bool, cal calendar) *arrow.Sch
 	fields = append(fields, []arrow.Field{
 		{Name: "queued_jobs", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "running_jobs", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "power_w", Type: f64},
+		{Name: "power_w", Type: f64, Nullable: true}, // null without a power model
 	}...)
 	for _, r := range res {
 		// allocated / online capacity; null when the capacity is 0 (tags)
@@ -98,6 +98,8 @@ type seriesTable struct {
 	pendingAt sim.Time // …and happened then
 
 	capacity []float64 // total capacity per resource, units, that utilization divides by; nodes do not go offline yet
+	// unpowered: the cluster has no power model, so power_w is null.
+	unpowered bool
 }
 
 func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory.Allocator, frag *fragTracker, asleep *int64, price, carbon *sim.StepSeries, cal calendar) (*seriesTable, error) {
@@ -110,6 +112,7 @@ func newSeriesTable(dir, format string, c *sim.Cluster, res []string, mem memory
 		table: tb, cur: idleSeriesBatches.get(), free: make(chan *seriesBatch, 2), cut: rowsPerRecord, staged: stagedRows, R: R,
 		lastAlloc: make([]sim.Amount, R), stepAlloc: make([]sim.Amount, R), lastFrag: make([]float64, R), stepFrag: make([]float64, R),
 		frag: frag, asleep: asleep, price: price, carbon: carbon, cal: cal, capacity: make([]float64, R),
+		unpowered: !c.HasPowerModel(),
 	}
 	for r := range res {
 		s.capacity[r] = c.TotalCapacity(r).Float()
@@ -303,7 +306,11 @@ func (s *seriesTable) fill(c *seriesColumns, b *seriesBatch) {
 			c.instant.vals[i] = s.cal.at(r.at)
 		}
 		c.queued[i], c.running[i], c.asleep[i] = r.queued, r.running, r.asleep
-		c.power.vals[i] = r.powerW
+		if s.unpowered {
+			c.power.setNull(i)
+		} else {
+			c.power.vals[i] = r.powerW
+		}
 		for k, a := range b.alloc[j*R : (j+1)*R] {
 			if s.capacity[k] > 0 {
 				c.util[k].vals[i] = a.Float() / s.capacity[k]

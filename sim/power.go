@@ -180,6 +180,18 @@ func (p *powerModel) watts() float64 {
 	return w
 }
 
+// HasPowerModel says whether some node draws power. Without one the
+// cluster's energy is unknown, not zero: the tables leave it null.
+func (c *Cluster) HasPowerModel() bool {
+	for _, n := range c.Nodes {
+		p := n.Power
+		if p.IdleW > 0 || p.MaxW > 0 || p.OffW > 0 || p.SwitchOff.W > 0 || p.SwitchOn.W > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // NodeWatts returns node n's draw when it is on and uses used of its power
 // resource.
 func (c *Cluster) NodeWatts(n int, used Amount) float64 {

@@ -17,20 +17,26 @@ func newCompareCommand() *cobra.Command {
 		tolFlags  []string
 		only      []string
 		format    string
-		seed      uint64
-		resamples int
+		targets   []string
+		allowDiff bool
 	)
 	cmd := &cobra.Command{
 		Use:   "compare BASE CANDIDATE",
 		Short: "Compare two sweeps or runs metric by metric; exit 1 when one regresses past its tolerance",
 		Long: `compare matches the runs of BASE and CANDIDATE by key (a sweep's run column without its seed; a run
 directory's trace, queue, backfill and profile) and prints, per metric, the base and candidate means over
-seeds, the change, a 95% bootstrap interval of the change and a verdict. Each side is a sweep directory
-(summary.csv with a run column), a run directory, a directory of run directories, or run directories
-joined by commas.
+seeds, the change, a 95% t-interval of the change (paired by seed when both sides ran the same seeds)
+and a verdict. Each side is a sweep directory (summary.csv with a run column), a run directory, a
+directory of run directories, or run directories joined by commas.
+
+Its header says what is compared, from each side's run.yaml: the workload (trace and its SHA-256) and
+what differs (cluster, what-if transforms, policies). Sides that replay different workloads are refused
+unless --allow-different-workloads. A metric that a side cannot compute (energy without a power model,
+calibration after a what-if) is "not comparable", never scored. --target "p95_wait_s <= 3600" answers a
+planner's question per scenario: the replicas that meet it, each replica's value, the interval of the mean.
 
 Exit status: 0 no regression, 1 a metric is worse than the base by more than its tolerance (and, with
-two or more seeds a side, its interval excludes zero), 2 bad input.
+three or more replicas a side that differ, its interval excludes zero), 2 bad input.
 
 Default tolerances (lower is better unless said):
 ` + defaultTolerancesHelp(),
@@ -60,8 +66,13 @@ Default tolerances (lower is better unless said):
 			if format != "text" && format != "markdown" {
 				return run.BadInput(fmt.Errorf("--format: want text or markdown, got %q", format))
 			}
-			if resamples < 100 {
-				return run.BadInput(fmt.Errorf("--resamples: want at least 100, got %d", resamples))
+			opt := compare.Options{AllowDifferentWorkloads: allowDiff, Targets: tols.Targets}
+			for _, t := range targets {
+				parsed, err := compare.ParseTarget(t)
+				if err != nil {
+					return run.BadInput(fmt.Errorf("--target: %w", err))
+				}
+				opt.Targets = append(opt.Targets, parsed)
 			}
 			base, err := compare.Load(args[0])
 			if err != nil {
@@ -71,7 +82,7 @@ Default tolerances (lower is better unless said):
 			if err != nil {
 				return run.BadInput(fmt.Errorf("candidate: %w", err))
 			}
-			res, err := compare.Compare(base, cand, tols, compare.Options{Seed: seed, Resamples: resamples})
+			res, err := compare.Compare(base, cand, tols, opt)
 			if err != nil {
 				return run.BadInput(err)
 			}
@@ -93,8 +104,8 @@ Default tolerances (lower is better unless said):
 	f.StringArrayVar(&tolFlags, "tolerance", nil, "NAME=VALUE[,lower|higher|near1], repeatable; wins over --tolerances (mean_bsld=5%, jain_bsld=0.01)")
 	f.StringSliceVar(&only, "metrics", nil, "compare only these metrics, in this order (comma-separated)")
 	f.StringVar(&format, "format", "text", "output: text or markdown (for a pull-request comment)")
-	f.Uint64Var(&seed, "seed", 1, "seed of the bootstrap resampling")
-	f.IntVar(&resamples, "resamples", compare.DefaultResamples, "bootstrap resamples")
+	f.StringArrayVar(&targets, "target", nil, `a planner's question, "METRIC OP VALUE" ("p95_wait_s <= 3600"), repeatable; also target: in --tolerances`)
+	f.BoolVar(&allowDiff, "allow-different-workloads", false, "compare sides that replay different traces (refused otherwise)")
 	return cmd
 }
 

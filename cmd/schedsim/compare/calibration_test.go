@@ -28,10 +28,10 @@ func side(path string, values map[string][]float64) *Side {
 // A ratio of simulated to recorded waits is better the closer it is to 1.
 // Base p95 ratios 0.78, 0.80, 0.82 (0.2 from 1 on average); candidate
 // 1.09, 1.10, 1.11 is 0.1 from 1: better by 0.1 > 0.05, although the ratio
-// grew. Paired resamples draw mc ∈ [1.09, 1.11], mb ∈ [0.78, 0.82], so the
-// change of distance, mc + mb − 2, lies in [−0.13, −0.07]: improved. The
-// mean ratio's candidate 1.29, 1.30, 1.31 is 0.3 from 1, worse by 0.1 with
-// every resample in [0.07, 0.13]: regressed. The wait KS distance, lower
+// grew. The paired changes of distance, c + b − 2, are −0.13, −0.10, −0.07
+// (sd 0.03): −0.1 ± 0.075, wholly below zero: improved. The mean ratio's
+// candidate 1.29, 1.30, 1.31 is 0.3 from 1, worse by 0.1, its changes
+// 0.07, 0.10, 0.13 wholly above zero: regressed. The wait KS distance, lower
 // is better, drops from 0.30 to 0.20 (absolute tolerance 0.02): improved.
 func TestCalibrationDirections(t *testing.T) {
 	base := side("base", map[string][]float64{
@@ -44,7 +44,7 @@ func TestCalibrationDirections(t *testing.T) {
 		"calib_mean_wait_ratio": {1.29, 1.30, 1.31},
 		"calib_wait_ks":         {0.19, 0.20, 0.21},
 	})
-	res, err := Compare(base, cand, DefaultTolerances(), Options{Seed: 1})
+	res, err := Compare(base, cand, DefaultTolerances(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,14 +78,18 @@ func TestCalibrationDirections(t *testing.T) {
 	}
 }
 
-// A what-if run has no recorded starts (its transforms changed the jobs):
-// comparing it with a calibration run leaves the calib_* metrics out and
-// says why; with neither side calibrated nothing is said.
+// A what-if run has no calib_* values (its transforms changed the jobs'
+// timing): comparing it with a calibration run leaves the calib_* metrics
+// out and says why, once for all of them; with neither side calibrated
+// the note says so too.
 func TestCalibrationOneSided(t *testing.T) {
 	nan := math.NaN()
-	calibrated := side("base", map[string][]float64{"mean_wait_s": {100, 110}, "calib_wait_ks": {0.3, 0.3}})
-	projected := side("cand", map[string][]float64{"mean_wait_s": {200, 210}, "calib_wait_ks": {nan, nan}})
-	res, err := Compare(calibrated, projected, DefaultTolerances(), Options{Seed: 1})
+	calibrated := side("base", map[string][]float64{"mean_wait_s": {100, 110, 120}, "calib_wait_ks": {0.3, 0.3, 0.3}, "calib_p95_wait_ratio": {0.5, 0.5, 0.5}})
+	projected := side("cand", map[string][]float64{"mean_wait_s": {200, 210, 220}, "calib_wait_ks": {nan, nan, nan}, "calib_p95_wait_ratio": {nan, nan, nan}})
+	for i := range projected.Runs {
+		projected.Runs[i].Prov = Provenance{Known: true, Calibration: "n/a: load_factor 1.3 changed the jobs' timing, so no recorded start applies"}
+	}
+	res, err := Compare(calibrated, projected, DefaultTolerances(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,27 +102,34 @@ func TestCalibrationOneSided(t *testing.T) {
 	if err := res.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	if res.Uncalibrated != "candidate" || !strings.Contains(text.String(), "calibration not compared: the candidate's runs have no calib_* values") {
-		t.Errorf("uncalibrated %q, text:\n%s", res.Uncalibrated, text.String())
+	want := "not comparable: calib_*: the candidate has no value (load_factor 1.3 changed the jobs' timing, so no recorded start applies)\n"
+	if len(res.NotComparable) != 1 || strings.Count(text.String(), want) != 1 {
+		t.Errorf("not comparable %q, text:\n%s", res.NotComparable, text.String())
 	}
-	res, err = Compare(projected, projected, DefaultTolerances(), Options{Seed: 1})
+	for _, r := range res.Regressions {
+		if strings.HasPrefix(r, "calib_") {
+			t.Errorf("regression %q: a null was scored", r)
+		}
+	}
+	res, err = Compare(projected, projected, DefaultTolerances(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Uncalibrated != "" {
-		t.Errorf("neither side calibrated, yet Uncalibrated = %q", res.Uncalibrated)
+	if len(res.NotComparable) != 1 || !strings.HasPrefix(res.NotComparable[0], "calib_*: neither side has a value") {
+		t.Errorf("neither side calibrated: %q", res.NotComparable)
 	}
-	// Named explicitly, a calibration metric is compared whatever it holds.
+	// Named explicitly, a calibration metric gets a row that says it is
+	// not comparable, and why.
 	tols := DefaultTolerances()
 	if err := tols.Only([]string{"calib_wait_ks"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = Compare(calibrated, projected, tols, Options{Seed: 1})
+	res, err = Compare(calibrated, projected, tols, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := row(t, res, "calib_wait_ks", "kth__sjf"); r.Verdict != NoData {
-		t.Errorf("explicit calib_wait_ks against no values: %v, want n/a", r.Verdict)
+	if r := row(t, res, "calib_wait_ks", "kth__sjf"); r.Verdict != NoData || !strings.Contains(r.Why, "load_factor 1.3") || r.Verdict.String() != "not comparable" {
+		t.Errorf("explicit calib_wait_ks against no values: %v (%s), want not comparable", r.Verdict, r.Why)
 	}
 }
 

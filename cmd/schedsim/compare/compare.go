@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -16,17 +17,30 @@ const (
 	Regressed                   // worse by more than the tolerance (and significant): the gate fails
 	Inconclusive                // worse by more than the tolerance, but the interval includes zero
 	NotGated                    // the tolerance is off
-	NoData                      // a side has no value (a statistic over no jobs)
+	NoData                      // a side has no value: not comparable
 )
 
 func (v Verdict) String() string {
-	return [...]string{"~", "improved", "REGRESSED", "inconclusive", "not gated", "n/a"}[v]
+	return [...]string{"~", "improved", "REGRESSED", "inconclusive", "not gated", "not comparable"}[v]
 }
 
-// Options tune the statistics.
+// Options tune a comparison.
 type Options struct {
-	Seed      uint64 // seeds the bootstrap
-	Resamples int    // B; 0 means DefaultResamples
+	// AllowDifferentWorkloads compares sides that replay different
+	// traces; otherwise Compare refuses them (DifferentWorkloadsError).
+	AllowDifferentWorkloads bool
+	// Targets are the planner's questions ("p95_wait_s <= 3600"),
+	// answered per scenario (target.go).
+	Targets []Target
+}
+
+// DifferentWorkloadsError is Compare's refusal of two sides that replay
+// different traces.
+type DifferentWorkloadsError struct{ Differences []string }
+
+func (e *DifferentWorkloadsError) Error() string {
+	return "the two sides replay different workloads (" + strings.Join(e.Differences, "; ") +
+		"): their metrics are not comparable; --allow-different-workloads compares them anyway"
 }
 
 // Row compares one group of runs on one metric.
@@ -37,11 +51,15 @@ type Row struct {
 	Base, Cand   float64
 	Delta        float64 // Cand − Base
 	Rel          float64 // Delta as a % of |Base|; NaN when Base is 0
-	Lo, Hi       float64 // interval of Delta; NaN with fewer than 2 values a side
-	Verdict      Verdict
+	// Interval is that of Delta: none with fewer than MinReplicas values
+	// a side or identical replicas.
+	Interval Interval
+	Verdict  Verdict
 	// Absolute shows Delta and the interval in the metric's unit (its
 	// tolerance is absolute, or the base mean is 0) rather than in %.
 	Absolute bool
+	// Why says, for a NoData row, which side lacks a value and why.
+	Why string
 	// Farther is, for a metric better near 1, how much farther from 1
 	// the candidate's mean is than the base's (what the verdict weighs);
 	// NaN otherwise.
@@ -66,14 +84,16 @@ type Result struct {
 	Groups             int
 	OnlyBase, OnlyCand []string
 	// Skipped lists default metrics absent from a side's summary.
-	Skipped []Skip
-	// Uncalibrated names the side ("base" or "candidate") whose runs have
-	// no calib_* values while the other's have some: the default
-	// calibration metrics were left out. "" when both or neither have them.
-	Uncalibrated string
-	Regressions  []string // "metric on group (+7.10% > 5%)"
-	Seed         uint64
-	Resamples    int
+	Skipped     []Skip
+	Regressions []string // "metric on group (+7.10% > 5%)"
+	// Setup says how the sides relate (what-if, policies, …) and what
+	// differs, from their run.yaml.
+	Setup Setup
+	// NotComparable lists default metrics with values on one side only,
+	// with why ("energy_kwh: the candidate's cluster has no power model").
+	NotComparable []string
+	// Answers are the targets' answers, one per target.
+	Answers []Answer
 }
 
 // Skip is a default metric not compared: Where names the side(s) whose
@@ -91,14 +111,15 @@ type group struct {
 // metric of tols. A metric named explicitly (file, flag, --metrics) must
 // be in both summaries; a default one missing from either is skipped.
 func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
-	if opt.Resamples <= 0 {
-		opt.Resamples = DefaultResamples
-	}
-	res := &Result{Base: base, Cand: cand, Seed: opt.Seed, Resamples: opt.Resamples}
+	res := &Result{Base: base, Cand: cand}
 	groups := matchGroups(base, cand, res)
 	if len(groups) == 0 {
 		return nil, fmt.Errorf("no run of %s matches one of %s (base groups: %s; candidate groups: %s)",
 			base.Path, cand.Path, strings.Join(res.OnlyBase, ", "), strings.Join(res.OnlyCand, ", "))
+	}
+	res.Setup = describeSetup(groups)
+	if res.Setup.Kind == "different workloads" && !opt.AllowDifferentWorkloads {
+		return nil, &DifferentWorkloadsError{Differences: res.Setup.Differences}
 	}
 	res.Groups = len(groups)
 	if common := shortenLabels(groups); common != "" {
@@ -106,19 +127,20 @@ func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
 	}
 	var missing []string
 	for _, m := range tols.Metrics {
-		if m.calibration && !m.explicit {
+		inBase, inCand := indexOf(base.Columns, m.Name) >= 0, indexOf(cand.Columns, m.Name) >= 0
+		if m.calibration && !m.explicit && !inBase && !inCand {
+			continue // summaries from before calibration, or not replays of a history
+		}
+		if !m.explicit && inBase && inCand {
+			// A default metric that a side cannot compute (energy without
+			// a power model, calibration after a what-if) is left out
+			// with why, never scored against a number.
 			b, c := hasValue(base.Runs, m.Name), hasValue(cand.Runs, m.Name)
 			if !b || !c {
-				switch {
-				case b:
-					res.Uncalibrated = "candidate"
-				case c:
-					res.Uncalibrated = "base"
-				}
+				res.notComparable(m, b, c)
 				continue
 			}
 		}
-		inBase, inCand := indexOf(base.Columns, m.Name) >= 0, indexOf(cand.Columns, m.Name) >= 0
 		if !inBase || !inCand {
 			where := "base"
 			if inBase {
@@ -135,7 +157,7 @@ func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
 		}
 		sec := Section{Metric: m}
 		for _, g := range groups {
-			row := compareGroup(g, m, opt)
+			row := compareGroup(g, m)
 			if row.Verdict == Regressed {
 				change := deltaText(row)
 				if m.Direction == NearOne {
@@ -147,10 +169,62 @@ func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
 		}
 		res.Sections = append(res.Sections, sec)
 	}
+	for _, t := range opt.Targets {
+		for _, side := range []*Side{base, cand} {
+			if indexOf(side.Columns, t.Metric) < 0 {
+				missing = append(missing, fmt.Sprintf("target %s (%s is not in the summary of %s)", t, t.Metric, side.Path))
+			}
+		}
+		res.Answers = append(res.Answers, answer(t, groups))
+	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("metrics not comparable: %s", strings.Join(missing, "; "))
 	}
 	return res, nil
+}
+
+// notComparable notes a default metric left out because a side has no
+// value of it; the calibration metrics share one note.
+func (r *Result) notComparable(m Metric, inBase, inCand bool) {
+	name := m.Name
+	if m.calibration {
+		name = "calib_*"
+	}
+	var note string
+	switch {
+	case inBase:
+		note = fmt.Sprintf("%s: the candidate has no value (%s)", name, absentWhy(m.Name, r.Cand.Runs))
+	case inCand:
+		note = fmt.Sprintf("%s: the base has no value (%s)", name, absentWhy(m.Name, r.Base.Runs))
+	default:
+		note = fmt.Sprintf("%s: neither side has a value (%s)", name, absentWhy(m.Name, r.Base.Runs))
+	}
+	if !slices.Contains(r.NotComparable, note) {
+		r.NotComparable = append(r.NotComparable, note)
+	}
+}
+
+// absentWhy says why runs have no value of metric, from their run.yaml
+// where it tells.
+func absentWhy(metric string, runs []Run) string {
+	var prov Provenance
+	for _, r := range runs {
+		if r.Prov.Known {
+			prov = r.Prov
+			break
+		}
+	}
+	switch {
+	case strings.HasPrefix(metric, "calib_") && prov.Calibration != "":
+		return strings.TrimPrefix(prov.Calibration, "n/a: ")
+	case strings.HasPrefix(metric, "calib_"):
+		return "no recorded start times to compare with, or too few"
+	case (strings.HasPrefix(metric, "energy") || metric == "carbon_kg") && strings.HasPrefix(prov.Power, "none"):
+		return "the cluster has no power model"
+	case metric == "energy_cost" || metric == "carbon_kg":
+		return "no price or carbon series given, or no power model"
+	}
+	return "a statistic over no jobs, or not measured"
 }
 
 // hasValue says whether some run has a value of metric.
@@ -330,17 +404,28 @@ func samples(base, cand []Run, metric string) (b, c []float64, paired bool) {
 	return values(base), values(cand), false
 }
 
-func compareGroup(g group, m Metric, opt Options) Row {
+func compareGroup(g group, m Metric) Row {
 	b, c, paired := samples(g.base, g.cand, m.Name)
 	row := Row{Label: g.label, BaseN: len(b), CandN: len(c), Paired: paired,
-		Base: math.NaN(), Cand: math.NaN(), Delta: math.NaN(), Rel: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Farther: math.NaN()}
+		Base: math.NaN(), Cand: math.NaN(), Delta: math.NaN(), Rel: math.NaN(), Farther: math.NaN(),
+		Interval: noInterval("")}
 	if len(b) == 0 || len(c) == 0 {
 		row.Verdict = NoData
-		if len(b) > 0 {
+		// Paired samples drop a seed null on either side: ask each side.
+		b, _, _ = samples(g.base, nil, m.Name)
+		c, _, _ = samples(g.cand, nil, m.Name)
+		switch {
+		case len(b) > 0 && len(c) > 0:
+			row.Base, row.Cand = mean(b), mean(c)
+			row.Why = "no seed has a value on both sides"
+		case len(b) > 0:
 			row.Base = mean(b)
-		}
-		if len(c) > 0 {
+			row.Why = "the candidate has no value: " + absentWhy(m.Name, g.cand)
+		case len(c) > 0:
 			row.Cand = mean(c)
+			row.Why = "the base has no value: " + absentWhy(m.Name, g.base)
+		default:
+			row.Why = "neither side has a value: " + absentWhy(m.Name, g.base)
 		}
 		return row
 	}
@@ -350,42 +435,52 @@ func compareGroup(g group, m Metric, opt Options) Row {
 		row.Rel = 100 * row.Delta / math.Abs(row.Base)
 	}
 	row.Absolute = row.Base == 0 || (!m.Tolerance.Relative && !m.Tolerance.Off)
-	hasCI := len(b) >= 2 && len(c) >= 2
-	if hasCI {
-		row.Lo, row.Hi = bootstrapDiff(b, c, paired, opt.Resamples, stream(opt.Seed, g.id, m.Name))
-	}
+	row.Interval = differenceInterval(b, c, paired)
 	// How much worse the candidate is, and its interval: the change in
-	// the bad direction, or for a ratio the change of its distance from 1.
-	worse, wlo, whi := row.Delta, row.Lo, row.Hi
+	// the bad direction, or for a ratio the change of its distance from 1
+	// (the mean of |value − 1| on each side, so that paired runs give it
+	// as the mean of their differences and its interval is theirs).
+	worse, wiv := row.Delta, row.Interval
 	switch m.Direction {
 	case Higher:
-		worse, wlo, whi = -row.Delta, -row.Hi, -row.Lo
+		worse = -row.Delta
+		wiv.Lo, wiv.Hi = -row.Interval.Hi, -row.Interval.Lo
 	case NearOne:
-		worse = math.Abs(row.Cand-1) - math.Abs(row.Base-1)
+		db, dc := distancesFromOne(b), distancesFromOne(c)
+		worse = mean(dc) - mean(db)
 		row.Farther = worse
-		if hasCI {
-			wlo, whi = bootstrapDistance(b, c, paired, opt.Resamples, stream(opt.Seed, g.id, m.Name+"\x00near1"))
-		}
+		wiv = differenceInterval(db, dc, paired)
 	}
-	row.Verdict = verdict(row, m, hasCI, worse, wlo, whi)
+	row.Verdict = verdict(row, m, worse, wiv)
 	return row
 }
 
-// verdict applies the tolerance to worse, the change in the bad direction,
-// whose interval is [wlo, whi]; with an interval, a regression (or an
+// distancesFromOne returns |x − 1| of every value.
+func distancesFromOne(xs []float64) []float64 {
+	d := make([]float64, len(xs))
+	for i, x := range xs {
+		d[i] = math.Abs(x - 1)
+	}
+	return d
+}
+
+// verdict applies the tolerance to worse, the change in the bad
+// direction, whose interval is iv; with an interval, a regression (or an
 // improvement) also needs the whole interval on that side of zero.
-func verdict(r Row, m Metric, hasCI bool, worse, wlo, whi float64) Verdict {
+// Without one (fewer than MinReplicas values, or identical replicas) the
+// tolerance alone decides, and the output says so.
+func verdict(r Row, m Metric, worse float64, iv Interval) Verdict {
 	if m.Tolerance.Off {
 		return NotGated
 	}
 	tol := m.Tolerance.amount(r.Base)
 	switch {
 	case worse > tol:
-		if !hasCI || wlo > 0 {
+		if !iv.Has() || iv.Lo > 0 {
 			return Regressed
 		}
 		return Inconclusive
-	case -worse > tol && (!hasCI || whi < 0):
+	case -worse > tol && (!iv.Has() || iv.Hi < 0):
 		return Improved
 	}
 	return Same

@@ -22,7 +22,7 @@ func mustCompare(t *testing.T, base, cand string, tols *Tolerances) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Compare(b, c, tols, Options{Seed: 1})
+	res, err := Compare(b, c, tols, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,23 +47,24 @@ func row(t *testing.T, res *Result, metric, label string) Row {
 
 // testdata/regression: hpc-batch's mean_bsld per seed goes 20, 22, 18 →
 // 21.6, 23.7, 19.5: paired differences 1.6, 1.7, 1.5, mean 1.6, so +8 % of
-// the base mean 20, past the 5 % tolerance, and every resample's mean
-// difference lies in [1.5, 1.7], so the interval excludes zero: regressed.
-// sensitive's jain_bsld goes 0.80, 0.82, 0.78 → 0.70, 0.83, 0.79: the mean
-// drops by 0.08/3 = 0.0267, past the absolute 0.02, but the paired
-// differences −0.10, +0.01, +0.01 put resamples on both sides of zero
-// (all three draws +0.01 has probability 8/27): inconclusive, not a failure.
+// the base mean 20, past the 5 % tolerance; their standard deviation 0.1
+// gives the t-interval 1.6 ± 4.303 × 0.1/√3 = [1.352, 1.848], which
+// excludes zero: regressed. sensitive's jain_bsld goes 0.80, 0.82, 0.78 →
+// 0.70, 0.83, 0.79: the mean drops by 0.08/3 = 0.0267, past the absolute
+// 0.02, but the paired differences −0.10, +0.01, +0.01 (sd 0.0635) give
+// −0.0267 ± 0.158, around zero: inconclusive, not a failure.
 func TestSyntheticRegression(t *testing.T) {
 	res := mustCompare(t, "testdata/base", "testdata/regression", DefaultTolerances())
 	r := row(t, res, "mean_bsld", "hpc-batch")
 	if r.Verdict != Regressed || !r.Paired || r.BaseN != 3 {
 		t.Fatalf("mean_bsld hpc-batch: %+v", r)
 	}
-	if math.Abs(r.Rel-8) > 1e-9 || r.Lo < 1.5-1e-9 || r.Hi > 1.7+1e-9 || r.Lo > r.Hi {
-		t.Errorf("mean_bsld hpc-batch: rel %v, interval [%v, %v], want +8%% within [1.5, 1.7]", r.Rel, r.Lo, r.Hi)
+	half := 4.302652729911275 * 0.1 / math.Sqrt(3)
+	if math.Abs(r.Rel-8) > 1e-9 || math.Abs(r.Interval.Lo-(1.6-half)) > 1e-9 || math.Abs(r.Interval.Hi-(1.6+half)) > 1e-9 || r.Interval.Method != "paired t" {
+		t.Errorf("mean_bsld hpc-batch: rel %v, interval %+v, want +8%% within 1.6 ± %.4f (paired t)", r.Rel, r.Interval, half)
 	}
 	j := row(t, res, "jain_bsld", "sensitive")
-	if j.Verdict != Inconclusive || !(j.Lo < 0 && j.Hi > 0) {
+	if j.Verdict != Inconclusive || !(j.Interval.Lo < 0 && j.Interval.Hi > 0) {
 		t.Errorf("jain_bsld sensitive: %+v, want inconclusive with an interval around 0", j)
 	}
 	if math.Abs(j.Delta-(-0.08/3)) > 1e-9 {
@@ -136,8 +137,8 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 }
 
-// The interval of a row depends only on its own values and the seed, not
-// on which other groups or metrics are compared.
+// The interval of a row depends only on its own values, not on which
+// other groups or metrics are compared.
 func TestIntervalIndependentOfOtherRows(t *testing.T) {
 	all := mustCompare(t, "testdata/base", "testdata/regression", DefaultTolerances())
 	tols := DefaultTolerances()
@@ -146,8 +147,8 @@ func TestIntervalIndependentOfOtherRows(t *testing.T) {
 	}
 	one := mustCompare(t, "testdata/base", "testdata/regression", tols)
 	a, b := row(t, all, "jain_bsld", "sensitive"), row(t, one, "jain_bsld", "sensitive")
-	if a.Lo != b.Lo || a.Hi != b.Hi {
-		t.Errorf("interval changed with the other rows: %v,%v vs %v,%v", a.Lo, a.Hi, b.Lo, b.Hi)
+	if a.Interval != b.Interval {
+		t.Errorf("interval changed with the other rows: %+v vs %+v", a.Interval, b.Interval)
 	}
 }
 
@@ -170,19 +171,33 @@ func TestRunDirectories(t *testing.T) {
 	writeRun(t, filepath.Join(dir, "cand"), "0", "10.6")
 	res := mustCompare(t, filepath.Join(dir, "base"), filepath.Join(dir, "cand"), DefaultTolerances())
 	r := row(t, res, "mean_bsld", "kth__fcfs__easy")
-	if res.Common != "" || r.Verdict != Regressed || !math.IsNaN(r.Lo) || res.Base.Kind != "run" {
+	if res.Common != "" || r.Verdict != Regressed || !math.IsNaN(r.Interval.Lo) || res.Base.Kind != "run" {
 		t.Errorf("%+v (kind %s)", r, res.Base.Kind)
 	}
-	// A directory of run directories and a comma list: seeds 1 and 2 on
-	// both sides, paired. 10, 12 → 10.1, 12.1: +0.1 each, +0.9 %.
+	// A directory of run directories and a comma list: seeds 1, 2 and 3
+	// on both sides, paired. 10, 12, 11 → 10.1, 12.1, 11.2: differences
+	// 0.1, 0.1, 0.2 (+1.2 %), t-interval 0.1333 ± 4.303 × 0.0577/√3.
 	writeRun(t, filepath.Join(dir, "b", "s1"), "1", "10")
 	writeRun(t, filepath.Join(dir, "b", "s2"), "2", "12")
+	writeRun(t, filepath.Join(dir, "b", "s3"), "3", "11")
 	writeRun(t, filepath.Join(dir, "c1"), "1", "10.1")
 	writeRun(t, filepath.Join(dir, "c2"), "2", "12.1")
-	res = mustCompare(t, filepath.Join(dir, "b"), filepath.Join(dir, "c1")+","+filepath.Join(dir, "c2"), DefaultTolerances())
+	writeRun(t, filepath.Join(dir, "c3"), "3", "11.2")
+	cands := filepath.Join(dir, "c1") + "," + filepath.Join(dir, "c2") + "," + filepath.Join(dir, "c3")
+	res = mustCompare(t, filepath.Join(dir, "b"), cands, DefaultTolerances())
 	r = row(t, res, "mean_bsld", "kth__fcfs__easy")
-	if r.Verdict != Same || !r.Paired || r.BaseN != 2 || math.Abs(r.Lo-0.1) > 1e-9 || math.Abs(r.Hi-0.1) > 1e-9 {
+	half := 4.302652729911275 * math.Sqrt(1.0/300) / math.Sqrt(3)
+	if r.Verdict != Same || !r.Paired || r.BaseN != 3 || math.Abs(r.Interval.Lo-(0.4/3-half)) > 1e-9 || math.Abs(r.Interval.Hi-(0.4/3+half)) > 1e-9 {
 		t.Errorf("%+v", r)
+	}
+	// Two seeds a side: no interval, the tolerance alone decides, and
+	// the output says so.
+	res = mustCompare(t, filepath.Join(dir, "b", "s1")+","+filepath.Join(dir, "b", "s2"), filepath.Join(dir, "c1")+","+filepath.Join(dir, "c2"), DefaultTolerances())
+	r = row(t, res, "mean_bsld", "kth__fcfs__easy")
+	var text strings.Builder
+	res.WriteText(&text)
+	if r.Interval.Has() || r.Interval.Why != "n < 3" || !strings.Contains(text.String(), "no interval (n < 3): those verdicts weigh the change against the tolerance alone") {
+		t.Errorf("two seeds: %+v\n%s", r, text.String())
 	}
 }
 

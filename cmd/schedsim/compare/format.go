@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -43,16 +44,20 @@ func deltaText(r Row) string {
 	return signed(r.Delta, num(r.Delta))
 }
 
-// intervalText is the interval, in the same unit as deltaText.
+// intervalText is the interval, in the same unit as deltaText, or why
+// there is none.
 func intervalText(r Row) string {
-	if math.IsNaN(r.Lo) {
+	iv := r.Interval
+	switch {
+	case r.Verdict == NoData:
 		return "—"
-	}
-	if !r.Absolute {
+	case !iv.Has():
+		return "none: " + iv.Why
+	case !r.Absolute:
 		scale := 100 / math.Abs(r.Base)
-		return fmt.Sprintf("[%+.2f%%, %+.2f%%]", r.Lo*scale, r.Hi*scale)
+		return fmt.Sprintf("[%+.2f%%, %+.2f%%]", iv.Lo*scale, iv.Hi*scale)
 	}
-	return "[" + signed(r.Lo, num(r.Lo)) + ", " + signed(r.Hi, num(r.Hi)) + "]"
+	return "[" + signed(iv.Lo, num(iv.Lo)) + ", " + signed(iv.Hi, num(iv.Hi)) + "]"
 }
 
 // seedsText says how many values each side had.
@@ -88,9 +93,31 @@ func tableRows(s Section) [][]string {
 }
 
 func (r *Result) method() string {
-	paired := "paired by seed where both sides ran the same seeds"
-	return fmt.Sprintf("%.0f%% percentile bootstrap interval of mean(candidate) − mean(base), %d resamples, seed %d, %s",
-		100*Confidence, r.Resamples, r.Seed, paired)
+	return fmt.Sprintf("%.0f%% t-interval of mean(candidate) − mean(base): of the paired differences where both sides ran the same seeds, "+
+		"else Welch's; none below %d replicas a side or for identical replicas, where the tolerance alone decides", 100*Confidence, MinReplicas)
+}
+
+// setupText says what is compared: the kind of comparison and what
+// differs between the sides.
+func (r *Result) setupText(code func(string) string) string {
+	s := r.Setup
+	var b strings.Builder
+	switch s.Kind {
+	case "what-if":
+		fmt.Fprintf(&b, "a what-if on the same workload (%s)", s.Workload)
+	case "policies":
+		fmt.Fprintf(&b, "policies on the same workload and cluster (%s)", s.Workload)
+	case "same setup":
+		fmt.Fprintf(&b, "the same setup (%s): nothing differs in run.yaml but what produced the runs", s.Workload)
+	case "different workloads":
+		b.WriteString("DIFFERENT WORKLOADS (compared as asked with --allow-different-workloads)")
+	default:
+		b.WriteString("runs without a run.yaml on some side: what differs is unknown")
+	}
+	for _, d := range s.Differences {
+		b.WriteString("\n  differs: " + code(d))
+	}
+	return b.String()
 }
 
 // commonText says what every group shares, cut from the rows.
@@ -110,7 +137,9 @@ func (r *Result) sideText(s *Side) string {
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "base:      %s\ncandidate: %s\n", r.sideText(r.Base), r.sideText(r.Cand))
+	fmt.Fprintf(&b, "comparing: %s\n", r.setupText(func(s string) string { return s }))
 	fmt.Fprintf(&b, "%s matched%s; %s\n", plural(r.Groups, "group"), r.commonText(func(s string) string { return s }), r.method())
+	r.writeAnswers(&b, func(s string) string { return s })
 	for _, s := range r.Sections {
 		fmt.Fprintf(&b, "\n%s\n", metricTitle(s.Metric))
 		writeAligned(&b, tableHeader, tableRows(s))
@@ -122,6 +151,12 @@ func (r *Result) WriteText(w io.Writer) error {
 }
 
 func writeAligned(b *strings.Builder, header []string, rows [][]string) {
+	writeTable(b, header, rightAligned, rows)
+}
+
+// writeTable writes rows under header, padded to align; right marks the
+// right-aligned columns.
+func writeTable(b *strings.Builder, header []string, right []bool, rows [][]string) {
 	width := make([]int, len(header))
 	for _, row := range append([][]string{header}, rows...) {
 		for i, cell := range row {
@@ -135,7 +170,7 @@ func writeAligned(b *strings.Builder, header []string, rows [][]string) {
 			if i > 0 {
 				line.WriteString("  ")
 			}
-			if rightAligned[i] {
+			if right[i] {
 				line.WriteString(pad + cell)
 			} else {
 				line.WriteString(cell + pad)
@@ -169,9 +204,19 @@ func (r *Result) notes(b *strings.Builder, code func(string) string, verdict boo
 		}
 		fmt.Fprintf(b, "not in the %s %s (not compared): %s\n", w, noun, joinCode(byWhere[w], code))
 	}
-	if r.Uncalibrated != "" {
-		fmt.Fprintf(b, "calibration not compared: the %s's runs have no %s values (no recorded starts, or transforms changed the jobs)\n",
-			r.Uncalibrated, code("calib_*"))
+	for _, n := range r.NotComparable {
+		name, why, _ := strings.Cut(n, ": ")
+		fmt.Fprintf(b, "not comparable: %s: %s\n", code(name), why)
+	}
+	for _, s := range r.Sections {
+		for _, row := range s.Rows {
+			if row.Verdict == NoData {
+				fmt.Fprintf(b, "not comparable: %s on %s: %s\n", code(s.Metric.Name), code(row.Label), row.Why)
+			}
+		}
+	}
+	if why := r.noIntervalWhy(); why != "" {
+		fmt.Fprintf(b, "no interval (%s): those verdicts weigh the change against the tolerance alone\n", why)
 	}
 	if !verdict {
 		return
@@ -225,7 +270,12 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "Base %s (%s, %s) · candidate %s (%s, %s) · %s matched%s.  \n",
 		code(r.Base.Path), r.Base.Kind, plural(len(r.Base.Runs), "run"), code(r.Cand.Path), r.Cand.Kind, plural(len(r.Cand.Runs), "run"),
 		plural(r.Groups, "group"), r.commonText(code))
-	fmt.Fprintf(&b, "Interval: %s.\n\n", r.method())
+	fmt.Fprintf(&b, "Comparing %s.  \nInterval: %s.\n\n", strings.ReplaceAll(r.setupText(code), "\n  differs:", "  \nDiffers:"), r.method())
+	if len(r.Answers) > 0 {
+		b.WriteString("```text")
+		r.writeAnswers(&b, func(s string) string { return s })
+		b.WriteString("```\n\n")
+	}
 	b.WriteString("| metric | better | tolerance | regressed | inconclusive | improved | ~ |\n|---|---|---:|---:|---:|---:|---:|\n")
 	for _, s := range r.Sections {
 		var count [NoData + 1]int
@@ -263,4 +313,46 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	r.notes(&b, code, false)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// noIntervalWhy joins the distinct reasons rows lack an interval, "" when
+// every compared row has one.
+func (r *Result) noIntervalWhy() string {
+	var whys []string
+	for _, s := range r.Sections {
+		for _, row := range s.Rows {
+			if row.Verdict != NoData && !row.Interval.Has() && row.Interval.Why != "" && !slices.Contains(whys, row.Interval.Why) {
+				whys = append(whys, row.Interval.Why)
+			}
+		}
+	}
+	return strings.Join(whys, "; ")
+}
+
+// writeAnswers prints each target's table: per scenario, the replicas
+// that meet it, each replica's value and the interval of the mean; then
+// the answer in words.
+func (r *Result) writeAnswers(b *strings.Builder, code func(string) string) {
+	for _, a := range r.Answers {
+		fmt.Fprintf(b, "\ntarget %s\n", code(a.Target.String()))
+		header := []string{"side", "scenario", "met", "mean", "95% CI", "replicas"}
+		var rows [][]string
+		for _, s := range a.Scenarios {
+			vals := make([]string, len(s.Values))
+			for i, v := range s.Values {
+				vals[i] = num(v)
+				if a.Target.Met(v) {
+					vals[i] += "✓"
+				}
+			}
+			ci := "none: " + s.Interval.Why
+			if s.Interval.Has() {
+				ci = "[" + num(s.Interval.Lo) + ", " + num(s.Interval.Hi) + "]"
+			}
+			rows = append(rows, []string{s.Side, s.Label, fmt.Sprintf("%d of %d", s.Met, len(s.Values)),
+				valueText(a.Target.Metric, s.Mean), ci, strings.Join(vals, " ")})
+		}
+		writeTable(b, header, []bool{false, false, true, true, false, false}, rows)
+		fmt.Fprintf(b, "answer: %s\n", a.Sentence())
+	}
 }

@@ -10,8 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Side is one side of a comparison: the runs of a sweep directory, of one
@@ -33,6 +31,8 @@ type Run struct {
 	// Values holds the numeric columns; an empty cell (a statistic over no
 	// jobs) is NaN.
 	Values map[string]float64
+	// Prov is what the run's run.yaml says of how it was made.
+	Prov Provenance
 }
 
 // Load reads one side. path is a sweep directory (summary.csv with a run
@@ -143,7 +143,7 @@ func numericColumns(header []string, rows [][]string, skip func(string) bool) ([
 // loadSweep reads a sweep's summary: a run's group is its parameter
 // values (the param_ columns); the seed column is what varies inside it.
 func loadSweep(dir, file string, header []string, rows [][]string) (*Side, error) {
-	runCol, seedCol := indexOf(header, "run"), indexOf(header, "seed")
+	runCol, seedCol, dirCol := indexOf(header, "run"), indexOf(header, "seed"), indexOf(header, "run_dir")
 	var params []int
 	for i, name := range header {
 		if strings.HasPrefix(name, "param_") {
@@ -163,6 +163,13 @@ func loadSweep(dir, file string, header []string, rows [][]string) (*Side, error
 		seen[r.Key] = i + 2
 		if seedCol >= 0 {
 			r.Seed = row[seedCol]
+		}
+		if dirCol >= 0 && row[dirCol] != "" {
+			prov, err := readProvenance(filepath.Join(dir, filepath.FromSlash(row[dirCol])))
+			if err != nil {
+				return nil, err
+			}
+			r.Prov = prov
 		}
 		var id, label []string
 		for _, c := range params {
@@ -199,13 +206,6 @@ func keyWithoutSeed(key, fallback string) string {
 	return "(all runs)"
 }
 
-// runRecord is the part of run.yaml (the run's spec) that tells runs
-// apart.
-type runRecord struct {
-	Seed    *uint64 `yaml:"seed"`
-	Profile string  `yaml:"profile"`
-}
-
 // loadList reads run directories: a run's group is its summary's labels
 // (trace, queue, backfill) and its profile; its seed is run.yaml's.
 func loadList(path string, dirs []string) (*Side, error) {
@@ -234,19 +234,14 @@ func loadList(path string, dirs []string) (*Side, error) {
 				labels = append(labels, rows[0][c])
 			}
 		}
-		r := Run{Key: dir, Values: values[0]}
-		var rec runRecord
-		if data, err := os.ReadFile(filepath.Join(dir, "run.yaml")); err == nil {
-			if err := yaml.Unmarshal(data, &rec); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", filepath.Join(dir, "run.yaml"), err))
-				continue
-			}
+		prov, err := readProvenance(dir)
+		if err != nil {
+			errs = append(errs, err)
+			continue
 		}
-		if rec.Seed != nil {
-			r.Seed = strconv.FormatUint(*rec.Seed, 10)
-		}
-		if rec.Profile != "" {
-			labels = append(labels, filepath.Base(rec.Profile))
+		r := Run{Key: dir, Values: values[0], Prov: prov, Seed: prov.Seed}
+		if prov.Profile != "" {
+			labels = append(labels, filepath.Base(prov.Profile))
 		}
 		r.Label = strings.Join(labels, "__")
 		if r.Label == "" {

@@ -134,9 +134,11 @@ func knownDirections() map[string]Direction {
 	return d
 }
 
-// Tolerances are the metrics of a comparison, in order.
+// Tolerances are the metrics of a comparison, in order, and the
+// targets a tolerances file asks about.
 type Tolerances struct {
 	Metrics []Metric
+	Targets []Target
 }
 
 // DefaultTolerances returns the default set.
@@ -257,13 +259,14 @@ func (t *Tolerances) LoadFile(path string) error {
 	if err != nil {
 		return err
 	}
-	ms, err := ParseFile(path, data)
+	ms, targets, err := parseTolerancesFile(path, data)
 	if err != nil {
 		return err
 	}
 	for _, m := range ms {
 		t.set(m)
 	}
+	t.Targets = append(t.Targets, targets...)
 	return nil
 }
 
@@ -275,15 +278,22 @@ func (t *Tolerances) LoadFile(path string) error {
 //	max_wait_s: off        # shown, never a regression
 //	jobs_killed: {tolerance: 0, direction: lower}
 //	my_ratio: {tolerance: 0.1, direction: near1}   # |value − 1| is what worsens
+//	target: "p95_wait_s <= 3600"                    # or a list: the planner's questions
 //
 // Every problem is reported at once, one a line, as "FILE:LINE: message".
 func ParseFile(file string, data []byte) ([]Metric, error) {
+	ms, _, err := parseTolerancesFile(file, data)
+	return ms, err
+}
+
+// parseTolerancesFile is ParseFile with the file's targets.
+func parseTolerancesFile(file string, data []byte) ([]Metric, []Target, error) {
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty tolerances file", file)
+			return nil, nil, fmt.Errorf("%s: empty tolerances file", file)
 		}
-		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	type lineErr struct {
 		line int
@@ -295,9 +305,10 @@ func ParseFile(file string, data []byte) ([]Metric, error) {
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s:%d: want a mapping of metric names to tolerances", file, root.Line)
+		return nil, nil, fmt.Errorf("%s:%d: want a mapping of metric names to tolerances", file, root.Line)
 	}
 	var out []Metric
+	var targets []Target
 	seen := map[string]int{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -307,6 +318,10 @@ func ParseFile(file string, data []byte) ([]Metric, error) {
 			continue
 		}
 		seen[name] = k.Line
+		if name == "target" {
+			targets = append(targets, parseTargetNode(v, fail)...)
+			continue
+		}
 		var tol Tolerance
 		var dir Direction
 		var err error
@@ -362,7 +377,30 @@ func ParseFile(file string, data []byte) ([]Metric, error) {
 		for i, e := range errs {
 			msgs[i] = fmt.Sprintf("%s:%d: %s", file, e.line, e.msg)
 		}
-		return nil, errors.New(strings.Join(msgs, "\n"))
+		return nil, nil, errors.New(strings.Join(msgs, "\n"))
 	}
-	return out, nil
+	return out, targets, nil
+}
+
+// parseTargetNode reads a tolerances file's target: one "METRIC OP VALUE"
+// or a list of them.
+func parseTargetNode(v *yaml.Node, fail func(*yaml.Node, string, ...any)) []Target {
+	items := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		items = v.Content
+	}
+	var out []Target
+	for _, it := range items {
+		if it.Kind != yaml.ScalarNode {
+			fail(it, "target: want \"METRIC OP VALUE\" (p95_wait_s <= 3600) or a list of them")
+			continue
+		}
+		t, err := ParseTarget(it.Value)
+		if err != nil {
+			fail(it, "%v", err)
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }

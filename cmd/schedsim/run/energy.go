@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces/swf"
 )
 
 // energyConfig reads --price and --carbon (CSV time_s,value step series)
@@ -32,4 +33,23 @@ func (c *Spec) validateEnergy() []error {
 		errs = append(errs, c.problem("power_down_s", "conservative backfilling's reservations do not model the wait for nodes to wake; use none or easy"))
 	}
 	return errs
+}
+
+// swfHeaderCluster says whether the cluster was built from the SWF
+// header (no --cluster or --platform given).
+func swfHeaderCluster(cfg *Spec, w *Workload) bool {
+	return w.Format == "swf" && cfg.Cluster == "" && cfg.Platform == ""
+}
+
+// powerSource says what the run's energy figures rest on, for run.yaml
+// and the printed summary: none, the SWF default assumed for every node,
+// or the cluster's own description.
+func powerSource(cfg *Spec, w *Workload, c *sim.Cluster) string {
+	switch {
+	case !c.HasPowerModel():
+		return "none (energy not measured)"
+	case swfHeaderCluster(cfg, w):
+		return fmt.Sprintf("assumed %g W idle, %g W busy per node (an SWF header gives none)", float64(swf.DefaultNodeIdleW), float64(swf.DefaultNodeMaxW))
+	}
+	return "from " + w.Cluster
 }

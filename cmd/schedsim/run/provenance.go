@@ -2,6 +2,7 @@ package run
 
 import (
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"time"
@@ -69,7 +70,18 @@ type provenanceRecord struct {
 			Nodes     int      `yaml:"nodes"`
 			Resources []string `yaml:"resources"`
 			Totals    []string `yaml:"totals"`
+			// Power is the power model the energy figures rest on: the
+			// SWF default assumed per node, "from the cluster file", or
+			// "none" (energy is null).
+			Power string `yaml:"power"`
 		} `yaml:"cluster"`
+		// Transforms repeats the what-if keys that are set (nil when
+		// none), so that a reader of provenance (compare) sees every way
+		// the run's workload and cluster differ from the trace's.
+		Transforms *TransformSpec `yaml:"transforms,omitempty"`
+		// Calibration says why the calib_* columns are null when the
+		// run's transforms make it incomparable with its history.
+		Calibration string `yaml:"calibration,omitempty"`
 	} `yaml:"provenance"`
 }
 
@@ -86,6 +98,13 @@ func (p provenance) record(cfg *Spec, w *Workload, c *sim.Cluster, skips traces.
 		pr.Trace.TimeZone = w.TimeZone
 	}
 	pr.Cluster.Source, pr.Cluster.Nodes, pr.Cluster.Resources = w.Cluster, len(c.Nodes), c.Resources
+	pr.Cluster.Power = powerSource(cfg, w, c)
+	if t := cfg.TransformSpec; !reflect.ValueOf(t).IsZero() {
+		pr.Transforms = &t
+	}
+	if by := cfg.uncalibrated(); by != "" {
+		pr.Calibration = "n/a: " + by + " changed the jobs' timing, so no recorded start applies"
+	}
 	for i, name := range c.Resources {
 		pr.Cluster.Totals = append(pr.Cluster.Totals, name+": "+c.TotalCapacity(i).String())
 	}

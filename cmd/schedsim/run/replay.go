@@ -79,6 +79,8 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		Shares:        shares,
 		Measured:      measured,
 		ExpectedJobs:  w.Records,
+		// After a transform of the jobs' timing no recorded start applies.
+		CalibrationOff: cfg.uncalibrated() != "",
 		Labels: []metrics.Label{
 			{Name: "trace", Value: traceLabel(cfg)},
 			{Name: "queue", Value: cfg.Queue},

@@ -33,6 +33,9 @@ func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips t
 		return v
 	}
 	fmt.Fprintf(out, "schedsim replay: %s\n", w.Name)
+	if w.Format == "sacct" && cfg.TimeZone == "" {
+		fmt.Fprintf(out, "  times:   the sacct times were taken as UTC (give --time-zone for the site's zone)\n")
+	}
 	fmt.Fprintf(out, "  cluster: %s — %s\n", clusterTotals(c), w.Cluster)
 	fmt.Fprintf(out, "  policy:  queue %s, backfill %s, placement %s\n\n", cfg.Queue, cfg.Backfill, cfg.Placement.String())
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
@@ -56,8 +59,13 @@ func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips t
 			count(int64(num("restarts")), "restart"), duration(num("lost_work_s")), duration(num("node_downtime_s"))))
 	}
 	line("utilization", orNA(100*num("utilization"), "%.1f %%"))
-	if hasPowerModel(c) {
-		line("energy", energy(num("energy_j")))
+	line("calibration", calibrationText(cfg, num))
+	if c.HasPowerModel() {
+		e := energy(num("energy_j"))
+		if swfHeaderCluster(cfg, w) {
+			e += fmt.Sprintf(" (assumed %g W idle, %g W busy per node)", float64(swf.DefaultNodeIdleW), float64(swf.DefaultNodeMaxW))
+		}
+		line("energy", e)
 	} else {
 		line("energy", "n/a (the cluster has no power model)")
 	}
@@ -77,6 +85,24 @@ func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips t
 	}
 	fmt.Fprintf(out, "\n  files in %s/: %s\n", dir, strings.Join(files, " "))
 	return nil
+}
+
+// calibrationText is the summary's calibration line: how close the run's
+// waits are to the recorded ones, or why that is not known.
+func calibrationText(cfg *Spec, num func(string) float64) string {
+	if by := cfg.uncalibrated(); by != "" {
+		return "n/a (" + by + " changed the jobs' timing: no recorded start applies)"
+	}
+	compared, jobs := num("calib_jobs"), num("jobs")
+	switch {
+	case compared == 0 || math.IsNaN(compared):
+		return "n/a (the trace records no start times)"
+	case math.IsNaN(num("calib_wait_ks")):
+		return fmt.Sprintf("n/a (only %s of %s jobs have a recorded start to compare: fewer than %.0f %%)",
+			grouped(compared), grouped(jobs), 100*metrics.MinCalibrationShare)
+	}
+	return fmt.Sprintf("wait KS %.3f, mean / p95 wait ÷ recorded %s / %s (%s jobs)",
+		num("calib_wait_ks"), orNA(num("calib_mean_wait_ratio"), "%.2f"), orNA(num("calib_p95_wait_ratio"), "%.2f"), grouped(compared))
 }
 
 // printNotices prints on the error stream what a reader of the outputs
@@ -159,14 +185,6 @@ func clusterTotals(c *sim.Cluster) string {
 		s += ", " + strings.Join(res, ", ")
 	}
 	return s
-}
-
-// hasPowerModel: some node draws power; without, energy is not measured.
-func hasPowerModel(c *sim.Cluster) bool {
-	return slices.ContainsFunc(c.Nodes, func(n sim.NodeSpec) bool {
-		p := n.Power
-		return p.IdleW > 0 || p.MaxW > 0 || p.OffW > 0 || p.SwitchOff.W > 0 || p.SwitchOn.W > 0
-	})
 }
 
 // runFiles lists the files of a run directory: the tables in the order

@@ -42,6 +42,33 @@ type TransformSpec struct {
 	JitterRuntime float64 `yaml:"jitter_runtime,omitempty"`
 }
 
+// uncalibrated names the transforms that move the jobs' submit times or
+// runtimes ("load_factor 1.3, jitter_runtime 0.1"), after which no job's
+// recorded start can be compared with the replay; "" when there are none.
+// A window (from, until, first_jobs) counts: the jobs left out held the
+// recorded machine, so the kept ones waited for jobs the replay lacks.
+// Walltimes, warm-up and the cluster do not: the jobs are the recorded
+// ones, and comparing a changed cluster with the history is the point.
+func (c *Spec) uncalibrated() string {
+	t := &c.TransformSpec
+	var by []string
+	for _, s := range []struct {
+		key string
+		set bool
+		v   any
+	}{
+		{"from", t.From != "", t.From}, {"until", t.Until != "", t.Until}, {"first_jobs", t.FirstJobs > 0, t.FirstJobs},
+		{"load_factor", t.LoadFactor != 0 && t.LoadFactor != 1, t.LoadFactor},
+		{"runtime_factor", t.RuntimeFactor != 0 && t.RuntimeFactor != 1, t.RuntimeFactor},
+		{"jitter_submit_s", t.JitterSubmitS > 0, t.JitterSubmitS}, {"jitter_runtime", t.JitterRuntime > 0, t.JitterRuntime},
+	} {
+		if s.set {
+			by = append(by, fmt.Sprintf("%s %v", s.key, s.v))
+		}
+	}
+	return strings.Join(by, ", ")
+}
+
 // bindTransformFlags registers the transforms' flags on fs.
 func (c *Spec) bindTransformFlags(fs *pflag.FlagSet) {
 	t := &c.TransformSpec
