@@ -332,3 +332,36 @@ def _binary_reader():
         except ImportError:
             pass
     return None
+
+
+def effect(base, candidate, paired, confidence=0.95):
+    """The relative change of a metric's mean and its interval, as `schedsim compare` computes them.
+
+    base and candidate are one side's values each (pandas Series indexed by seed when paired, so that
+    replica i of one side meets replica i of the other). The change is
+    (mean(candidate) − mean(base)) / |mean(base)|; the interval is Student's t-interval of the paired
+    differences when paired, else Welch's, as a share of |mean(base)|. Fewer than 3 values a side, or
+    no spread, give no interval (None, None), as compare says "none". Returns (change, lo, hi, method).
+    """
+    from scipy import stats
+
+    b, c = np.asarray(base, dtype=float), np.asarray(candidate, dtype=float)
+    if paired:
+        c = np.asarray(candidate.reindex(base.index), dtype=float)
+    mb = b.mean()
+    change = (c.mean() - mb) / abs(mb)
+    q = 1 - (1 - confidence) / 2
+    if paired:
+        d = c - b
+        if len(d) < 3 or d.std(ddof=1) == 0:
+            return change, None, None, "none"
+        half = stats.t.ppf(q, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+        centre, method = d.mean(), "paired t"
+    else:
+        if len(b) < 3 or len(c) < 3 or (b.var(ddof=1) == 0 and c.var(ddof=1) == 0):
+            return change, None, None, "none"
+        sb, sc = b.var(ddof=1) / len(b), c.var(ddof=1) / len(c)
+        df = (sb + sc) ** 2 / (sb**2 / (len(b) - 1) + sc**2 / (len(c) - 1))
+        half = stats.t.ppf(q, df) * np.sqrt(sb + sc)
+        centre, method = c.mean() - mb, "Welch t"
+    return change, (centre - half) / abs(mb), (centre + half) / abs(mb), method

@@ -6,8 +6,11 @@
 # +20 % nodes projection: 16 runs of 3,005 jobs, a few seconds), after
 # checking that every stored notebook has no outputs; with
 # SCHEDSIM_FAIL=1, ci_regression.ipynb's last cell must fail (EASY lowers
-# jain_bsld past its tolerance) and nothing else may. Installs jupyter-nbconvert, python3-pandas,
-# python3-matplotlib and python3-ipykernel when missing. `python3` on PATH
+# jain_bsld past its tolerance) and nothing else may. Then checks that
+# compare (--format csv), report (effects.csv) and capacity_whatif.ipynb
+# give the same effect of the nodes on the p95 wait, with the same
+# interval. Installs jupyter-nbconvert, python3-pandas, python3-matplotlib,
+# python3-ipykernel and python3-scipy when missing. `python3` on PATH
 # may not be Debian's, so everything runs through /usr/bin. Reads no
 # standard input. Executed notebooks go to $SCHEDSIM_CI_ARTIFACTS/notebooks
 # when that is set.
@@ -22,7 +25,7 @@ nbconvert=/usr/bin/jupyter-nbconvert
 
 need=()
 [ -x "$nbconvert" ] || need+=(jupyter-nbconvert)
-for mod in pandas:python3-pandas matplotlib:python3-matplotlib ipykernel:python3-ipykernel; do
+for mod in pandas:python3-pandas matplotlib:python3-matplotlib ipykernel:python3-ipykernel scipy:python3-scipy; do
 	"$py" -c "import ${mod%%:*}" 2>/dev/null || need+=("${mod#*:}")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -92,4 +95,27 @@ for name in names:
     else:
         print(f".ci/notebooks: {name} ok" + (" (its gate fails on the regression, as it should)" if gate else ""))
 sys.exit(1 if failed else 0)
+PY
+
+# One definition of an effect: compare, report and the notebook print the
+# same relative change of the p95 wait and the same interval for the two
+# projection sweeps.
+"$tmp/schedsim" compare "$tmp/walkthrough/today-1.3x" "$tmp/walkthrough/plus20-1.3x" --metrics p95_wait_s \
+	--format csv >"$tmp/effect.csv" </dev/null || true
+"$tmp/schedsim" report "$tmp/walkthrough/today-1.3x" "$tmp/walkthrough/plus20-1.3x" --out "$tmp/effect-report" </dev/null >/dev/null
+"$py" - "$tmp/effect.csv" "$tmp/effect-report/effects.csv" "$out/capacity_whatif.ipynb" <<'PY'
+import csv, json, re, sys
+def p95(path):
+    rows = [r for r in csv.DictReader(open(path)) if r["metric"] == "p95_wait_s"]
+    assert len(rows) == 1, f"{path}: {len(rows)} p95_wait_s rows"
+    r = rows[0]
+    return tuple(round(float(r[k]), 2) for k in ("rel_pct", "ci_lo_pct", "ci_hi_pct")) + (r["interval"],)
+compare, report = p95(sys.argv[1]), p95(sys.argv[2])
+text = "".join("".join(o.get("text", "")) for c in json.load(open(sys.argv[3]))["cells"] for o in c.get("outputs", []))
+m = re.search(r"effect of the nodes on p95_wait_s: ([+-][0-9.]+) % \((paired t|Welch t) interval ([+-][0-9.]+) % to ([+-][0-9.]+) %", text)
+assert m, "capacity_whatif.ipynb printed no effect line"
+notebook = (float(m.group(1)), float(m.group(3)), float(m.group(4)), m.group(2))
+if not (compare == report == notebook):
+    sys.exit(f".ci/notebooks: the effect differs: compare {compare}, report {report}, notebook {notebook}")
+print(f".ci/notebooks: compare, report and the notebook agree on the effect: {compare}")
 PY

@@ -63,8 +63,8 @@ Default tolerances (lower is better unless said):
 					return run.BadInput(err)
 				}
 			}
-			if format != "text" && format != "markdown" {
-				return run.BadInput(fmt.Errorf("--format: want text or markdown, got %q", format))
+			if format != "text" && format != "markdown" && format != "csv" {
+				return run.BadInput(fmt.Errorf("--format: want text, markdown or csv, got %q", format))
 			}
 			opt := compare.Options{AllowDifferentWorkloads: allowDiff, Targets: tols.Targets}
 			for _, t := range targets {
@@ -87,8 +87,11 @@ Default tolerances (lower is better unless said):
 				return run.BadInput(err)
 			}
 			write := res.WriteText
-			if format == "markdown" {
+			switch format {
+			case "markdown":
 				write = res.WriteMarkdown
+			case "csv":
+				write = res.WriteCSV
 			}
 			if err := write(cmd.OutOrStdout()); err != nil {
 				return run.Failed(err)
@@ -103,7 +106,7 @@ Default tolerances (lower is better unless said):
 	f.StringVar(&tolFile, "tolerances", "", "YAML file: metric → tolerance (5% of the base, 0.02 absolute, off) or {tolerance, direction}")
 	f.StringArrayVar(&tolFlags, "tolerance", nil, "NAME=VALUE[,lower|higher|near1], repeatable; wins over --tolerances (mean_bsld=5%, jain_bsld=0.01)")
 	f.StringSliceVar(&only, "metrics", nil, "compare only these metrics, in this order (comma-separated)")
-	f.StringVar(&format, "format", "text", "output: text or markdown (for a pull-request comment)")
+	f.StringVar(&format, "format", "text", "output: text, markdown (for a pull-request comment) or csv (every row unrounded, for tools)")
 	f.StringArrayVar(&targets, "target", nil, `a planner's question, "METRIC OP VALUE" ("p95_wait_s <= 3600"), repeatable; also target: in --tolerances`)
 	f.BoolVar(&allowDiff, "allow-different-workloads", false, "compare sides that replay different traces (refused otherwise)")
 	return cmd

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +22,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/compare"
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
@@ -238,8 +240,44 @@ func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, std
 	if !quiet {
 		fmt.Fprintf(stdout, "sweep%s: %d runs (%d run now, %d already done) in %.1f s\n  summary: %s\n",
 			where, len(mine), s.ran, len(mine)-len(todo), time.Since(start).Seconds(), outputs)
+		if count == 1 {
+			if err := printSweepResults(stdout, s.dir, spec); err != nil {
+				return run.Failed(err)
+			}
+		}
 	}
 	return nil
+}
+
+// printSweepResults prints the sweep's table of results from its
+// summary: per group (the run key without its seed), the headline
+// metrics' means and intervals over the seeds, the best group on the
+// experiment's objective, and how many replicas meet its target.
+func printSweepResults(w io.Writer, dir string, spec *experiment.Spec) error {
+	side, err := compare.Load(dir)
+	if err != nil {
+		return err
+	}
+	objective := spec.Objective
+	if objective == "" {
+		objective = experiment.DefaultObjective
+	}
+	cols := slices.Clone(compare.Headline)
+	if !slices.Contains(cols, objective) {
+		cols = append(cols, objective)
+	}
+	cols = slices.DeleteFunc(cols, func(c string) bool { return !slices.Contains(side.Columns, c) })
+	var target *compare.Target
+	if spec.Target != "" {
+		t, err := compare.ParseTarget(spec.Target)
+		if err != nil {
+			return err // Validate checked it
+		}
+		target = &t
+	}
+	groups, common := compare.Summarize(side, cols)
+	fmt.Fprintln(w)
+	return compare.WriteGroups(w, groups, common, cols, objective, target)
 }
 
 // warnIdenticalReplicas warns when an experiment asks for several seeds

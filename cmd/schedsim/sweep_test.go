@@ -90,8 +90,25 @@ replay:
 func TestSweepSummary(t *testing.T) {
 	spec := latticeSpec(t)
 	dir := t.TempDir()
-	if out, err := execute(t, "sweep", spec, "--out", dir, "--workers", "2"); err != nil {
+	out, err := execute(t, "sweep", spec, "--out", dir, "--workers", "2")
+	if err != nil {
 		t.Fatalf("sweep: %v\n%s", err, out)
+	}
+	// The results: one row per group (8 groups of 2 identical seeds, so
+	// no interval), the best on the default objective named.
+	for _, want := range []string{
+		"results (all kth2000__default__lattice__first-fit__hpc-batch):\n",
+		"  group                                               runs  mean_wait_s  p95_wait_s  mean_bsld  utilization\n",
+		"  easy__w_fair_share=0.6__lattice.half_life_s=0          2  1.4 h        10.2 h      70.11      61.7 %\n",
+		"(fewer than 3 runs a group: no intervals;",
+		"best on mean_bsld (lower is better): easy__w_fair_share=0.6__lattice.half_life_s=0 (70.11); next easy__w_fair_share=0.6__lattice.half_life_s=604800 (74.08)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sweep output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\n  easy__") + strings.Count(out, "\n  none__"); n != 8 {
+		t.Errorf("%d group rows, want 8:\n%s", n, out)
 	}
 	f, err := os.Open(filepath.Join(dir, "summary.csv"))
 	if err != nil {
@@ -105,8 +122,8 @@ func TestSweepSummary(t *testing.T) {
 	if len(rows) != 17 {
 		t.Fatalf("%d lines, want a header and 16 rows", len(rows))
 	}
-	header := strings.Join(rows[0][:12], ",")
-	want := "run,run_dir,param_trace,param_cluster,param_queue,param_backfill,param_placement,param_profile,param_w_fair_share,param_lattice.half_life_s,seed,jobs"
+	header := strings.Join(rows[0][:13], ",")
+	want := "run,run_dir,param_trace,param_cluster,param_queue,param_backfill,param_placement,param_profile,param_w_fair_share,param_lattice.half_life_s,seed,random_seed,jobs"
 	if header != want {
 		t.Errorf("header starts\n%s\nwant\n%s", header, want)
 	}
@@ -130,8 +147,11 @@ func TestSweepSummary(t *testing.T) {
 		if row[col["jobs"]] != "2000" {
 			t.Errorf("%s: jobs %s", row[0], row[col["jobs"]])
 		}
-		if row[col["seed"]] != strconv.FormatUint(experiment.RunSeed(7, row[0]), 10) {
-			t.Errorf("%s: seed %s, want RunSeed(7, key)", row[0], row[col["seed"]])
+		if !strings.HasSuffix(row[0], "__seed="+row[col["seed"]]) {
+			t.Errorf("%s: seed %s, want the key's", row[0], row[col["seed"]])
+		}
+		if row[col["random_seed"]] != strconv.FormatUint(experiment.RunSeed(7, row[0]), 10) {
+			t.Errorf("%s: random_seed %s, want RunSeed(7, key)", row[0], row[col["random_seed"]])
 		}
 		if row[col["param_backfill"]] == "easy" && row[col["param_lattice.half_life_s"]] == "0" {
 			waits[row[col["param_w_fair_share"]]+" "+row[col["mean_wait_s"]]] = true
@@ -148,7 +168,7 @@ func TestSweepSummary(t *testing.T) {
 	}
 	// Run again: everything is done, nothing changes.
 	before, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
-	out, err := execute(t, "sweep", spec, "--out", dir)
+	out, err = execute(t, "sweep", spec, "--out", dir)
 	if err != nil || !strings.Contains(out, "(0 run now, 16 already done)") {
 		t.Errorf("second sweep: %v\n%s", err, out)
 	}

@@ -151,7 +151,7 @@ func loadSweep(dir, file string, header []string, rows [][]string) (*Side, error
 		}
 	}
 	cols, values := numericColumns(header, rows, func(name string) bool {
-		return name == "run" || name == "run_dir" || name == "seed" || strings.HasPrefix(name, "param_")
+		return name == "run" || name == "run_dir" || name == "seed" || name == "random_seed" || strings.HasPrefix(name, "param_")
 	})
 	s := &Side{Path: dir, Kind: "sweep", Columns: cols}
 	seen := map[string]int{}

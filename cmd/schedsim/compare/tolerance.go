@@ -134,6 +134,23 @@ func knownDirections() map[string]Direction {
 	return d
 }
 
+// DirectionOf is the direction in which a summary column improves, for
+// the columns compare knows.
+func DirectionOf(metric string) (Direction, bool) {
+	d, ok := knownDirections()[metric]
+	return d, ok
+}
+
+// RankableMetrics lists the columns with a known direction, sorted.
+func RankableMetrics() []string {
+	var names []string
+	for n := range knownDirections() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // Tolerances are the metrics of a comparison, in order, and the
 // targets a tolerances file asks about.
 type Tolerances struct {

@@ -14,6 +14,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// DefaultObjective is what a sweep ranks its groups by when the spec
+// names no objective: the mean bounded slowdown, lower is better.
+const DefaultObjective = "mean_bsld"
+
 // Spec is an experiment as written in its YAML file.
 type Spec struct {
 	// Name labels the experiment (reports, compare); optional.
@@ -35,6 +39,14 @@ type Spec struct {
 	// Metrics are the run summary columns kept in the sweep summary
 	// (default: all but the machine-timing ones).
 	Metrics []string `yaml:"metrics,omitempty"`
+	// Objective is the summary column the sweep ranks its groups by
+	// (default mean_bsld); its direction is compare's (lower is better
+	// for waits, higher for utilization).
+	Objective string `yaml:"objective,omitempty"`
+	// Target is the planner's question, "p95_wait_s <= 3600": the sweep
+	// prints how many replicas of each group meet it, and compare and
+	// report answer it.
+	Target string `yaml:"target,omitempty"`
 	// Tune is the `schedsim tune` block, read by tune only.
 	Tune yaml.Node `yaml:"tune,omitempty"`
 

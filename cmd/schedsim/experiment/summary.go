@@ -49,7 +49,8 @@ func Missing(dir string, runs []Run) []string {
 
 // Summary builds the sweep summary of runs (sorted by key, all Done in
 // dir): one row per run with the columns run, run_dir, the parameter
-// columns (float64 when every value is a number, else strings), seed, then
+// columns (float64 when every value is a number, else strings), seed (the
+// replica's number, as in the key) and random_seed (the run's --seed), then
 // the columns of the runs' own summary.csv in the order first met (the
 // spec's metrics when it lists some), without the machine-timing ones.
 // A run lacking a column has a null there. It reads only the run
@@ -58,7 +59,11 @@ func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
 	n := len(runs)
 	run := metrics.SweepColumn{Name: "run", Values: make([]string, n)}
 	runDir := metrics.SweepColumn{Name: "run_dir", Values: make([]string, n)}
+	// seed is the replica's number in the run key (seed=2); random_seed
+	// the --seed the run was given, derived from the spec's seed and the
+	// key (RunSeed).
 	seed := metrics.SweepColumn{Name: "seed", Kind: metrics.KindInt, Values: make([]string, n)}
+	randomSeed := metrics.SweepColumn{Name: "random_seed", Kind: metrics.KindInt, Values: make([]string, n)}
 	names := s.ParamColumns()
 	params := make([]metrics.SweepColumn, len(names))
 	for i, name := range names {
@@ -69,7 +74,8 @@ func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
 	for row, r := range runs {
 		run.Values[row] = r.Key
 		runDir.Values[row] = RunsDir + "/" + r.Key
-		seed.Values[row] = strconv.FormatUint(r.Seed, 10)
+		seed.Values[row] = strconv.Itoa(r.Replica)
+		randomSeed.Values[row] = strconv.FormatUint(r.Seed, 10)
 		for i, v := range r.Values() {
 			params[i].Values[row] = v.String()
 			if !v.IsNum {
@@ -97,7 +103,7 @@ func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
 		order = s.Metrics
 	}
 	cols := append([]metrics.SweepColumn{run, runDir}, params...)
-	cols = append(cols, seed)
+	cols = append(cols, seed, randomSeed)
 	for _, name := range order {
 		v, ok := values[name]
 		if !ok {

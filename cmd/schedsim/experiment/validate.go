@@ -3,6 +3,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"github.com/schedsim/schedsim/cmd/schedsim/compare"
 	"math"
 	"slices"
 	"strings"
@@ -146,6 +147,20 @@ func (s *Spec) Validate() error {
 			add(p, "%q given twice", m)
 		}
 		seen[m] = true
+	}
+	if s.Objective != "" {
+		if _, known := metrics.RunSummaryKind(s.Objective); !known {
+			add("objective", "unknown summary column %q (see the README's summary columns)", s.Objective)
+		} else if _, ok := compare.DirectionOf(s.Objective); !ok {
+			add("objective", "%q has no known better direction; rank by one of %s", s.Objective, strings.Join(compare.RankableMetrics(), ", "))
+		}
+	}
+	if s.Target != "" {
+		if t, err := compare.ParseTarget(s.Target); err != nil {
+			add("target", "%v", err)
+		} else if _, known := metrics.RunSummaryKind(t.Metric); !known {
+			add("target", "unknown summary column %q", t.Metric)
+		}
 	}
 	if len(errs) == 0 {
 		if _, err := s.Runs(); err != nil {
