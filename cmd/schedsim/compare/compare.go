@@ -175,7 +175,7 @@ func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
 				missing = append(missing, fmt.Sprintf("target %s (%s is not in the summary of %s)", t, t.Metric, side.Path))
 			}
 		}
-		res.Answers = append(res.Answers, answer(t, groups))
+		res.Answers = append(res.Answers, answer(t, groups, base, cand))
 	}
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("metrics not comparable: %s", strings.Join(missing, "; "))

@@ -335,22 +335,22 @@ func (r *Result) noIntervalWhy() string {
 func (r *Result) writeAnswers(b *strings.Builder, code func(string) string) {
 	for _, a := range r.Answers {
 		fmt.Fprintf(b, "\ntarget %s\n", code(a.Target.String()))
-		header := []string{"side", "scenario", "met", "mean", "95% CI", "replicas"}
+		header := []string{"side", "group", "met", "mean", "95% CI", "each replica"}
 		var rows [][]string
 		for _, s := range a.Scenarios {
 			vals := make([]string, len(s.Values))
 			for i, v := range s.Values {
-				vals[i] = num(v)
+				vals[i] = valueText(a.Target.Metric, v)
 				if a.Target.Met(v) {
-					vals[i] += "✓"
+					vals[i] += " ✓"
 				}
 			}
 			ci := "none: " + s.Interval.Why
 			if s.Interval.Has() {
-				ci = "[" + num(s.Interval.Lo) + ", " + num(s.Interval.Hi) + "]"
+				ci = "[" + valueText(a.Target.Metric, s.Interval.Lo) + ", " + valueText(a.Target.Metric, s.Interval.Hi) + "]"
 			}
-			rows = append(rows, []string{s.Side, s.Label, fmt.Sprintf("%d of %d", s.Met, len(s.Values)),
-				valueText(a.Target.Metric, s.Mean), ci, strings.Join(vals, " ")})
+			rows = append(rows, []string{s.Name, s.Label, fmt.Sprintf("%d of %d", s.Met, len(s.Values)),
+				valueText(a.Target.Metric, s.Mean), ci, strings.Join(vals, ", ")})
 		}
 		writeTable(b, header, []bool{false, false, true, true, false, false}, rows)
 		fmt.Fprintf(b, "answer: %s\n", a.Sentence())

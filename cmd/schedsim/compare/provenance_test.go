@@ -113,12 +113,12 @@ func TestTargetAnswer(t *testing.T) {
 	if !a.Scenarios[1].Interval.Has() || a.Scenarios[1].Values[2] != 4000 {
 		t.Errorf("%+v", a.Scenarios[1])
 	}
-	if got := a.Sentence(); !strings.HasPrefix(got, "partly — p95_wait_s <= 3600? kth__sjf meets it in 2 of 3 replicas (mean 3533 s = 58.9 min)") {
+	if got := a.Sentence(); !strings.HasPrefix(got, "partly — p95_wait_s <= 3600? plus20 meets it in 2 of 3 replicas (mean 58.9 min)") {
 		t.Errorf("answer %q", got)
 	}
 	var text strings.Builder
 	res.WriteText(&text)
-	if !strings.Contains(text.String(), "3000✓ 3600✓ 4000") {
+	if !strings.Contains(text.String(), "50.0 min ✓, 1.0 h ✓, 1.1 h") {
 		t.Errorf("replica values not marked:\n%s", text.String())
 	}
 	// A target on a metric a side lacks is bad input.

@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,6 +64,7 @@ func ParseTarget(s string) (Target, error) {
 // Scenario is one side's group of replicas under a target.
 type Scenario struct {
 	Side   string // "base" or "candidate"
+	Name   string // the side's directory name, as the user named it
 	Label  string
 	Values []float64 // each replica's value, in seed order; NaN when null
 	Met    int       // replicas meeting the target
@@ -81,18 +83,31 @@ type Answer struct {
 }
 
 // answer evaluates t over the matched groups, base then candidate.
-func answer(t Target, groups []group) Answer {
+func answer(t Target, groups []group, base, cand *Side) Answer {
 	a := Answer{Target: t}
-	for _, side := range []string{"base", "candidate"} {
+	for _, side := range []*Side{base, cand} {
 		for _, g := range groups {
-			runs := g.base
-			if side == "candidate" {
-				runs = g.cand
+			runs, name := g.base, "base"
+			if side == cand {
+				runs, name = g.cand, "candidate"
 			}
-			a.Scenarios = append(a.Scenarios, scenario(t, side, g.label, runs))
+			sc := scenario(t, name, g.label, runs)
+			sc.Name = sideName(side.Path)
+			a.Scenarios = append(a.Scenarios, sc)
 		}
 	}
 	return a
+}
+
+// sideName is how a side is named in a target's table: its directory's
+// base name, or the first of a comma list with "…".
+func sideName(path string) string {
+	first, _, more := strings.Cut(path, ",")
+	name := filepath.Base(strings.TrimSpace(first))
+	if more {
+		name += ",…"
+	}
+	return name
 }
 
 func scenario(t Target, side, label string, runs []Run) Scenario {
@@ -145,7 +160,11 @@ func (a Answer) Sentence() string {
 		if s.Met > 0 {
 			none = false
 		}
-		parts = append(parts, fmt.Sprintf("%s meets it in %d of %d replicas (mean %s)", s.Label, s.Met, len(s.Values), valueText(a.Target.Metric, s.Mean)))
+		who := s.Name
+		if len(a.Scenarios) > 2 { // several groups a side
+			who += " " + s.Label
+		}
+		parts = append(parts, fmt.Sprintf("%s meets it in %d of %d replicas (mean %s)", who, s.Met, len(s.Values), valueText(a.Target.Metric, s.Mean)))
 	}
 	word := "partly"
 	switch {
@@ -157,10 +176,10 @@ func (a Answer) Sentence() string {
 	return fmt.Sprintf("%s — %s? %s", word, a.Target, strings.Join(parts, "; "))
 }
 
-// valueText prints a value, with a readable duration beside seconds.
+// valueText prints a value, seconds as hours or minutes.
 func valueText(metric string, v float64) string {
 	if strings.HasSuffix(metric, "_s") && !math.IsNaN(v) {
-		return num(v) + " s = " + hours(v)
+		return hours(v)
 	}
 	return num(v)
 }
