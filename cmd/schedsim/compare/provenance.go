@@ -22,7 +22,7 @@ type Provenance struct {
 	TraceSHA256 string
 	Cluster     string            // "120 nodes, cpu 120, mem 120"
 	Transforms  map[string]string // what-if keys as written; nil when run.yaml does not say
-	Policy      string            // "queue sjf, backfill none, placement first-fit"
+	Policy      map[string]string // queue, backfill, placement, profile
 	Power       string            // the power model energy rests on
 	Calibration string            // why calib_* are null, when the run says
 }
@@ -65,6 +65,10 @@ func readProvenance(dir string) (Provenance, error) {
 		return Provenance{}, fmt.Errorf("%s: %w", file, err)
 	}
 	p := Provenance{Known: true, Profile: r.Profile}
+	p.Policy = map[string]string{"queue": r.Queue, "backfill": r.Backfill, "placement": nodeText(&r.Placement)}
+	if r.Profile != "" {
+		p.Policy["profile"] = filepath.Base(r.Profile)
+	}
 	if r.Seed != nil {
 		p.Seed = strconv.FormatUint(*r.Seed, 10)
 	}
@@ -79,8 +83,6 @@ func readProvenance(dir string) (Provenance, error) {
 			p.Transforms[k] = nodeText(&v)
 		}
 	}
-	placement := nodeText(&r.Placement)
-	p.Policy = fmt.Sprintf("queue %s, backfill %s, placement %s", r.Queue, r.Backfill, placement)
 	p.Power, p.Calibration = pr.Cluster.Power, pr.Calibration
 	return p, nil
 }
@@ -160,13 +162,13 @@ func describeSetup(groups []group) Setup {
 			whatIf = true
 			add(fmt.Sprintf("cluster: %s → %s", b.Cluster, c.Cluster))
 		}
-		for _, d := range transformDifferences(b.Transforms, c.Transforms) {
+		for _, d := range keyDifferences(b.Transforms, c.Transforms) {
 			whatIf = true
 			add(d)
 		}
-		if b.Policy != c.Policy || b.Profile != c.Profile {
+		for _, d := range keyDifferences(b.Policy, c.Policy) {
 			policy = true
-			add(fmt.Sprintf("policy: %s → %s", policyText(b), policyText(c)))
+			add(d)
 		}
 	}
 	s := Setup{Differences: diffs}
@@ -202,21 +204,14 @@ func traceID(p Provenance) string {
 func traceText(p Provenance) string {
 	name := filepath.Base(p.TraceName)
 	if len(p.TraceSHA256) >= 12 {
-		return fmt.Sprintf("%s (sha256 %s…)", name, p.TraceSHA256[:12])
+		return fmt.Sprintf("%s, sha256 %s…", name, p.TraceSHA256[:12])
 	}
 	return name
 }
 
-func policyText(p Provenance) string {
-	if p.Profile != "" {
-		return p.Policy + ", profile " + filepath.Base(p.Profile)
-	}
-	return p.Policy
-}
-
-// transformDifferences lists the what-if keys whose values differ,
+// keyDifferences lists the keys whose values differ,
 // "cluster_factor: none → 1.2", sorted by key.
-func transformDifferences(b, c map[string]string) []string {
+func keyDifferences(b, c map[string]string) []string {
 	keys := map[string]bool{}
 	for k := range b {
 		keys[k] = true

@@ -41,7 +41,7 @@ func TestDifferentWorkloadsRefused(t *testing.T) {
 	c, _ := Load(filepath.Join(dir, "small"))
 	_, err := Compare(b, c, DefaultTolerances(), Options{})
 	var dw *DifferentWorkloadsError
-	if !errors.As(err, &dw) || !strings.Contains(err.Error(), "trace: kth.swf (sha256 aaaaaaaaaaaa…) → kth.swf (sha256 bbbbbbbbbbbb…)") ||
+	if !errors.As(err, &dw) || !strings.Contains(err.Error(), "trace: kth.swf, sha256 aaaaaaaaaaaa… → kth.swf, sha256 bbbbbbbbbbbb…") ||
 		!strings.Contains(err.Error(), "--allow-different-workloads") {
 		t.Fatalf("different workloads: %v", err)
 	}
@@ -72,7 +72,7 @@ func TestWhatIfLabelled(t *testing.T) {
 	res.WriteText(&text)
 	out := text.String()
 	for _, want := range []string{
-		"comparing: a what-if on the same workload (kth.swf (sha256 aaaaaaaaaaaa…))",
+		"comparing: a what-if on the same workload (kth.swf, sha256 aaaaaaaaaaaa…)",
 		"differs: cluster: 100 nodes, cpu 100 → 120 nodes, cpu 120",
 		"differs: cluster_factor: none → 1.2",
 		"not comparable: energy_kwh: the candidate has no value (the cluster has no power model)",
