@@ -282,7 +282,7 @@ func printSweepResults(w io.Writer, dir string, spec *experiment.Spec) error {
 
 // warnIdenticalReplicas warns when an experiment asks for several seeds
 // but some of its runs draw no random number: their replicas are the same
-// run, and a comparison's bootstrap intervals over them are empty.
+// run, and a comparison over them has no interval.
 func warnIdenticalReplicas(w io.Writer, seeds int, runs []sweepRun) {
 	if seeds <= 1 {
 		return

@@ -9,7 +9,7 @@ import (
 )
 
 // Jitter is seeded noise on the job stream, so that the seeds of a sweep
-// give distinct replicas of one workload (and a comparison's bootstrap
+// give distinct replicas of one workload (and a comparison's t-interval
 // has spread to measure). Each job draws from two streams of Seed, one
 // for submits and one for runtimes, in stream order: a replica depends on
 // the seed and the settings only, and changing one kind of noise leaves
