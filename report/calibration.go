@@ -44,7 +44,10 @@ func calibrationFigure(runs []*Run, lt legendText) (f Figure, ok bool, err error
 			"gap between the two (calib_wait_ks); p95 ratio: simulated ÷ recorded p95 wait (calib_p95_wait_ratio)."}
 	var panels []*plot.Plot
 	for i, r := range runs {
-		if len(r.SimWait) == 0 {
+		// A run whose summary has no calibration (its transforms moved
+		// the jobs, or too few have a recorded start) is not drawn: its
+		// few recorded jobs are not the schedule.
+		if len(r.SimWait) == 0 || r.SummaryVals["calib_wait_ks"] == "" {
 			continue
 		}
 		title := lt.Entries[i]

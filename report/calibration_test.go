@@ -34,6 +34,13 @@ func TestCalibrationFigureOnlyWithRecordedStarts(t *testing.T) {
 	if n := names(plain); slices.Contains(n, "calibration") {
 		t.Errorf("a run without recorded starts got a calibration figure: %v", n)
 	}
+	// A what-if run keeps the recorded start of the one job its load
+	// factor did not move, but its summary has no calibration: no panel
+	// (it would read "KS 1 · p95 ratio 0" over one job).
+	whatIf := calibrated("plus20", "")
+	if _, ok, _ := calibrationFigure([]*Run{whatIf}, reduceLabels([]*Run{whatIf})); ok {
+		t.Error("a run whose summary has null calib_* got a calibration panel")
+	}
 	one := calibrated("sjf", "0.333")
 	f, ok, err := calibrationFigure([]*Run{one, plain}, reduceLabels([]*Run{one, plain}))
 	if err != nil || !ok || f.Plot == nil || f.Panels != nil {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"math"
+
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
@@ -32,7 +34,7 @@ func cumulative(t, p []float64) (xs, ys []float64) {
 
 // energyFigure is the cumulative energy of each run against time, from
 // the timeseries' power_w. Runs without power (no power model: power_w is
-// all zero) are left out; no figure when none has any.
+// null) are left out; no figure when none has any.
 func energyFigure(runs []*Run, lt legendText) (*Figure, error) {
 	f := Figure{Name: "energy", Title: "Cumulative energy",
 		Caption: "Energy drawn since the first event: ∫ power dt over the timeseries' power_w, exact per piece " +
@@ -74,7 +76,7 @@ func energyFigure(runs []*Run, lt legendText) (*Figure, error) {
 
 func anyNonZero(xs []float64) bool {
 	for _, x := range xs {
-		if x != 0 {
+		if x != 0 && !math.IsNaN(x) { // NaN: null, no power model
 			return true
 		}
 	}
