@@ -1,0 +1,41 @@
+package report
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+)
+
+// The answer figure draws every scenario's replicas, the target line, and
+// says in its caption what the answer is.
+func TestAnswerFigure(t *testing.T) {
+	a := Answer{Target: "p95_wait_s <= 3600", Metric: "p95_wait_s", Op: "<=", Value: 3600,
+		Sentence: "no — p95_wait_s <= 3600? plus20-1.3x meets it in 0 of 5 replicas (mean 25.9 h)",
+		Scenarios: []AnswerScenario{
+			{Name: "today-1.3x", Values: []float64{145685, 118709, 140744, 189173, 130498}, Mean: 144962, Lo: 111695, Hi: 178229},
+			{Name: "plus20-1.3x", Values: []float64{99686, 95055, 99068, 87187, 86092}, Mean: 93418, Lo: 85410, Hi: 101426},
+		}}
+	f, err := answerFigure(a, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Name != "answer" || !strings.Contains(f.Caption, a.Sentence) || f.Plot.Y.Label.Text != "p95_wait_s (h)" || f.Title != "p95_wait_s ≤ 1 h in every replica?" {
+		t.Errorf("%s %q %q", f.Name, f.Caption, f.Plot.Y.Label.Text)
+	}
+	if f.Plot.Y.Max < 189173/3600.0 || f.Plot.Y.Min != 0 {
+		t.Errorf("y axis [%v, %v] does not hold every replica", f.Plot.Y.Min, f.Plot.Y.Max)
+	}
+	png, err := f.render("png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir := os.Getenv("SCHEDSIM_FIGURE_DIR"); dir != "" {
+		os.WriteFile(dir+"/answer.png", png, 0o644)
+	}
+	// A scenario without a value and without an interval is drawn too.
+	a.Scenarios = append(a.Scenarios, AnswerScenario{Name: "empty", Values: []float64{math.NaN()}, Mean: math.NaN(), Lo: math.NaN(), Hi: math.NaN()})
+	if _, err := answerFigure(a, 1); err != nil {
+		t.Fatal(err)
+	}
+}
