@@ -160,3 +160,33 @@ func num(t *testing.T, s map[string]string, name string) float64 {
 	}
 	return v
 }
+
+// calib_* stand only over most of the run's jobs and only for a run
+// comparable with its history: below MinCalibrationShare of the jobs, or
+// with CalibrationOff, every statistic is null.
+func TestCalibrationShareAndOff(t *testing.T) {
+	var c calibration
+	c.mainRes = "cpu"
+	for i := range 3 {
+		c.startErr.add(float64(i))
+		c.simWait.add(float64(i))
+		c.recWait.add(float64(i + 1))
+	}
+	c.any = true
+	stat := func(cols []col) (int64, bool) {
+		jobs, null := cols[0].i, true
+		for _, x := range cols[1:] {
+			null = null && x.null
+		}
+		return jobs, null
+	}
+	if jobs, null := stat(c.cols(1, 0, 10, 6, false)); jobs != 3 || null {
+		t.Errorf("3 of 6 jobs (half): jobs %d, null %v; want the statistics", jobs, null)
+	}
+	if jobs, null := stat(c.cols(1, 0, 10, 7, false)); jobs != 3 || !null {
+		t.Errorf("3 of 7 jobs: jobs %d, null %v; want calib_jobs 3 and null statistics", jobs, null)
+	}
+	if jobs, null := stat(c.cols(1, 0, 10, 3, true)); jobs != 0 || !null {
+		t.Errorf("off: jobs %d, null %v; want 0 and null", jobs, null)
+	}
+}
