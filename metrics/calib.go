@@ -89,7 +89,8 @@ func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time, j
 	if off {
 		compared = 0
 	}
-	if compared > 0 && float64(compared) >= MinCalibrationShare*float64(jobs) {
+	enough := compared > 0 && float64(compared) >= MinCalibrationShare*float64(jobs)
+	if enough {
 		errs := c.startErr.sorted()
 		errMed, errP90 = Quantile(errs, 0.5), Quantile(errs, 0.9)
 		sw, rw := c.simWait.sorted(), c.recWait.sorted()
@@ -97,7 +98,7 @@ func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time, j
 		meanRatio = sum(sw) / sum(rw) // the n's cancel; 0/0 and x/0 give null
 		p95Ratio = Quantile(sw, 0.95) / Quantile(rw, 0.95)
 	}
-	if c.any && !off {
+	if c.any && enough {
 		util = c.work / (capacity * (max(lastSubmit, c.end) - firstSubmit).Seconds())
 	}
 	return []col{
