@@ -77,8 +77,28 @@ func TestCompareReplays(t *testing.T) {
 		!strings.Contains(out, "mean_wait_s on easy vs none") {
 		t.Errorf("easy → none: status %d (%v)\n%s", exitCode(err), err, out)
 	}
-	if out, err := execute(t, "compare", easy, easy); err != nil {
+	if !strings.Contains(out, "comparing: policies on the same workload and cluster (KTH-SP2-1996-2.1-cln.swf.gz (embedded), sha256 ") ||
+		!strings.Contains(out, "  differs: backfill: easy → none\n") {
+		t.Errorf("easy → none does not say what it compares:\n%s", out)
+	}
+	if out, err := execute(t, "compare", easy, easy); err != nil || !strings.Contains(out, "comparing: the same setup") {
 		t.Errorf("a run against itself: %v\n%s", err, out)
+	}
+	// A replay of another trace is another workload: refused (exit 2)
+	// unless asked, then labelled.
+	small := filepath.Join(tmp, "small")
+	if _, err := execute(t, "replay", "--quiet", "--format", "csv", "../../testdata/native/placement.jsonl",
+		"--cluster", "../../testdata/clusters/racks.yaml", "--out", small); err != nil {
+		t.Fatal(err)
+	}
+	_, err = execute(t, "compare", easy, small)
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "the two sides replay different workloads (trace: KTH-SP2-1996-2.1-cln.swf.gz (embedded), sha256 ") ||
+		!strings.Contains(err.Error(), "--allow-different-workloads") {
+		t.Errorf("different workloads: status %d, %v", exitCode(err), err)
+	}
+	out, err = execute(t, "compare", easy, small, "--allow-different-workloads")
+	if !strings.Contains(out, "comparing: DIFFERENT WORKLOADS") {
+		t.Errorf("allowed: %v\n%s", err, out)
 	}
 }
 
