@@ -115,3 +115,40 @@ func TestCalibrationNullAfterTimingTransforms(t *testing.T) {
 		}
 	}
 }
+
+// The summary says what a number rests on: an SWF header's assumed power
+// model beside the energy, and sacct times taken as UTC without
+// --time-zone.
+func TestSummaryNamesItsAssumptions(t *testing.T) {
+	for _, tc := range []struct {
+		trace, cluster, zone, want string
+	}{
+		{smallTrace, "", "", "(assumed 100 W idle, 250 W busy per node)"},
+		{"../../../testdata/walkthrough/kth-sp2.sacct.gz", "../../../testdata/walkthrough/slurm.conf", "",
+			"  times:   the sacct times were taken as UTC (give --time-zone for the site's zone)\n"},
+	} {
+		c := Default()
+		c.Trace, c.Cluster, c.TimeZone, c.Format = tc.trace, tc.cluster, tc.zone, "csv"
+		c.Out = filepath.Join(t.TempDir(), "run")
+		if err := c.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		var stdout bytes.Buffer
+		if err := Replay(t.Context(), &c, Options{Stdout: &stdout}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(stdout.String(), tc.want) {
+			t.Errorf("%s: summary lacks %q:\n%s", tc.trace, tc.want, stdout.String())
+		}
+	}
+	c := Default()
+	c.Trace, c.Cluster, c.TimeZone, c.Format = "../../../testdata/walkthrough/kth-sp2.sacct.gz", "../../../testdata/walkthrough/slurm.conf", "Europe/Stockholm", "csv"
+	c.Out = filepath.Join(t.TempDir(), "run")
+	var stdout bytes.Buffer
+	if err := Replay(t.Context(), &c, Options{Stdout: &stdout}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stdout.String(), "taken as UTC") {
+		t.Errorf("with --time-zone the summary still says UTC:\n%s", stdout.String())
+	}
+}
