@@ -38,6 +38,8 @@ parameters:
     - {name: checkpoint_s, min: 10, max: 5}
 replay: {seed: 3}
 metrics: [mean_wait_s, wall_s, mean_wiat_s]
+objective: jobs
+target: p95_wait_s under 3600
 `
 	_, err := Parse([]byte(text), "exp.yaml")
 	if err == nil {
@@ -55,6 +57,8 @@ metrics: [mean_wait_s, wall_s, mean_wiat_s]
 		`exp.yaml:17: replay.seed: set by the experiment's axes`,
 		`exp.yaml:18: metrics[1]: "wall_s" measures the machine`,
 		`exp.yaml:18: metrics[2]: unknown summary column "mean_wiat_s"`,
+		`exp.yaml:19: objective: "jobs" has no known better direction; rank by one of `,
+		`exp.yaml:20: target: target "p95_wait_s under 3600": want METRIC OP VALUE`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in:\n%v", want, err)
