@@ -10,6 +10,26 @@ import (
 	"github.com/schedsim/schedsim/metrics"
 )
 
+// replayPrinting replays c into a fresh directory and returns what it
+// printed, its summary row and the directory.
+func replayPrinting(t *testing.T, c Spec) (printed string, row map[string]string, dir string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "run")
+	c.Out = dir
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	if err := Replay(t.Context(), &c, Options{Stdout: &stdout}); err != nil {
+		t.Fatal(err)
+	}
+	row, err := metrics.ReadSummaryCSV(filepath.Join(dir, "summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), row, dir
+}
+
 // A cluster without a power model has no energy: null in every table
 // format (empty in CSV), "n/a" in the printed summary, "none" in run.yaml
 // — never 0.
@@ -17,22 +37,9 @@ func TestEnergyNullWithoutPowerModel(t *testing.T) {
 	for _, format := range []string{"parquet", "arrow", "csv"} {
 		c := Default()
 		c.Trace, c.Cluster, c.Format = "../../../testdata/native/placement.jsonl", "../../../testdata/clusters/hetero.yaml", format
-		c.Placement = placementConfig{}
-		out := filepath.Join(t.TempDir(), "run")
-		c.Out = out
-		if err := c.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		var stdout bytes.Buffer
-		if err := Replay(t.Context(), &c, Options{Stdout: &stdout}); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(stdout.String(), "energy                 n/a (the cluster has no power model)") {
-			t.Errorf("%s: summary:\n%s", format, stdout.String())
-		}
-		row, err := metrics.ReadSummaryCSV(filepath.Join(out, "summary.csv"))
-		if err != nil {
-			t.Fatal(err)
+		printed, row, out := replayPrinting(t, c)
+		if !strings.Contains(printed, "energy                 n/a (the cluster has no power model)") {
+			t.Errorf("%s: summary:\n%s", format, printed)
 		}
 		for _, k := range []string{"energy_j", "energy_kwh", "energy_cost", "carbon_kg"} {
 			if row[k] != "" {
@@ -77,19 +84,7 @@ func TestCalibrationNullAfterTimingTransforms(t *testing.T) {
 		c := Default()
 		c.Trace, c.Format, c.SWFModel = smallTrace, "csv", "nodes"
 		tc.set(&c.TransformSpec)
-		out := filepath.Join(t.TempDir(), "run")
-		c.Out = out
-		if err := c.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		var stdout bytes.Buffer
-		if err := Replay(t.Context(), &c, Options{Stdout: &stdout}); err != nil {
-			t.Fatal(err)
-		}
-		row, err := metrics.ReadSummaryCSV(filepath.Join(out, "summary.csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		printed, row, out := replayPrinting(t, c)
 		yaml, _ := os.ReadFile(filepath.Join(out, "run.yaml"))
 		if !tc.null {
 			if row["calib_wait_ks"] == "" || row["calib_jobs"] == "0" || strings.Contains(string(yaml), "calibration: ") {
@@ -107,8 +102,8 @@ func TestCalibrationNullAfterTimingTransforms(t *testing.T) {
 			t.Errorf("%s: calib_jobs %s, want 0", tc.name, row["calib_jobs"])
 		}
 		why := "calibration            n/a (" + tc.name + " changed the jobs' timing: no recorded start applies)"
-		if !strings.Contains(stdout.String(), why) {
-			t.Errorf("%s: the summary does not say why:\n%s", tc.name, stdout.String())
+		if !strings.Contains(printed, why) {
+			t.Errorf("%s: the summary does not say why:\n%s", tc.name, printed)
 		}
 		if !strings.Contains(string(yaml), tc.name+" changed the jobs") {
 			t.Errorf("%s: run.yaml does not say why calibration is n/a", tc.name)
@@ -129,26 +124,13 @@ func TestSummaryNamesItsAssumptions(t *testing.T) {
 	} {
 		c := Default()
 		c.Trace, c.Cluster, c.TimeZone, c.Format = tc.trace, tc.cluster, tc.zone, "csv"
-		c.Out = filepath.Join(t.TempDir(), "run")
-		if err := c.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		var stdout bytes.Buffer
-		if err := Replay(t.Context(), &c, Options{Stdout: &stdout}); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(stdout.String(), tc.want) {
-			t.Errorf("%s: summary lacks %q:\n%s", tc.trace, tc.want, stdout.String())
+		if printed, _, _ := replayPrinting(t, c); !strings.Contains(printed, tc.want) {
+			t.Errorf("%s: summary lacks %q:\n%s", tc.trace, tc.want, printed)
 		}
 	}
 	c := Default()
 	c.Trace, c.Cluster, c.TimeZone, c.Format = "../../../testdata/walkthrough/kth-sp2.sacct.gz", "../../../testdata/walkthrough/slurm.conf", "Europe/Stockholm", "csv"
-	c.Out = filepath.Join(t.TempDir(), "run")
-	var stdout bytes.Buffer
-	if err := Replay(t.Context(), &c, Options{Stdout: &stdout}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(stdout.String(), "taken as UTC") {
-		t.Errorf("with --time-zone the summary still says UTC:\n%s", stdout.String())
+	if printed, _, _ := replayPrinting(t, c); strings.Contains(printed, "taken as UTC") {
+		t.Errorf("with --time-zone the summary still says UTC:\n%s", printed)
 	}
 }
