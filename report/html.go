@@ -12,11 +12,35 @@ import (
 
 // page is the data of index.html.
 type page struct {
-	Runs    []pageRun
+	Answers     []pageAnswer
+	Comparisons []pageComparison
+	Runs        []pageRun
 	Summary summaryTable
 	Figures []pageFigure // the runs' figures
 	Sweeps  []pageSweep
 	Openb   []pageOpenb
+}
+
+// pageAnswer is a planner's question at the top of the page: the answer
+// in words and its figure.
+type pageAnswer struct {
+	Sentence string
+	Figure   pageFigure
+}
+
+// pageComparison is a table of effects of one sweep against the base.
+type pageComparison struct {
+	Title, Setup, File string
+	Header             []string
+	Rows               [][]string
+}
+
+// lead is what the page shows before the runs: the answers and the
+// comparisons of sweeps.
+type lead struct {
+	answers     []Answer
+	figures     []Figure
+	comparisons []Comparison
 }
 
 // pageOpenb is an openb output's section: its figures and its summary as
@@ -100,7 +124,17 @@ figcaption { color: #555; font-size: 0.9em; }
 </head>
 <body>
 <h1>schedsim report</h1>
-{{if .Runs}}<h2>Runs</h2>
+{{range .Answers}}<h2>The answer</h2>
+<p><strong>{{.Sentence}}</strong></p>
+{{template "figure" .Figure}}{{end}}
+{{- range .Comparisons}}<h2>Effects: {{.Title}}</h2>
+<p>{{.Setup}}</p>
+<div class="scroll"><table>
+<tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table></div>
+<p>Change of the mean over replicas, in % of the base, with the 95 % t-interval of the paired differences (Welch's when the seeds differ), as <code>schedsim compare</code> computes it; every row unrounded in <a href="{{.File}}">{{.File}}</a>.</p>
+{{end}}{{if .Runs}}<h2>Runs</h2>
 <ol>
 {{range .Runs}}<li><span class="swatch" style="background:{{.Color}}"></span>{{.Label}} <small>({{.Dir}})</small></li>
 {{end}}</ol>
@@ -149,9 +183,20 @@ figcaption { color: #555; font-size: 0.9em; }
 // table (metrics as rows, runs as columns: there are more metrics than
 // runs), the runs' figures with their PNGs inline, then each sweep's
 // figures and table.
-func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, openbFigs [][]Figure, pngs map[string][]byte) ([]byte, error) {
+func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, openbFigs [][]Figure, pngs map[string][]byte, ld lead) ([]byte, error) {
 	runs := in.Runs
 	var pg page
+	for i, a := range ld.answers {
+		pg.Answers = append(pg.Answers, pageAnswer{Sentence: a.Sentence, Figure: pageFigures(ld.figures[i:i+1], pngs)[0]})
+	}
+	for _, c := range ld.comparisons {
+		pc := pageComparison{Title: c.Title, Setup: c.Setup, File: c.File,
+			Header: []string{"metric", "group", "base", "candidate", "change", "95% interval", "n", "verdict"}}
+		for _, e := range c.Effects {
+			pc.Rows = append(pc.Rows, effectCells(e))
+		}
+		pg.Comparisons = append(pg.Comparisons, pc)
+	}
 	for i, o := range in.Openb {
 		pg.Openb = append(pg.Openb, pageOpenb{Name: o.Name, Dir: o.Dir, Figures: pageFigures(openbFigs[i], pngs),
 			Header: o.SummaryCols, Rows: o.SummaryRows})

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/schedsim/schedsim/metrics"
 )
@@ -38,6 +39,24 @@ type Options struct {
 	// heatmaps' axes; when empty, the two swept weights with the most
 	// values.
 	HeatmapWeights []string
+
+	// Answers are the planner's questions answered over the inputs
+	// (compare's targets): drawn first, each a figure and a sentence.
+	Answers []Answer
+	// Comparisons are the effects of each other sweep against the first,
+	// as compare computes them: a table each, after the answers, and its
+	// CSV written beside the figures.
+	Comparisons []Comparison
+}
+
+// Comparison is one candidate sweep against the base sweep: what differs,
+// its effects, and compare's CSV of them.
+type Comparison struct {
+	Title   string // "today-1.3x → plus20-1.3x"
+	Setup   string // "a what-if on the same workload (…): cluster_factor: none → 1.2"
+	Effects []Effect
+	File    string // "effects.csv"
+	CSV     []byte
 }
 
 // DefaultHeatmapMetrics are the Pareto front's first two objectives: the
@@ -103,7 +122,15 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 			return nil, err
 		}
 	}
-	figs := append([]Figure(nil), runFigs...)
+	var answerFigs []Figure
+	for i, a := range opts.Answers {
+		f, err := answerFigure(a, i)
+		if err != nil {
+			return nil, fmt.Errorf("figure %s: %w", f.Name, err)
+		}
+		answerFigs = append(answerFigs, f)
+	}
+	figs := append(slices.Clone(answerFigs), runFigs...)
 	views := make([]*sweepView, len(in.Sweeps))
 	for i, s := range in.Sweeps {
 		v, err := sweepFigures(s, sweepPrefix(i, len(in.Sweeps)), opts)
@@ -157,7 +184,12 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 			}
 		}
 	}
-	page, err := renderIndex(in, runFigs, views, openbFigs, pngs)
+	for _, c := range opts.Comparisons {
+		if err := write(c.File, c.CSV); err != nil {
+			return nil, err
+		}
+	}
+	page, err := renderIndex(in, runFigs, views, openbFigs, pngs, lead{answers: opts.Answers, figures: answerFigs, comparisons: opts.Comparisons})
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 func newReportCommand() *cobra.Command {
 	var out, window string
 	var quiet bool
+	var targets []string
 	var opts report.Options
 	cmd := &cobra.Command{
 		Use:   "report DIR… --out DIR",
@@ -31,7 +32,10 @@ func newReportCommand() *cobra.Command {
 			"has a run column) it draws weight heatmaps, one panel per value of the other swept parameters, and the\n" +
 			"Pareto front of mean wait, fairness and energy; for tune output the evaluated weights coloured by the\n" +
 			"objective; for openb output the GPU allocation ratio against the arrived GPU per policy. PNG and SVG,\n" +
-			"plus index.html with every figure inline (it works from a file:// URL).",
+			"plus index.html with every figure inline (it works from a file:// URL).\n\n" +
+			"With a target (--target, or the sweeps' experiment target:), index.html opens with the answer: each\n" +
+			"replica's value per scenario against the target. With two or more sweeps, it shows the effects of each\n" +
+			"against the first, computed as compare computes them, and writes them as effects.csv.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return run.BadInput(fmt.Errorf("report: give at least one run, sweep or openb directory"))
@@ -56,6 +60,9 @@ func newReportCommand() *cobra.Command {
 			if err := report.CheckOptions(in, opts); err != nil {
 				return run.BadInput(err)
 			}
+			if opts.Answers, opts.Comparisons, err = reportComparisons(in, targets); err != nil {
+				return run.BadInput(err)
+			}
 			written, err := report.Write(in, out, opts)
 			if err != nil {
 				return run.Failed(err)
@@ -78,5 +85,6 @@ func newReportCommand() *cobra.Command {
 	f.IntVar(&opts.Size.DPI, "dpi", 0, fmt.Sprintf("pixels per inch of the PNGs; alone it keeps the figures' size in inches, sharper (default %d)", report.DefaultSize.DPI))
 	f.StringVar(&window, "gantt-window", "", "span of the Gantt charts since each run's first event, FROM,TO in seconds or with a unit: 2d,3d (default: the whole run up to 2000 jobs, else its first day)")
 	f.StringVar(&opts.GanttColor, "gantt-color", "user", "colour the Gantt bars by user or state")
+	f.StringArrayVar(&targets, "target", nil, `a planner's question over the sweeps, "METRIC OP VALUE" ("p95_wait_s <= 3600"), drawn first (default: the sweeps' experiment target)`)
 	return cmd
 }

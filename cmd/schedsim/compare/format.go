@@ -97,6 +97,11 @@ func (r *Result) method() string {
 		"else Welch's; none below %d replicas a side or for identical replicas, where the tolerance alone decides", 100*Confidence, MinReplicas)
 }
 
+// SetupText says in one line what is compared and what differs.
+func (r *Result) SetupText() string {
+	return strings.ReplaceAll(r.setupText(func(s string) string { return s }), "\n  differs: ", "; ")
+}
+
 // setupText says what is compared: the kind of comparison and what
 // differs between the sides.
 func (r *Result) setupText(code func(string) string) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -110,6 +111,25 @@ func sideName(path string) string {
 	return name
 }
 
+// AnswerSides evaluates t over every group of each side, in order: the
+// scenarios of a report of several sweeps, whether or not their groups
+// match. A side whose summary lacks the metric is an error.
+func AnswerSides(t Target, sides ...*Side) (Answer, error) {
+	a := Answer{Target: t}
+	for _, s := range sides {
+		if indexOf(s.Columns, t.Metric) < 0 {
+			return a, fmt.Errorf("target %s: %s is not in the summary of %s", t, t.Metric, s.Path)
+		}
+		groups, _ := Summarize(s, nil)
+		for _, g := range groups {
+			sc := scenario(t, "", g.Label, g.Runs)
+			sc.Name = sideName(s.Path)
+			a.Scenarios = append(a.Scenarios, sc)
+		}
+	}
+	return a, nil
+}
+
 func scenario(t Target, side, label string, runs []Run) Scenario {
 	sorted := append([]Run(nil), runs...)
 	sort.SliceStable(sorted, func(i, j int) bool { return seedLess(sorted[i].Seed, sorted[j].Seed) })
@@ -145,15 +165,18 @@ func seedLess(a, b string) bool {
 	return a < b
 }
 
-// Sentence is the answer in words, for the candidate's scenarios (the
-// projection a planner asks about): "yes: …", "no: …" or "partly: …".
+// Sentence is the answer in words: for the candidate's scenarios (the
+// projection a planner asks about) when there is a candidate, else for
+// every scenario: "yes — …" (every replica meets the target), "no — …"
+// (none does) or "partly — …".
 func (a Answer) Sentence() string {
 	var parts []string
 	all, none := true, true
-	for _, s := range a.Scenarios {
-		if s.Side != "candidate" {
-			continue
-		}
+	asked := a.Scenarios
+	if slices.ContainsFunc(asked, func(s Scenario) bool { return s.Side == "candidate" }) {
+		asked = slices.DeleteFunc(slices.Clone(asked), func(s Scenario) bool { return s.Side != "candidate" })
+	}
+	for _, s := range asked {
 		if s.Met < len(s.Values) {
 			all = false
 		}
@@ -161,7 +184,7 @@ func (a Answer) Sentence() string {
 			none = false
 		}
 		who := s.Name
-		if len(a.Scenarios) > 2 { // several groups a side
+		if s.Label != "" && s.Label != "(all runs)" && len(asked) > 1 && asked[0].Name == asked[len(asked)-1].Name { // several groups of one side
 			who += " " + s.Label
 		}
 		parts = append(parts, fmt.Sprintf("%s meets it in %d of %d replicas (mean %s)", who, s.Met, len(s.Values), valueText(a.Target.Metric, s.Mean)))
