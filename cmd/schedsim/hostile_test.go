@@ -1,0 +1,52 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
+)
+
+// hostile runs schedsim with args and requires the exit code, a message
+// containing want, and at most maxMiB allocated by the command.
+func hostile(t *testing.T, code int, want string, maxMiB uint64, args ...string) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := execute(t, args...)
+	runtime.ReadMemStats(&after)
+	if got := exitCode(err); got != code || err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%s: exit %d (%v), want %d and %q", strings.Join(args, " "), got, err, code, want)
+	}
+	if grew := (after.TotalAlloc - before.TotalAlloc) >> 20; grew > maxMiB {
+		t.Errorf("%s: %d MiB allocated, want at most %d", strings.Join(args, " "), grew, maxMiB)
+	}
+}
+
+// writeFile writes text to name in dir and returns its path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Every path that makes nodes shares the cluster file's cap: a factor of
+// 10^9 asked for 640 GB, --add-nodes of 10^9 nodes for 160 GB.
+func TestNodeCapSideDoors(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "t.jsonl", `{"id": "a", "submit_s": 0, "runtime_s": 10, "request": {"cpu": 1}}`+"\n")
+	cluster := writeFile(t, dir, "c.yaml", "name: c\nnode_groups:\n  - {prefix: node, count: 2, resources: {cpu: 4}}\n")
+	base := []string{"replay", trace, "--cluster", cluster, "--quiet", "--out", filepath.Join(dir, "run")}
+	hostile(t, run.ExitBadInput, "--cluster-factor: cluster factor 1e+09 would make about 2e+09 nodes of 2, more than 1000000", 64,
+		append(base, "--cluster-factor", "1e9")...)
+	hostile(t, run.ExitBadInput, `--add-nodes: want a COUNT of at most 1000000 nodes, got "1000000000:node0"`, 64,
+		append(base, "--add-nodes", "1000000000:node0")...)
+	hostile(t, run.ExitBadInput, "--add-nodes: add nodes: 2 nodes and 999999 more are more than 1000000", 64,
+		append(base, "--add-nodes", "999999:node0")...)
+}
