@@ -50,3 +50,20 @@ func TestNodeCapSideDoors(t *testing.T) {
 	hostile(t, run.ExitBadInput, "--add-nodes: add nodes: 2 nodes and 999999 more are more than 1000000", 64,
 		append(base, "--add-nodes", "999999:node0")...)
 }
+
+// What-if transforms that overflow or make a runtime 0 are refused,
+// naming the flag and the first job: --runtime-factor 5e7 gave runtimes
+// of −9.22e12 s, --jitter-runtime 1e300 made every runtime 0.
+func TestTransformsThatBreakTimes(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "t.jsonl", `{"id": "short", "submit_s": 0, "runtime_s": 0.5, "request": {"cpu": 1}}`+"\n"+
+		`{"id": "long", "submit_s": 1, "runtime_s": 200000, "request": {"cpu": 1}}`+"\n")
+	cluster := writeFile(t, dir, "c.yaml", "name: c\nnode_groups:\n  - {prefix: node, count: 2, resources: {cpu: 4}}\n")
+	base := []string{"replay", trace, "--cluster", cluster, "--quiet", "--out", filepath.Join(dir, "run")}
+	hostile(t, run.ExitBadInput, "--runtime-factor: job long: the runtime of 200000 s becomes more than 1e12 s", 64,
+		append(base, "--runtime-factor", "5e7")...)
+	hostile(t, run.ExitBadInput, "--jitter-runtime: job short: the runtime of 0.5 s becomes 0 s", 64,
+		append(base, "--jitter-runtime", "1e300")...)
+	hostile(t, run.ExitBadInput, "--runtime-factor: job short: the runtime of 0.5 s becomes 0 s", 64,
+		append(base, "--runtime-factor", "1e-300")...)
+}

@@ -149,6 +149,10 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		if errors.As(runErr, &pe) {
 			return BadInput(runErr)
 		}
+		var re *transform.RewriteError
+		if errors.As(runErr, &re) {
+			return BadInput(cfg.rewriteProblem(re))
+		}
 		return Failed(fmt.Errorf("replay of %s: %w", w.Name, runErr))
 	}
 	if decisions != nil {
