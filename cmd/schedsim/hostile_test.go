@@ -67,3 +67,20 @@ func TestTransformsThatBreakTimes(t *testing.T) {
 	hostile(t, run.ExitBadInput, "--runtime-factor: job short: the runtime of 0.5 s becomes 0 s", 64,
 		append(base, "--runtime-factor", "1e-300")...)
 }
+
+// A sweep larger than --max-runs is refused before anything is planned:
+// seeds: 1000000 died out of memory after 46 s, a 1000×1000 grid was
+// still planning after 150 s at 2.2 GB.
+func TestSweepBounds(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "t.jsonl", `{"id": "a", "submit_s": 0, "runtime_s": 10, "request": {"cpu": 1}}`+"\n")
+	seeds := writeFile(t, dir, "seeds.yaml", "seed: 1\nseeds: 1000000\ntraces: [{path: "+trace+"}]\n")
+	grid := writeFile(t, dir, "grid.yaml", "seed: 1\ntraces: [{path: "+trace+"}]\npolicies: {queue: [lattice]}\n"+
+		"parameters:\n  ranges:\n    - {name: w_fair_share, min: 0, max: 1, steps: 1000}\n    - {name: w_wait_time, min: 0, max: 1, steps: 1000}\n")
+	out := filepath.Join(dir, "sweep")
+	hostile(t, run.ExitBadInput, "seeds.yaml: the experiment has 1000000 runs (1 traces × 1 clusters × policies and profiles × 1 parameter points × 1000000 seeds), more than the limit of 100000; --max-runs raises it", 16,
+		"sweep", seeds, "--quiet", "--out", out)
+	hostile(t, run.ExitBadInput, "grid.yaml: the experiment has 1000000 runs", 16, "sweep", grid, "--quiet", "--out", out)
+	hostile(t, run.ExitBadInput, "the experiment has 1000000 runs (1 traces × 1 clusters × policies and profiles × 1 parameter points × 1000000 seeds), more than the limit of 999999", 16,
+		"sweep", seeds, "--quiet", "--out", out, "--max-runs", "999999")
+}
