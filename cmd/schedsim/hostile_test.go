@@ -84,3 +84,20 @@ func TestSweepBounds(t *testing.T) {
 	hostile(t, run.ExitBadInput, "the experiment has 1000000 runs (1 traces × 1 clusters × policies and profiles × 1 parameter points × 1000000 seeds), more than the limit of 999999", 16,
 		"sweep", seeds, "--quiet", "--out", out, "--max-runs", "999999")
 }
+
+// A CSV line over the 16 MiB cap is bad input (exit 2), for replay and
+// convert alike; it was exit 1, a failure of the machine.
+func TestCSVLineTooLongIsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "t.csv", "id,submit_s,runtime_s,user\na,0,10,"+strings.Repeat("u", 17<<20)+"\n")
+	cluster := writeFile(t, dir, "c.yaml", "name: c\nnode_groups:\n  - {prefix: node, count: 2, resources: {cpu: 4}}\n")
+	want := "record too long: the CSV row starting at byte 27 is longer than 16777216 bytes"
+	hostile(t, run.ExitBadInput, want, 200, "replay", trace, "--cluster", cluster, "--quiet", "--out", filepath.Join(dir, "run"))
+	hostile(t, run.ExitBadInput, want, 200, "convert", trace, "--to", filepath.Join(dir, "t.jsonl"), "--quiet")
+}
+
+// An MTBF below the clock's resolution is bad input, not a failed run.
+func TestTinyMTBFIsBadInput(t *testing.T) {
+	hostile(t, run.ExitBadInput, "--mtbf: want at least 0.000001 s (the clock's resolution), got 1e-300", 64,
+		"replay", "../../testdata/experiments/kth-sp2-2000.swf.gz", "--mtbf", "1e-300", "--mttr", "10", "--quiet", "--out", filepath.Join(t.TempDir(), "run"))
+}

@@ -146,7 +146,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	if runErr != nil {
 		rec.Abort()
 		var pe *traces.ParseError
-		if errors.As(runErr, &pe) {
+		if errors.As(runErr, &pe) || errors.Is(runErr, traces.ErrRecordTooLong) {
 			return BadInput(runErr)
 		}
 		var re *transform.RewriteError

@@ -241,6 +241,14 @@ func (c *Spec) Validate() error {
 	if (c.MTBFs > 0) != (c.MTTRs > 0) || c.MTBFs < 0 || c.MTTRs < 0 {
 		add("--mtbf and --mttr: give both, in seconds > 0")
 	}
+	for _, d := range []struct {
+		key string
+		v   float64
+	}{{"mtbf_s", c.MTBFs}, {"mttr_s", c.MTTRs}} {
+		if d.v > 0 && sim.SecondsToTime(d.v) == 0 {
+			addAt(d.key, "want at least 0.000001 s (the clock's resolution), got %g", d.v)
+		}
+	}
 	if c.CheckpointS < 0 {
 		addAt("checkpoint_s", "must be ≥ 0")
 	}
