@@ -41,6 +41,10 @@ type tempFile struct {
 	closed bool
 }
 
+// osCreateTemp is os.CreateTemp; the tests make it fail as a full disk or
+// an exhausted file table would.
+var osCreateTemp = os.CreateTemp
+
 // createTemp opens ".<base>.<random>.tmp" in final's directory. The dot
 // hides it from globs such as *.parquet, so a reader of a run directory
 // never picks up a half-written table.
@@ -49,7 +53,7 @@ func createTemp(final string) (*tempFile, error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	f, err := osCreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
 		return nil, err
 	}

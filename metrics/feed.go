@@ -284,6 +284,12 @@ func (r *Recorder) stopWorker(drain bool) {
 	if f.stopped {
 		return
 	}
+	if f.todo == nil {
+		// The recorder failed before its worker started (a table file
+		// could not be created): there is nothing to stop.
+		f.stopped = true
+		return
+	}
 	if drain {
 		r.handOver()
 	} else {

@@ -20,6 +20,8 @@ import (
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 
 	"github.com/schedsim/schedsim/traces"
+
+	"github.com/schedsim/schedsim/traces/pqcheck"
 )
 
 // ReadSummaryCSV reads a run's summary.csv into column name → value, the
@@ -164,6 +166,9 @@ func (t *Table) readParquet() error {
 		return err
 	}
 	defer pf.Close()
+	if err := pqcheck.CheckFile(t.path, pf.MetaData()); err != nil {
+		return fmt.Errorf("corrupt Parquet file: %w", err)
+	}
 	t.meta = map[string]string{}
 	kv := pf.MetaData().KeyValueMetadata()
 	for i, k := range kv.Keys() {

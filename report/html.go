@@ -15,10 +15,10 @@ type page struct {
 	Answers     []pageAnswer
 	Comparisons []pageComparison
 	Runs        []pageRun
-	Summary summaryTable
-	Figures []pageFigure // the runs' figures
-	Sweeps  []pageSweep
-	Openb   []pageOpenb
+	Summary     summaryTable
+	Figures     []pageFigure // the runs' figures
+	Sweeps      []pageSweep
+	Openb       []pageOpenb
 }
 
 // pageAnswer is a planner's question at the top of the page: the answer

@@ -19,6 +19,8 @@ import (
 	"github.com/apache/arrow/go/v17/arrow/memory"
 	"github.com/apache/arrow/go/v17/parquet/file"
 	"github.com/apache/arrow/go/v17/parquet/pqarrow"
+
+	"github.com/schedsim/schedsim/traces/pqcheck"
 )
 
 // tableExts are the table formats a run can be written in, in the order
@@ -168,6 +170,9 @@ func readParquet(path string, spec tableSpec, t *table) error {
 		return err
 	}
 	defer pf.Close()
+	if err := pqcheck.CheckFile(path, pf.MetaData()); err != nil {
+		return fmt.Errorf("corrupt Parquet file: %w", err)
+	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, memory.DefaultAllocator)
 	if err != nil {
 		return err

@@ -49,6 +49,11 @@ type Cluster struct {
 	// node has a shortcoming.
 	permissive   []Amount
 	shortcomings bool
+	// shortRes marks the resources some node has a shortcoming or a ward
+	// of: a
+	// negative request of any other resource would add to the free
+	// amounts, so the engine refuses it (compile).
+	shortRes []bool
 }
 
 // absent marks a resource a node does not define.
@@ -191,6 +196,10 @@ func (c *Cluster) compile(j *Job) (req []Need, immune []int32, err error) {
 		r, ok := c.resIndex[q.Resource]
 		if !ok {
 			return nil, nil, fmt.Errorf("no node has resource %q", q.Resource)
+		}
+		if q.Amount < 0 && !c.shortRes[r] {
+			return nil, nil, fmt.Errorf("requests %s: %s, a negative amount, but no node has a shortcoming or ward of %s (a negative request only cancels one)",
+				q.Resource, q.Amount, q.Resource)
 		}
 		req = append(req, Need{r, q.Amount})
 	}

@@ -470,6 +470,12 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 		j.finishing = Killed
 		j.Reason = "walltime exceeded"
 	}
+	if j.finishAt < j.Start {
+		// A negative runtime, or one that overflows sim.Time: no reader
+		// or transform lets one through, a library caller might.
+		return fmt.Errorf("job %s would end at %s s, before its start at %s s (runtime %s s)",
+			j.Job.ID, j.finishAt, j.Start, j.Job.Runtime)
+	}
 	j.runIndex = len(e.running)
 	e.running = append(e.running, j)
 	e.push(j.finishAt, evFinish, j)

@@ -246,3 +246,18 @@ func TestNoDependencies(t *testing.T) {
 		t.Errorf("a job with dependencies in a trace declared without: got %v", err)
 	}
 }
+
+// A job whose end would come before its start (a negative runtime: the
+// runtime factor 5e7 once made −9.22e12 s) stops the run, naming it.
+func TestEngineRefusesEndBeforeStart(t *testing.T) {
+	c, err := NewCluster([]NodeSpec{{Name: "n", Capacity: []Quantity{{"cpu", Units(4)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := job("back", 5, 0, NoWalltime, 1, Quantity{"cpu", Units(1)})
+	bad.Runtime = -9_223_372_036_854 * Second
+	err = NewEngine(c, &SliceSource{Jobs: []*Job{bad}}, firstFitFCFS{}, Config{}).Run()
+	if err == nil || !strings.Contains(err.Error(), "job back would end at -9223372036849 s, before its start at 5 s (runtime -9223372036854 s)") {
+		t.Fatalf("got %v", err)
+	}
+}

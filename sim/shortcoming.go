@@ -35,7 +35,11 @@ const lifted Amount = 1 << 58
 // capacity slice.
 func (c *Cluster) initPermissive() {
 	c.permissive = c.capacity
+	c.shortRes = make([]bool, len(c.Resources))
 	for i, a := range c.capacity {
+		if a < 0 && a != absent {
+			c.shortRes[i%len(c.Resources)] = true
+		}
 		if a < 0 && a != Ward && a != absent {
 			if !c.shortcomings {
 				c.shortcomings = true

@@ -116,3 +116,29 @@ func TestShortcomingReasonAtHorizon(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", lines[0], want)
 	}
 }
+
+// A negative request of a resource that no node is short of would add to
+// the free amounts (six jobs of 16 cpu ran at once on 64 beside a job of
+// cpu −64, utilization −85 %): such a job is rejected, with the reason.
+func TestNegativeRequestWithoutShortcoming(t *testing.T) {
+	c, err := NewCluster([]NodeSpec{{Name: "n", Capacity: []Quantity{{"cpu", Units(64)}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := runTwice(t, c, func() []*Job {
+		jobs := []*Job{job("neg", 0, 100, NoWalltime, 1, Quantity{"cpu", Units(-64)})}
+		for _, id := range []string{"a", "b", "c", "d", "e"} {
+			jobs = append(jobs, job(id, 0, 100, NoWalltime, 1, Quantity{"cpu", Units(16)}))
+		}
+		return jobs
+	})
+	want := strings.Join([]string{
+		"reject neg: requests cpu: -64, a negative amount, but no node has a shortcoming or ward of cpu (a negative request only cancels one)",
+		"start a @0", "start b @0", "start c @0", "start d @0",
+		"completed a @100", "completed b @100", "completed c @100", "completed d @100", "start e @100", "completed e @200",
+		"finished @200",
+	}, "\n")
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

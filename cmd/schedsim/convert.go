@@ -210,7 +210,7 @@ func runConvert(c *run.Spec, o convertOptions, stderr, stdout io.Writer) error {
 	bar.finish()
 	if err != nil {
 		var pe *traces.ParseError
-		if errors.As(err, &pe) {
+		if errors.As(err, &pe) || errors.Is(err, traces.ErrRecordTooLong) {
 			return run.BadInput(err)
 		}
 		return run.Failed(fmt.Errorf("convert %s: %w", w.Name, err))

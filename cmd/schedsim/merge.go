@@ -21,6 +21,7 @@ import (
 func newMergeCommand() *cobra.Command {
 	var out string
 	var quiet bool
+	var maxRuns int
 	cmd := &cobra.Command{
 		Use:   "merge DIR | merge SHARD_DIR… --out DIR",
 		Short: "Join the shards of a sweep into one summary.csv and summary.parquet",
@@ -41,17 +42,21 @@ joins shards that wrote to separate directories: their runs are copied into DIR/
 			} else {
 				sources = args
 			}
-			return merge(out, sources, quiet, cmd.OutOrStdout())
+			if maxRuns < 1 {
+				return run.BadInput(fmt.Errorf("--max-runs: want ≥ 1, got %d", maxRuns))
+			}
+			return merge(out, sources, maxRuns, quiet, cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "sweep directory to write (with shard directories as arguments)")
 	cmd.Flags().BoolVar(&quiet, "quiet", false, "print nothing but errors")
+	cmd.Flags().IntVar(&maxRuns, "max-runs", experiment.DefaultMaxRuns, "refuse an experiment of more runs than this (give the sweep's --max-runs)")
 	return cmd
 }
 
 // merge writes out's summary, after copying the runs of sources (shard
 // directories) into out when given.
-func merge(out string, sources []string, quiet bool, stdout io.Writer) error {
+func merge(out string, sources []string, maxRuns int, quiet bool, stdout io.Writer) error {
 	specDir := out
 	if len(sources) > 0 {
 		specDir = sources[0]
@@ -65,6 +70,7 @@ func merge(out string, sources []string, quiet bool, stdout io.Writer) error {
 	if err != nil {
 		return run.BadInput(err)
 	}
+	spec.MaxRuns = maxRuns
 	runs, err := spec.Runs()
 	if err != nil {
 		return run.BadInput(err)

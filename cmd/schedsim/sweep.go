@@ -34,7 +34,7 @@ const shardsEnv = "SCHEDSIM_SHARDS"
 
 func newSweepCommand() *cobra.Command {
 	var out, shard string
-	var workers, shards int
+	var workers, shards, maxRuns int
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "sweep EXPERIMENT.yaml --out DIR",
@@ -68,6 +68,10 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 			if err != nil {
 				return run.BadInput(err)
 			}
+			if maxRuns < 1 {
+				return run.BadInput(fmt.Errorf("--max-runs: want ≥ 1, got %d", maxRuns))
+			}
+			spec.MaxRuns = maxRuns
 			defer runtimeForManyRuns(workers)()
 			ctx, stop := interruptible()
 			interrupt := ctx.Done()
@@ -82,6 +86,7 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0 ≤ i < n) of the sorted run keys")
 	cmd.Flags().IntVar(&shards, "shards", 0, "shard count with JOB_COMPLETION_INDEX (Kubernetes Indexed Job); default $"+shardsEnv)
 	cmd.Flags().BoolVar(&quiet, "quiet", false, "print nothing but errors")
+	cmd.Flags().IntVar(&maxRuns, "max-runs", experiment.DefaultMaxRuns, "refuse an experiment of more runs than this (a guard against a grid or a seed count given by mistake)")
 	return cmd
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/pqcheck"
 )
 
 // batchRows is how many rows the Parquet reader decodes at a time, so
@@ -90,6 +91,9 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 	if err := checkChunks(src, pf); err != nil {
 		return nil, &traces.ParseError{File: name, Err: fmt.Errorf("corrupt Parquet file: %w", err)}
 	}
+	if err := checkPages(src, pf); err != nil {
+		return nil, &traces.ParseError{File: name, Err: fmt.Errorf("corrupt Parquet file: %w", err)}
+	}
 	meta, err := readEmbedded(name, pf.MetaData().KeyValueMetadata())
 	if err != nil {
 		return nil, err
@@ -157,6 +161,19 @@ func checkChunks(src parquet.ReaderAtSeeker, pf *file.Reader) error {
 		}
 	}
 	return nil
+}
+
+// checkPages walks every page header (and checks every page's CRC) before
+// the library allocates what the headers claim.
+func checkPages(src parquet.ReaderAtSeeker, pf *file.Reader) error {
+	size, err := src.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	return pqcheck.Check(src, size, pf.MetaData())
 }
 
 // recoverCorrupt turns a panic of the Parquet or Arrow library, which a

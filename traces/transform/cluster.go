@@ -9,7 +9,13 @@ import (
 	"strings"
 
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/clusterconfig"
 )
+
+// maxNodes is the largest cluster a transform may make: the cluster
+// file's limit, which every path that creates nodes shares (a factor of
+// 10^9 would otherwise ask for hundreds of gigabytes before failing).
+const maxNodes = clusterconfig.MaxNodes
 
 // Groups returns the node groups of nodes: the indices of the nodes whose
 // specs are identical but for the name (capacities, attributes, power,
@@ -72,6 +78,9 @@ func specKey(n sim.NodeSpec) string {
 func Scale(nodes []sim.NodeSpec, f float64) ([]sim.NodeSpec, error) {
 	if !(f > 0) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("cluster factor: want a number > 0, got %g", f)
+	}
+	if want := float64(len(nodes)) * f; want > maxNodes {
+		return nil, fmt.Errorf("cluster factor %g would make about %.3g nodes of %d, more than %d", f, want, len(nodes), maxNodes)
 	}
 	groups := Groups(nodes)
 	target := make([]int, len(groups))
@@ -138,6 +147,9 @@ func ParseAddition(s string) (Addition, error) {
 	if !ok || err != nil || n < 1 || like == "" {
 		return Addition{}, fmt.Errorf("want COUNT:NODE (16:c001 adds 16 nodes like c001), got %q", s)
 	}
+	if n > maxNodes {
+		return Addition{}, fmt.Errorf("want a COUNT of at most %d nodes, got %q", maxNodes, s)
+	}
 	return Addition{Count: n, Like: like}, nil
 }
 
@@ -153,6 +165,9 @@ func Add(nodes []sim.NodeSpec, a Addition) ([]sim.NodeSpec, error) {
 	}
 	if a.Count < 1 {
 		return nil, fmt.Errorf("add nodes: want a count ≥ 1, got %d", a.Count)
+	}
+	if a.Count > maxNodes-len(nodes) {
+		return nil, fmt.Errorf("add nodes: %d nodes and %d more are more than %d", len(nodes), a.Count, maxNodes)
 	}
 	last := -1
 	for _, members := range Groups(nodes) {

@@ -134,13 +134,16 @@ func (src *Source) transformed() (*sim.Job, error) {
 			return nil, io.EOF
 		}
 		src.kept++
-		return src.rewrite(j), nil
+		return src.rewrite(j)
 	}
 }
 
 // rewrite applies the load factor, the runtime factor, jitter and the
 // walltime model to a copy of j.
-func (src *Source) rewrite(j *sim.Job) *sim.Job {
+// A time it would take beyond ±1e12 s, or a runtime it would make 0 or
+// negative from a positive one, is a *RewriteError naming the setting
+// and the job.
+func (src *Source) rewrite(j *sim.Job) (*sim.Job, error) {
 	s := &src.s
 	cp := *j
 	if !src.started {
@@ -165,16 +168,28 @@ func (src *Source) rewrite(j *sim.Job) *sim.Job {
 		cp.Runtime = src.jitter.runtime(cp.Runtime, cp.Walltime)
 	}
 	cp.Walltime = s.Walltime.after(cp.Walltime, cp.Runtime)
+	if err := checkRewrite(j, &cp, s); err != nil {
+		return nil, err
+	}
 	// The traced system ran another job than this one: its recorded
 	// start no longer calibrates anything.
 	if cp.Submit != j.Submit || cp.Runtime != j.Runtime {
 		cp.Recorded, cp.RecordedStart = false, 0
 	}
 	src.prevSubmit = cp.Submit
-	return &cp
+	return &cp, nil
 }
 
-// scale multiplies a time by f, to the nearest microsecond.
+// scale multiplies a time by f, to the nearest microsecond; a product
+// beyond the range of sim.Time saturates at maxTime + 1, which
+// checkRewrite refuses.
 func scale(t sim.Time, f float64) sim.Time {
-	return sim.Time(math.Round(float64(t) * f))
+	x := math.Round(float64(t) * f)
+	switch {
+	case math.IsNaN(x) || x > float64(maxTime):
+		return maxTime + 1
+	case x < -float64(maxTime):
+		return -maxTime - 1
+	}
+	return sim.Time(x)
 }

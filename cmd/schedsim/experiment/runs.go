@@ -151,6 +151,10 @@ func profileName(p string) string {
 // same key (values that differ only in characters a key cannot hold) are
 // an error.
 func (s *Spec) Runs() ([]Run, error) {
+	if n, limit := s.Count(), s.runLimit(); n > int64(limit) {
+		return nil, fmt.Errorf("%s: the experiment has %s runs (%s), more than the limit of %d; --max-runs raises it",
+			s.File, countText(n), s.countFactors(), limit)
+	}
 	points, err := s.points()
 	if err != nil {
 		return nil, err
@@ -254,6 +258,85 @@ func safe(s string) string {
 		}
 		return '-'
 	}, s)
+}
+
+// DefaultMaxRuns is how many runs a sweep plans at most unless --max-runs
+// (Spec.MaxRuns) raises it: a run's plan is about a kilobyte, its
+// directory and summary row more; a million seeds or a 1000×1000 grid by
+// mistake would fill memory before the first run.
+const DefaultMaxRuns = 100_000
+
+func (s *Spec) runLimit() int {
+	if s.MaxRuns > 0 {
+		return s.MaxRuns
+	}
+	return DefaultMaxRuns
+}
+
+// Count is how many runs Runs makes, from the axes' sizes without making
+// them (random and LHS samples counted before repeats are dropped); it
+// saturates at math.MaxInt64.
+func (s *Spec) Count() int64 {
+	n := int64(0)
+	for _, q := range s.queues() {
+		n = satAdd(n, int64(len(s.profilesFor(q))))
+	}
+	n = satMul(n, int64(len(s.Traces)))
+	n = satMul(n, int64(max(len(s.Clusters), 1)))
+	n = satMul(n, int64(len(orDefault(s.Policies.Backfill, DefaultBackfill))))
+	n = satMul(n, int64(len(orDefault(s.Policies.Placement, DefaultPlacement))))
+	n = satMul(n, s.pointCount())
+	return satMul(n, int64(max(s.Seeds, 1)))
+}
+
+// pointCount is how many parameter points points draws, at most.
+func (s *Spec) pointCount() int64 {
+	ps := &s.Parameters
+	switch {
+	case len(ps.Ranges) == 0:
+		return 1
+	case ps.Sampling == Random || ps.Sampling == LHS:
+		return int64(max(ps.Samples, 0))
+	}
+	n := int64(1)
+	for _, r := range ps.Ranges {
+		if len(r.Values) > 0 {
+			n = satMul(n, int64(len(r.Values)))
+		} else {
+			n = satMul(n, int64(max(r.Steps, 1)))
+		}
+	}
+	return n
+}
+
+// countFactors says where the count comes from.
+func (s *Spec) countFactors() string {
+	return fmt.Sprintf("%d traces × %d clusters × policies and profiles × %s parameter points × %d seeds",
+		len(s.Traces), max(len(s.Clusters), 1), countText(s.pointCount()), max(s.Seeds, 1))
+}
+
+func countText(n int64) string {
+	if n == math.MaxInt64 {
+		return "more than 9.2e18"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+func satMul(a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > math.MaxInt64/b {
+		return math.MaxInt64
+	}
+	return a * b
 }
 
 // points draws the parameter points: the grid's product, or Samples

@@ -25,7 +25,10 @@ type Spec struct {
 	// Seed is the base seed every run's seed derives from.
 	Seed uint64 `yaml:"seed"`
 	// Seeds is the number of replicas of every point (default 1).
-	Seeds    int       `yaml:"seeds,omitempty"`
+	Seeds int `yaml:"seeds,omitempty"`
+	// MaxRuns bounds the runs Runs plans (DefaultMaxRuns when 0); the
+	// sweep's --max-runs sets it, the file cannot.
+	MaxRuns  int       `yaml:"-"`
 	Traces   []Trace   `yaml:"traces"`
 	Clusters []Cluster `yaml:"clusters,omitempty"`
 	Policies Policies  `yaml:"policies,omitempty"`

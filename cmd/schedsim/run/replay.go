@@ -148,8 +148,12 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	if runErr != nil {
 		rec.Abort()
 		var pe *traces.ParseError
-		if errors.As(runErr, &pe) {
+		if errors.As(runErr, &pe) || errors.Is(runErr, traces.ErrRecordTooLong) {
 			return BadInput(runErr)
+		}
+		var re *transform.RewriteError
+		if errors.As(runErr, &re) {
+			return BadInput(cfg.rewriteProblem(re))
 		}
 		return Failed(fmt.Errorf("replay of %s: %w", w.Name, runErr))
 	}

@@ -155,7 +155,7 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.Var(&c.Placement, "placement", "placement strategy, listed by 'schedsim policies'; arguments in --config")
 	fs.StringVar(&c.CandidateLimit, "candidate-limit", c.CandidateLimit, "stop after this many feasible nodes: auto (max(2, ⌈log₂ n⌉)), none, or a count")
 	fs.BoolVar(&c.Explain, "explain", c.Explain, "write the decisions table (decisions.<format>): each placed task's node and every scorer's score")
-	fs.Var(&c.Script, "script", "Starlark placement script (LXD instance_placement, score, filter); on_error, step_budget, weight in --config")
+	fs.Var(&c.Script, "script", "Starlark placement script (LXD instance_placement, score, filter); on_error, step_budget, memory_budget_mib, weight in --config")
 	fs.StringVar(&c.NodeEvents, "node-events", c.NodeEvents, "node events file: CSV time_s,node,event(fail|recover|drain|undrain)[,deadline_s]")
 	fs.Float64Var(&c.MTBFs, "mtbf", c.MTBFs, "random node failures: mean time between failures per node, seconds (with --mttr; seeded by --seed)")
 	fs.Float64Var(&c.MTTRs, "mttr", c.MTTRs, "random node failures: mean time to repair, seconds")
@@ -240,6 +240,14 @@ func (c *Spec) Validate() error {
 	}
 	if (c.MTBFs > 0) != (c.MTTRs > 0) || c.MTBFs < 0 || c.MTTRs < 0 {
 		add("--mtbf and --mttr: give both, in seconds > 0")
+	}
+	for _, d := range []struct {
+		key string
+		v   float64
+	}{{"mtbf_s", c.MTBFs}, {"mttr_s", c.MTTRs}} {
+		if d.v > 0 && sim.SecondsToTime(d.v) == 0 {
+			addAt(d.key, "want at least 0.000001 s (the clock's resolution), got %g", d.v)
+		}
 	}
 	if c.CheckpointS < 0 {
 		addAt("checkpoint_s", "must be ≥ 0")

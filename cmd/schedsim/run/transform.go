@@ -207,3 +207,13 @@ func (c *Spec) applyTransforms(w *Workload) (measured func(*sim.JobRun) bool, er
 	}
 	return func(j *sim.JobRun) bool { return src.Measured(j.TraceSubmit) }, nil
 }
+
+// rewriteProblem names the flags (or the spec file's lines) of the
+// transforms that made a job's times nonsense.
+func (c *Spec) rewriteProblem(re *transform.RewriteError) error {
+	var where []string
+	for _, key := range strings.Split(re.Setting, ", ") {
+		where = append(where, c.where(key))
+	}
+	return fmt.Errorf("%s: job %s: %w", strings.Join(where, ", "), re.JobName(), re.Err)
+}
