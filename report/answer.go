@@ -59,7 +59,7 @@ func answerFigure(a Answer, index int) (Figure, error) {
 	goal := fmt.Sprintf("%s %s %s %s", a.Metric, op, strconv.FormatFloat(a.Value*scale, 'g', 4, 64), unit)
 	f := Figure{Name: name, Title: goal + " in every replica?",
 		Caption: "Each replica's " + a.Metric + " per scenario (dots), their mean and 95 % t-interval (bar), and the target " +
-			"(dashed): the answer holds only if every replica meets it. " + a.Sentence}
+			"(dashed): the answer holds only if every replica meets it."}
 	p := newPlot(f.Title, "", a.Metric+" ("+unit+")")
 	p.Legend.Top, p.Legend.Left = true, false
 	var names []string
