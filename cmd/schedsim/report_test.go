@@ -153,3 +153,44 @@ func TestReportSweep(t *testing.T) {
 		t.Error("a refused report should write nothing")
 	}
 }
+
+// One definition of an effect: the report of two sweeps opens with the
+// target's answer and writes the effects exactly as compare --format csv
+// prints them (CI adds the notebook, .ci/notebooks/run.sh).
+func TestReportEffectsAreCompares(t *testing.T) {
+	tmp := t.TempDir()
+	today, plus20 := filepath.Join(tmp, "today-1.3x"), filepath.Join(tmp, "plus20-1.3x")
+	for _, s := range []struct{ spec, out string }{{"today-1.3x", today}, {"plus20-1.3x", plus20}} {
+		if out, err := execute(t, "sweep", "../../testdata/walkthrough/"+s.spec+".yaml", "--out", s.out, "--quiet"); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+	}
+	out, err := execute(t, "compare", today, plus20, "--format", "csv")
+	if exitCode(err) != run.ExitFailed { // utilization drops past its default tolerance
+		t.Fatalf("compare: %v\n%s", err, out)
+	}
+	rep := filepath.Join(tmp, "report")
+	if _, err := execute(t, "report", today, plus20, "--out", rep, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	effects, err := os.ReadFile(filepath.Join(rep, "effects.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(effects) != out {
+		t.Errorf("report's effects.csv differs from compare --format csv:\n%s\nvs\n%s", effects, out)
+	}
+	page, err := os.ReadFile(filepath.Join(rep, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	answer, effectsAt, sweepAt := strings.Index(html, "<h2>The answer</h2>"), strings.Index(html, "<h2>Effects: today-1.3x → plus20-1.3x</h2>"), strings.Index(html, "<h2>Sweep ")
+	if answer < 0 || effectsAt < answer || sweepAt < effectsAt {
+		t.Errorf("index.html does not open with the answer, then the effects (at %d, %d, %d)", answer, effectsAt, sweepAt)
+	}
+	if !strings.Contains(html, "no — p95_wait_s &lt;= 3600? today-1.3x meets it in 0 of 5 replicas (mean 40.3 h); plus20-1.3x meets it in 0 of 5 replicas (mean 25.9 h)") ||
+		!strings.Contains(html, "[-60.90 %, -10.22 %] (paired t)") {
+		t.Errorf("index.html lacks the answer or the p95 effect")
+	}
+}
