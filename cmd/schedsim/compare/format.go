@@ -143,7 +143,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "base:      %s\ncandidate: %s\n", r.sideText(r.Base), r.sideText(r.Cand))
 	fmt.Fprintf(&b, "comparing: %s\n", r.setupText(func(s string) string { return s }))
-	fmt.Fprintf(&b, "%s matched%s; %s\n", plural(r.Groups, "group"), r.commonText(func(s string) string { return s }), r.method())
+	fmt.Fprintf(&b, "%s matched%s\ninterval:  %s\n", plural(r.Groups, "group"), r.commonText(func(s string) string { return s }), r.method())
 	r.writeAnswers(&b, func(s string) string { return s })
 	for _, s := range r.Sections {
 		fmt.Fprintf(&b, "\n%s\n", metricTitle(s.Metric))
