@@ -123,12 +123,3 @@ func TasksFittingIn(free []Amount, R, n int, req []Need, limit int) int {
 	return tasksFitting(free, R, n, req, limit)
 }
 
-// NodePower returns node n's power state: always PowerOn without
-// power-down. A policy that would rather not wait for a node to wake can
-// prefer nodes that are on.
-func (c *Context) NodePower(n int) PowerState {
-	if c.e.power.state == nil {
-		return PowerOn
-	}
-	return c.e.power.state[n]
-}

@@ -30,9 +30,6 @@ type PowerSwitch struct {
 	W    float64
 }
 
-// Joules is the energy of the transition.
-func (s PowerSwitch) Joules() float64 { return s.W * s.Time.Seconds() }
-
 func (p PowerModel) validate() error {
 	finite := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
 	if !finite(p.IdleW) || !finite(p.MaxW) || p.MaxW < p.IdleW {

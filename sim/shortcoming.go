@@ -50,9 +50,6 @@ func (c *Cluster) initPermissive() {
 	}
 }
 
-// Shortcomings reports whether some node has a finite negative amount.
-func (c *Cluster) Shortcomings() bool { return c.shortcomings }
-
 // PermissiveVector returns a copy of the free amounts of the most
 // permissive state the cluster can reach, laid out like CapacityVector:
 // the empty cluster with every shortcoming cancelled. A job that no node
