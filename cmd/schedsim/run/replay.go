@@ -61,7 +61,11 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		defer target.abandon()
 		dir = target.stage
 	}
-	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: ctx.Done(), NoDependencies: w.NoDependencies}
+	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: ctx.Done(), NoDependencies: w.NoDependencies,
+		Limits: cfg.LimitsSpec.limits(w.Limits)}
+	if engineCfg.Cycle, err = cfg.cycle(); err != nil {
+		return BadInput(err)
+	}
 	price, carbon, err := energyConfig(cfg, &engineCfg)
 	if err != nil {
 		return BadInput(err)

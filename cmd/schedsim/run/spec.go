@@ -98,6 +98,15 @@ type EngineSpec struct {
 	PowerDownS     float64 `yaml:"power_down_s"` // < 0: never
 	Seed           uint64  `yaml:"seed"`
 	Check          bool    `yaml:"check"`
+	// SchedulingIntervalS > 0 runs the scheduler only at its multiples
+	// (and on ScheduleOn's events): Slurm's sched_interval, Maui's
+	// polling (sim.Cycle).
+	SchedulingIntervalS float64  `yaml:"scheduling_interval_s,omitempty"`
+	ScheduleOn          []string `yaml:"schedule_on,omitempty"`
+	// LimitsSpec caps the running jobs and processors of a user and of
+	// a queue (sim.Limits); a cluster file's limits: block sets those it
+	// leaves at 0.
+	LimitsSpec `yaml:",inline"`
 }
 
 // MetricsSpec is what the metrics need beyond the run: the bounded
@@ -161,6 +170,9 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&c.MTTRs, "mttr", c.MTTRs, "random node failures: mean time to repair, seconds")
 	fs.Float64Var(&c.CheckpointS, "checkpoint", c.CheckpointS, "checkpoint interval in seconds for jobs that give none: a job stopped by a node event restarts from its last checkpoint (0: from zero)")
 	fs.IntVar(&c.MaxRestarts, "max-restarts", c.MaxRestarts, "node events may stop a job and queue it again this many times; the next stop kills it (as Slurm's MaxBatchRequeue; 0: no cap)")
+	fs.Float64Var(&c.SchedulingIntervalS, "scheduling-interval", c.SchedulingIntervalS, "run the scheduler only at multiples of this many seconds (Slurm's sched_interval, Maui's polling), and on --schedule-on's events; 0: at every event")
+	fs.StringSliceVar(&c.ScheduleOn, "schedule-on", c.ScheduleOn, "with --scheduling-interval, also run the scheduler when a job is submitted or ends: submit, end (Slurm's event-triggered passes)")
+	c.LimitsSpec.bindFlags(fs)
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed, stored with the run")
 	fs.StringVar(&c.Out, "out", c.Out, "run directory (default runs/<trace>-<queue>-<backfill>[-<swf model>], numbered -2, -3 … when taken)")
 	fs.StringSliceVar(&c.FailOn, "fail-on", c.FailOn, "exit 1 when the run has any of: "+strings.Join(FailOnKinds, ", ")+" (for CI)")
@@ -241,6 +253,10 @@ func (c *Spec) Validate() error {
 	if (c.MTBFs > 0) != (c.MTTRs > 0) || c.MTBFs < 0 || c.MTTRs < 0 {
 		add("--mtbf and --mttr: give both, in seconds > 0")
 	}
+	if _, err := c.cycle(); err != nil {
+		errs = append(errs, err)
+	}
+	errs = append(errs, c.LimitsSpec.validate(c)...)
 	if c.CheckpointS < 0 {
 		addAt("checkpoint_s", "must be ≥ 0")
 	}
