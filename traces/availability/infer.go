@@ -16,6 +16,7 @@ type Job struct {
 	Submit, Start, End sim.Time
 	Procs              float64
 	Walltime           sim.Time
+	User               string // for limits inferred from the record
 }
 
 // Rule is the inference rule's two thresholds (doc.go).

@@ -58,7 +58,7 @@ func InferAvailability(c *Spec, rule availability.Rule) (*Availability, error) {
 		}
 		amt, _ := sim.Get(j.Request, cluster.Resources[res])
 		a.Jobs = append(a.Jobs, availability.Job{Submit: j.Submit, Start: j.RecordedStart, End: j.RecordedStart + j.Runtime,
-			Procs: amt.Float() * float64(j.Tasks), Walltime: j.Walltime})
+			Procs: amt.Float() * float64(j.Tasks), Walltime: j.Walltime, User: j.User})
 	}
 	if len(a.Jobs) == 0 {
 		return nil, BadInput(fmt.Errorf("%s: the trace records no job's start, so nothing can be inferred about availability", w.Name))

@@ -84,7 +84,10 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		Measured:      measured,
 		ExpectedJobs:  w.Records,
 		// After a transform of the jobs' timing no recorded start applies.
-		CalibrationOff: cfg.uncalibrated() != "",
+		CalibrationOff:  cfg.uncalibrated() != "",
+		CalibResolution: sim.SecondsToTime(cfg.CalibResolutionS),
+		CalibFrom:       sim.SecondsToTime(cfg.CalibFromS),
+		CalibUntil:      sim.SecondsToTime(cfg.CalibUntilS),
 		Labels: []metrics.Label{
 			{Name: "trace", Value: traceLabel(cfg)},
 			{Name: "queue", Value: cfg.Queue},

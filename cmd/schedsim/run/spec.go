@@ -116,6 +116,12 @@ type MetricsSpec struct {
 	Tenants string  `yaml:"tenants"`
 	Price   string  `yaml:"price"`  // CSV time_s,value: price per kWh
 	Carbon  string  `yaml:"carbon"` // CSV time_s,value: gCO₂ per kWh
+	// CalibResolutionS rounds the waits calib_* compare to the trace's
+	// recorded resolution; CalibFromS and CalibUntilS keep them to the
+	// jobs submitted in that window (metrics.Options). 0: off, unbounded.
+	CalibResolutionS float64 `yaml:"calib_resolution_s,omitempty"`
+	CalibFromS       float64 `yaml:"calib_from_s,omitempty"`
+	CalibUntilS      float64 `yaml:"calib_until_s,omitempty"`
 }
 
 // OutputSpec is where and how the run is written. Out is not part of a
@@ -186,6 +192,9 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Price, "price", c.Price, "electricity price series, CSV time_s,value (per kWh): energy_cost in the summary")
 	fs.StringVar(&c.Carbon, "carbon", c.Carbon, "carbon intensity series, CSV time_s,value (gCO₂ per kWh): carbon_kg in the summary")
 	fs.StringVar(&c.Tenants, "tenants", c.Tenants, "tenants of the tenants table and the Jain columns: user, group, queue (default: the lattice block's, else user)")
+	fs.Float64Var(&c.CalibResolutionS, "calib-resolution", c.CalibResolutionS, "round the waits calib_* compare to this many seconds, the resolution the trace recorded them at (0: exact)")
+	fs.Float64Var(&c.CalibFromS, "calib-from", c.CalibFromS, "compare with the recorded schedule only the jobs submitted from this second of the trace (a held-out part)")
+	fs.Float64Var(&c.CalibUntilS, "calib-until", c.CalibUntilS, "… and before this second (0: to the end)")
 	c.bindTransformFlags(fs)
 }
 
@@ -272,6 +281,12 @@ func (c *Spec) Validate() error {
 	if c.ProcsPerNode < 0 {
 		addAt("swf_procs_per_node", "must be ≥ 0")
 	}
+	if c.CalibResolutionS < 0 || c.CalibFromS < 0 || c.CalibUntilS < 0 {
+		add("--calib-resolution, --calib-from, --calib-until: want ≥ 0 seconds")
+	}
+	if c.CalibUntilS > 0 && c.CalibUntilS <= c.CalibFromS {
+		addAt("calib_until_s", "want after calib_from_s (%g s), got %g s", c.CalibFromS, c.CalibUntilS)
+	}
 	if c.TauS < 0 {
 		addAt("bsld_tau_s", "must be ≥ 0")
 	}
@@ -286,7 +301,7 @@ func (c *Spec) Validate() error {
 	for _, d := range []struct {
 		key string
 		v   float64
-	}{{"bsld_tau_s", c.TauS}, {"checkpoint_s", c.CheckpointS}, {"power_down_s", c.PowerDownS}, {"mtbf_s", c.MTBFs}, {"mttr_s", c.MTTRs}} {
+	}{{"bsld_tau_s", c.TauS}, {"calib_resolution_s", c.CalibResolutionS}, {"calib_from_s", c.CalibFromS}, {"calib_until_s", c.CalibUntilS}, {"checkpoint_s", c.CheckpointS}, {"power_down_s", c.PowerDownS}, {"mtbf_s", c.MTBFs}, {"mttr_s", c.MTTRs}} {
 		if _, err := sim.CheckSeconds(d.v); err != nil {
 			addAt(d.key, "%v", err)
 		}
