@@ -26,11 +26,42 @@ type calibration struct {
 	work    float64
 	end     sim.Time
 	any     bool // some job has a recorded start
+
+	// resolution > 0 rounds the waits compared; from and until (when
+	// not 0) bound the trace submits of the jobs compared, windowed
+	// counts the jobs submitted in that window.
+	resolution, from, until sim.Time
+	windowed                int64
+}
+
+// inWindow says whether a job submitted at submit is compared.
+func (c *calibration) inWindow(submit sim.Time) bool {
+	return (c.from == 0 || submit >= c.from) && (c.until == 0 || submit < c.until)
+}
+
+// windowSet says whether the comparison is limited to a window.
+func (c *calibration) windowSet() bool { return c.from != 0 || c.until != 0 }
+
+// round rounds a wait to the nearest multiple of the resolution (halves
+// up), in seconds.
+func (c *calibration) round(w sim.Time) float64 {
+	if c.resolution <= 0 {
+		return w.Seconds()
+	}
+	r := c.resolution
+	q := (w + r/2) / r
+	if w+r/2 < 0 {
+		q = -((-(w + r/2) + r - 1) / r)
+	}
+	return (q * r).Seconds()
 }
 
 // submitted counts a recorded job's work, whatever becomes of it in the
 // run: on the traced system it ran.
 func (c *calibration) submitted(job *sim.Job) {
+	if c.inWindow(job.Submit) {
+		c.windowed++
+	}
 	if !job.Recorded {
 		return
 	}
@@ -46,12 +77,12 @@ func (c *calibration) submitted(job *sim.Job) {
 // started compares a job's first start with its recorded one; submit is
 // the trace's (sim.JobRun.TraceSubmit).
 func (c *calibration) started(job *sim.Job, start, submit sim.Time) {
-	if !job.Recorded {
+	if !job.Recorded || !c.inWindow(submit) {
 		return
 	}
 	c.startErr.add(math.Abs((start - job.RecordedStart).Seconds()))
-	c.simWait.add((start - submit).Seconds())
-	c.recWait.add((job.RecordedStart - submit).Seconds())
+	c.simWait.add(c.round(start - submit))
+	c.recWait.add(c.round(job.RecordedStart - submit))
 }
 
 // MinCalibrationShare is the least share of a run's jobs that must be
@@ -77,6 +108,11 @@ const MinCalibrationShare = 0.5
 //	calib_recorded_utilization  the recorded schedule's utilization of the
 //	                            main resource, beside the run's utilization
 //
+// With a resolution (Options.CalibResolution) the waits are rounded to
+// it first; with a window (CalibFrom, CalibUntil) only the jobs submitted
+// in it are compared, and the share counts the jobs submitted in it.
+// Recorded utilization always covers the whole run.
+//
 // The wait ratios compare the statistics, not job by job: most recorded
 // waits are 0, which would leave most per-job ratios undefined.
 // Recorded utilization is the work of the jobs with a recorded start over
@@ -86,6 +122,9 @@ func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time, j
 	nan := math.NaN()
 	errMed, errP90, ks, meanRatio, p95Ratio, util := nan, nan, nan, nan, nan, nan
 	compared := c.startErr.len()
+	if c.windowSet() {
+		jobs = c.windowed
+	}
 	if off {
 		compared = 0
 	}

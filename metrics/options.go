@@ -81,6 +81,15 @@ type Options struct {
 	// trace recorded (its transforms moved submit times or runtimes): the
 	// summary's calib_* statistics are null and calib_jobs 0 (calib.go).
 	CalibrationOff bool
+	// CalibResolution > 0 is the time resolution the trace recorded its
+	// waits at: simulated and recorded waits are rounded to the nearest
+	// multiple of it before calib_wait_ks and the wait ratios compare
+	// them (a log of whole minutes cannot tell a 10 s wait from 0).
+	CalibResolution sim.Time
+	// CalibFrom and CalibUntil, when not zero, keep the calib_* columns
+	// to the jobs submitted in [CalibFrom, CalibUntil) (a held-out part
+	// of the history); MinCalibrationShare then counts those jobs.
+	CalibFrom, CalibUntil sim.Time
 }
 
 // Label is one constant summary column.

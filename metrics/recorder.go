@@ -91,6 +91,7 @@ func newRecorder(dir string, c *sim.Cluster, opt Options, mem memory.Allocator) 
 	if i := mainResourceOf(c); i >= 0 {
 		r.calib.mainRes = c.Resources[i]
 	}
+	r.calib.resolution, r.calib.from, r.calib.until = opt.CalibResolution, opt.CalibFrom, opt.CalibUntil
 	r.tally.price, r.tally.carbon = opt.Price, opt.Carbon
 	r.ten = newTenantLedger(c, &r.opt)
 	for _, n := range c.Nodes {

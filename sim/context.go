@@ -18,7 +18,15 @@ func (c *Context) Cluster() *Cluster { return c.e.cluster }
 // during the current pass stay in it until the pass ends; skip them (their
 // Status is no longer Queued). Jobs held back by their dependencies are not
 // in it until they are released (Held counts them).
-func (c *Context) Queue() []*JobRun { return c.e.queue }
+//
+// With Config.Limits, the queue of a pass holds only the jobs their
+// user's and queue's caps let start (limits.go).
+func (c *Context) Queue() []*JobRun {
+	if c.e.inPass {
+		return c.e.limits.shown
+	}
+	return c.e.queue
+}
 
 // Running returns the running jobs, in no particular but deterministic order.
 func (c *Context) Running() []*JobRun { return c.e.running }
@@ -122,4 +130,3 @@ const Absent = absent
 func TasksFittingIn(free []Amount, R, n int, req []Need, limit int) int {
 	return tasksFitting(free, R, n, req, limit)
 }
-

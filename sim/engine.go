@@ -37,6 +37,12 @@ type Config struct {
 	MaxRestarts int
 	// PowerDown, when not nil, switches idle nodes off (powerdown.go).
 	PowerDown *PowerDown
+	// Cycle restricts the scheduling passes to a scheduling cycle
+	// (cycle.go); its zero value runs a pass at every event time.
+	Cycle Cycle
+	// Limits caps the running jobs and processors per user and per queue
+	// (limits.go).
+	Limits Limits
 	// NoDependencies says the trace has no dependencies (its reader knows
 	// no job can have DependsOn): the engine then keeps no record of job
 	// ids and their outcomes (deps.go), which costs memory and time on
@@ -80,11 +86,17 @@ type Engine struct {
 	wakes    map[Time]bool
 	// startedInPass says the queue holds started jobs to compact away.
 	startedInPass bool
-	nodes         nodeState
-	preempted     []*JobRun // stopped by the scheduler this pass, queued after it
-	jobEvents     int       // submit, release and live finish events in the heap (a stopped run's does not count)
-	deps          depState
-	pd            *powerDownState // nil without power-down
+	// sawSubmit and sawEnd say a job arrived or ended at this instant,
+	// for a scheduling cycle's passes on submit and end.
+	sawSubmit, sawEnd bool
+	// limits counts what runs by user and queue; nil without Limits.
+	limits    *limitState
+	inPass    bool // the scheduler is running: Context.Queue is limits.shown
+	nodes     nodeState
+	preempted []*JobRun // stopped by the scheduler this pass, queued after it
+	jobEvents int       // submit, release and live finish events in the heap (a stopped run's does not count)
+	deps      depState
+	pd        *powerDownState // nil without power-down
 	// split holds the per-task jobs of a job with independent tasks not
 	// yet submitted (split.go).
 	split []*Job
@@ -111,12 +123,18 @@ func NewEngine(c *Cluster, src Source, s Scheduler, cfg Config, obs ...Observer)
 	for n := range c.Nodes {
 		e.updateAvail(int32(n), nil)
 	}
+	if cfg.Limits.Enabled() {
+		e.limits = newLimitState(c)
+	}
 	e.ctx.e = e
 	return e
 }
 
 // removeRunning takes j out of the running list.
 func (e *Engine) removeRunning(j *JobRun) {
+	if e.limits != nil {
+		e.limits.add(j, -1)
+	}
 	last := len(e.running) - 1
 	moved := e.running[last]
 	e.running[j.runIndex] = moved
@@ -193,11 +211,27 @@ func (e *Engine) Run() error {
 				return err
 			}
 		}
+		if !e.cfg.Cycle.passDue(t, e.sawSubmit, e.sawEnd) {
+			// Between two passes of the cycle: what happened waits for
+			// the next one (Ended and NodeChanges keep it).
+			e.sawSubmit, e.sawEnd = false, false
+			e.wakeAt(e.cfg.Cycle.nextTick(t))
+			for _, o := range e.observers {
+				o.Stepped(e.now, &e.ctx)
+			}
+			continue
+		}
+		e.sawSubmit, e.sawEnd = false, false
 		// The scheduler runs even on an empty queue so that stateful
 		// policies see every job end (Context.Ended).
+		if e.limits != nil {
+			e.limits.passQueue(e.cfg.Limits, e.queue)
+			e.inPass = true
+		}
 		if err := e.sched.Schedule(&e.ctx); err != nil {
 			return fmt.Errorf("scheduler at t=%s s: %w", e.now, err)
 		}
+		e.inPass = false
 		if e.startedInPass {
 			e.compactQueue()
 			e.startedInPass = false
@@ -277,6 +311,7 @@ func (e *Engine) apply(ev event) error {
 	switch ev.kind {
 	case evSubmit:
 		e.jobEvents--
+		e.sawSubmit = true
 		if e.cfg.NoDependencies && len(ev.job.Job.DependsOn) > 0 {
 			return fmt.Errorf("job %s: has dependencies, but the trace was declared to have none", ev.job.Job.ID)
 		}
@@ -285,10 +320,12 @@ func (e *Engine) apply(ev event) error {
 	case evFinish:
 		if ev.attempt == ev.job.attempt { // else the run was stopped, and the event stopped counting then
 			e.jobEvents--
+			e.sawEnd = true
 			e.finish(ev.job)
 		}
 	case evRelease:
 		e.jobEvents--
+		e.sawSubmit = true
 		e.released(ev.job)
 	case evNode:
 		e.applyNode(ev)
@@ -478,6 +515,9 @@ func (e *Engine) start(j *JobRun, nodes []int32) error {
 	}
 	j.runIndex = len(e.running)
 	e.running = append(e.running, j)
+	if e.limits != nil {
+		e.limits.add(j, 1)
+	}
 	e.push(j.finishAt, evFinish, j)
 	if ready == e.now {
 		e.beginRun(j)

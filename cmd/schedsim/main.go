@@ -34,7 +34,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newConvertCommand(), newExportCommand())
 	root.AddCommand(newSweepCommand(), newMergeCommand())
 	root.AddCommand(newCompareCommand())
-	root.AddCommand(newTuneCommand())
+	root.AddCommand(newTuneCommand(), newAvailabilityCommand(), newCalibrateCommand())
 	root.AddCommand(newGenCommand(), newInspectCommand())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return run.BadInput(plainFlagError(err)) })
 	return root

@@ -29,7 +29,9 @@ type Config struct {
 	Power *Power // default for every node without its own; nil for none
 	// Defaults are what every job requires of a resource it does not list
 	// (Bistro entitlements), in file order.
-	Defaults   []sim.Quantity
+	Defaults []sim.Quantity
+	// Limits are the most a user and a queue may run at once (limits.go).
+	Limits     sim.Limits
 	NodeGroups []NodeGroup
 	Nodes      []Node
 	where

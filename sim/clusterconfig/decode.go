@@ -320,6 +320,11 @@ func (d decoder) config(c *Config, doc *yaml.Node) {
 			if c.Defaults, good = d.resources(v, key, &c.where); !good {
 				c.setBad(key)
 			}
+		case "limits":
+			var good bool
+			if c.Limits, good = d.limits(v, key); !good {
+				c.setBad(key)
+			}
 		case "node_groups":
 			d.sequence(v, key, func(i int, v *yaml.Node) {
 				c.NodeGroups = append(c.NodeGroups, d.group(v, fmt.Sprintf("node_groups[%d]", i)))

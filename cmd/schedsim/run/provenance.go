@@ -1,12 +1,16 @@
 package run
 
 import (
+	"io"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"runtime/debug"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
 )
@@ -134,4 +138,20 @@ func relativePaths(dir string, c *Spec) {
 			*p = rel
 		}
 	}
+}
+
+// WriteSpec writes c as a run spec file at path (no provenance), its file
+// paths relative to path's directory, so that `replay --config path`
+// replays it from anywhere.
+func WriteSpec(path string, c Spec) error {
+	c.Out, c.Quiet = "", false
+	relativePaths(filepath.Dir(path), &c)
+	return metrics.WriteFileAtomic(path, func(out io.Writer) error {
+		enc := yaml.NewEncoder(out)
+		enc.SetIndent(2)
+		if err := enc.Encode(&c); err != nil {
+			return err
+		}
+		return enc.Close()
+	})
 }

@@ -61,7 +61,11 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		defer target.abandon()
 		dir = target.stage
 	}
-	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: ctx.Done(), NoDependencies: w.NoDependencies}
+	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: ctx.Done(), NoDependencies: w.NoDependencies,
+		Limits: cfg.LimitsSpec.limits(w.Limits)}
+	if engineCfg.Cycle, err = cfg.cycle(); err != nil {
+		return BadInput(err)
+	}
 	price, carbon, err := energyConfig(cfg, &engineCfg)
 	if err != nil {
 		return BadInput(err)
@@ -80,7 +84,10 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		Measured:      measured,
 		ExpectedJobs:  w.Records,
 		// After a transform of the jobs' timing no recorded start applies.
-		CalibrationOff: cfg.uncalibrated() != "",
+		CalibrationOff:  cfg.uncalibrated() != "",
+		CalibResolution: sim.SecondsToTime(cfg.CalibResolutionS),
+		CalibFrom:       sim.SecondsToTime(cfg.CalibFromS),
+		CalibUntil:      sim.SecondsToTime(cfg.CalibUntilS),
 		Labels: []metrics.Label{
 			{Name: "trace", Value: traceLabel(cfg)},
 			{Name: "queue", Value: cfg.Queue},

@@ -98,6 +98,15 @@ type EngineSpec struct {
 	PowerDownS     float64 `yaml:"power_down_s"` // < 0: never
 	Seed           uint64  `yaml:"seed"`
 	Check          bool    `yaml:"check"`
+	// SchedulingIntervalS > 0 runs the scheduler only at its multiples
+	// (and on ScheduleOn's events): Slurm's sched_interval, Maui's
+	// polling (sim.Cycle).
+	SchedulingIntervalS float64  `yaml:"scheduling_interval_s,omitempty"`
+	ScheduleOn          []string `yaml:"schedule_on,omitempty"`
+	// LimitsSpec caps the running jobs and processors of a user and of
+	// a queue (sim.Limits); a cluster file's limits: block sets those it
+	// leaves at 0.
+	LimitsSpec `yaml:",inline"`
 }
 
 // MetricsSpec is what the metrics need beyond the run: the bounded
@@ -107,6 +116,12 @@ type MetricsSpec struct {
 	Tenants string  `yaml:"tenants"`
 	Price   string  `yaml:"price"`  // CSV time_s,value: price per kWh
 	Carbon  string  `yaml:"carbon"` // CSV time_s,value: gCO₂ per kWh
+	// CalibResolutionS rounds the waits calib_* compare to the trace's
+	// recorded resolution; CalibFromS and CalibUntilS keep them to the
+	// jobs submitted in that window (metrics.Options). 0: off, unbounded.
+	CalibResolutionS float64 `yaml:"calib_resolution_s,omitempty"`
+	CalibFromS       float64 `yaml:"calib_from_s,omitempty"`
+	CalibUntilS      float64 `yaml:"calib_until_s,omitempty"`
 }
 
 // OutputSpec is where and how the run is written. Out is not part of a
@@ -161,6 +176,9 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&c.MTTRs, "mttr", c.MTTRs, "random node failures: mean time to repair, seconds")
 	fs.Float64Var(&c.CheckpointS, "checkpoint", c.CheckpointS, "checkpoint interval in seconds for jobs that give none: a job stopped by a node event restarts from its last checkpoint (0: from zero)")
 	fs.IntVar(&c.MaxRestarts, "max-restarts", c.MaxRestarts, "node events may stop a job and queue it again this many times; the next stop kills it (as Slurm's MaxBatchRequeue; 0: no cap)")
+	fs.Float64Var(&c.SchedulingIntervalS, "scheduling-interval", c.SchedulingIntervalS, "run the scheduler only at multiples of this many seconds (Slurm's sched_interval, Maui's polling), and on --schedule-on's events; 0: at every event")
+	fs.StringSliceVar(&c.ScheduleOn, "schedule-on", c.ScheduleOn, "with --scheduling-interval, also run the scheduler when a job is submitted or ends: submit, end (Slurm's event-triggered passes)")
+	c.LimitsSpec.bindFlags(fs)
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed, stored with the run")
 	fs.StringVar(&c.Out, "out", c.Out, "run directory (default runs/<trace>-<queue>-<backfill>[-<swf model>], numbered -2, -3 … when taken)")
 	fs.StringSliceVar(&c.FailOn, "fail-on", c.FailOn, "exit 1 when the run has any of: "+strings.Join(FailOnKinds, ", ")+" (for CI)")
@@ -174,6 +192,9 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Price, "price", c.Price, "electricity price series, CSV time_s,value (per kWh): energy_cost in the summary")
 	fs.StringVar(&c.Carbon, "carbon", c.Carbon, "carbon intensity series, CSV time_s,value (gCO₂ per kWh): carbon_kg in the summary")
 	fs.StringVar(&c.Tenants, "tenants", c.Tenants, "tenants of the tenants table and the Jain columns: user, group, queue (default: the lattice block's, else user)")
+	fs.Float64Var(&c.CalibResolutionS, "calib-resolution", c.CalibResolutionS, "round the waits calib_* compare to this many seconds, the resolution the trace recorded them at (0: exact)")
+	fs.Float64Var(&c.CalibFromS, "calib-from", c.CalibFromS, "compare with the recorded schedule only the jobs submitted from this second of the trace (a held-out part)")
+	fs.Float64Var(&c.CalibUntilS, "calib-until", c.CalibUntilS, "… and before this second (0: to the end)")
 	c.bindTransformFlags(fs)
 }
 
@@ -249,6 +270,10 @@ func (c *Spec) Validate() error {
 			addAt(d.key, "want at least 0.000001 s (the clock's resolution), got %g", d.v)
 		}
 	}
+	if _, err := c.cycle(); err != nil {
+		errs = append(errs, err)
+	}
+	errs = append(errs, c.LimitsSpec.validate(c)...)
 	if c.CheckpointS < 0 {
 		addAt("checkpoint_s", "must be ≥ 0")
 	}
@@ -264,6 +289,12 @@ func (c *Spec) Validate() error {
 	if c.ProcsPerNode < 0 {
 		addAt("swf_procs_per_node", "must be ≥ 0")
 	}
+	if c.CalibResolutionS < 0 || c.CalibFromS < 0 || c.CalibUntilS < 0 {
+		add("--calib-resolution, --calib-from, --calib-until: want ≥ 0 seconds")
+	}
+	if c.CalibUntilS > 0 && c.CalibUntilS <= c.CalibFromS {
+		addAt("calib_until_s", "want after calib_from_s (%g s), got %g s", c.CalibFromS, c.CalibUntilS)
+	}
 	if c.TauS < 0 {
 		addAt("bsld_tau_s", "must be ≥ 0")
 	}
@@ -278,7 +309,7 @@ func (c *Spec) Validate() error {
 	for _, d := range []struct {
 		key string
 		v   float64
-	}{{"bsld_tau_s", c.TauS}, {"checkpoint_s", c.CheckpointS}, {"power_down_s", c.PowerDownS}, {"mtbf_s", c.MTBFs}, {"mttr_s", c.MTTRs}} {
+	}{{"bsld_tau_s", c.TauS}, {"calib_resolution_s", c.CalibResolutionS}, {"calib_from_s", c.CalibFromS}, {"calib_until_s", c.CalibUntilS}, {"checkpoint_s", c.CheckpointS}, {"power_down_s", c.PowerDownS}, {"mtbf_s", c.MTBFs}, {"mttr_s", c.MTTRs}} {
 		if _, err := sim.CheckSeconds(d.v); err != nil {
 			addAt(d.key, "%v", err)
 		}

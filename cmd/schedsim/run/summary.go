@@ -101,8 +101,25 @@ func calibrationText(cfg *Spec, num func(string) float64) string {
 		return fmt.Sprintf("n/a (only %s of %s jobs have a recorded start to compare: fewer than %.0f %%)",
 			grouped(compared), grouped(jobs), 100*metrics.MinCalibrationShare)
 	}
-	return fmt.Sprintf("wait KS %.3f, mean / p95 wait ÷ recorded %s / %s (%s jobs)",
-		num("calib_wait_ks"), orNA(num("calib_mean_wait_ratio"), "%.2f"), orNA(num("calib_p95_wait_ratio"), "%.2f"), grouped(compared))
+	return fmt.Sprintf("wait KS %.3f, mean / p95 wait ÷ recorded %s / %s (%s jobs%s)",
+		num("calib_wait_ks"), orNA(num("calib_mean_wait_ratio"), "%.2f"), orNA(num("calib_p95_wait_ratio"), "%.2f"), grouped(compared), cfg.calibScope())
+}
+
+// calibScope says what the calibration line compared beyond the jobs: the
+// resolution waits were rounded to and the window of submits.
+func (c *Spec) calibScope() string {
+	var s string
+	if c.CalibResolutionS > 0 {
+		s += fmt.Sprintf(", waits rounded to the recorded resolution, %g s", c.CalibResolutionS)
+	}
+	if c.CalibFromS > 0 || c.CalibUntilS > 0 {
+		until := "the end"
+		if c.CalibUntilS > 0 {
+			until = fmt.Sprintf("%.0f s", c.CalibUntilS)
+		}
+		s += fmt.Sprintf(", submitted from %.0f s to %s", c.CalibFromS, until)
+	}
+	return s
 }
 
 // printNotices prints on the error stream what a reader of the outputs

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedsim/schedsim/cmd/schedsim/embedded"
 	"github.com/schedsim/schedsim/policies/script"
+	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/batsim"
@@ -22,6 +23,8 @@ type Workload struct {
 	// bytes.
 	Name   string
 	SHA256 string
+	// Limits are the cluster file's caps per user and queue.
+	Limits sim.Limits
 	// script is the loaded placement script, whose log the run writes.
 	script *script.Script
 }
@@ -109,7 +112,7 @@ func (w *Workload) LoadCluster(c *Spec) error {
 	case c.Cluster != "":
 		var cfg *clusterconfig.Config
 		if cfg, err = clusterconfig.LoadConfig(c.Cluster); err == nil {
-			w.Nodes, w.Defaults = cfg.NodeSpecs(), cfg.Defaults
+			w.Nodes, w.Defaults, w.Limits = cfg.NodeSpecs(), cfg.Defaults, cfg.Limits
 		}
 		w.Cluster = "cluster " + c.Cluster
 	default:

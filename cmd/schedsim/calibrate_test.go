@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/schedsim/schedsim/sim"
+)
+
+// TestCalibrateHoldoutBestReproduces calibrates the first 2,000 jobs of
+// KTH-SP2 over a four-candidate space held out at 40 %: calibration.csv
+// ranks every candidate with both parts, the split and the detected
+// resolution are stated, best.yaml replays to its row's holdout columns
+// byte for byte, and a second calibrate resumes from the runs without
+// replaying them.
+func TestCalibrateHoldoutBestReproduces(t *testing.T) {
+	dir := t.TempDir()
+	space := filepath.Join(dir, "space.yaml")
+	if err := os.WriteFile(space, []byte("base: {swf_model: nodes}\naxes:\n  scheduling_interval_s: [0, 60]\n  availability: [off, on]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "cal")
+	trace := "../../testdata/experiments/kth-sp2-2000.swf.gz"
+	stdout, err := execute(t, "calibrate", trace, "--space", space, "--out", out, "--holdout", "0.4", "--workers", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"4 candidates × 2 parts", "recorded resolution 60 s (detected)", "the first 60 % of the submit span"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	rows := readCalibCSV(t, filepath.Join(out, "calibration.csv"))
+	if len(rows) != 5 {
+		t.Fatalf("calibration.csv: %d rows, want a header and 4 candidates", len(rows))
+	}
+	head, best := rows[0], rows[1]
+	if best[0] != "1" || !slices.Contains(head, "fit_calib_wait_ks") || !slices.Contains(head, "holdout_calib_wait_ks") {
+		t.Fatalf("calibration.csv header %v, first row %v", head, best)
+	}
+	rep := filepath.Join(dir, "replay")
+	if _, err := execute(t, "replay", "--config", filepath.Join(out, "best.yaml"), "--out", rep, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	summary := readCalibCSV(t, filepath.Join(rep, "summary.csv"))
+	for _, col := range calibColumns {
+		got := summary[1][slices.Index(summary[0], col)]
+		want := best[slices.Index(head, "holdout_"+col)]
+		if got != want {
+			t.Errorf("%s: best.yaml replays %q, calibration.csv says %q", col, got, want)
+		}
+	}
+	// Resume: every run is there, so nothing is replayed again.
+	before, err := os.Stat(filepath.Join(out, "runs", "c0000-fit", "summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := execute(t, "calibrate", trace, "--space", space, "--out", out, "--workers", "2"); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(filepath.Join(out, "runs", "c0000-fit", "summary.csv"))
+	if err != nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("resume replayed a finished run again (%v)", err)
+	}
+	if again := readCalibCSV(t, filepath.Join(out, "calibration.csv")); !slices.EqualFunc(again, rows, slices.Equal) {
+		t.Errorf("resumed calibration.csv differs")
+	}
+}
+
+func readCalibCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func TestDetectResolution(t *testing.T) {
+	s := sim.Second
+	var minutes, seconds []sim.Time
+	for i := range 200 {
+		minutes = append(minutes, sim.Time(i%7)*60*s)
+		seconds = append(seconds, sim.Time(i*7+1)*s)
+	}
+	if r := detectResolution(minutes); r != 60 {
+		t.Errorf("whole minutes: %g, want 60", r)
+	}
+	if r := detectResolution(seconds); r != 1 {
+		t.Errorf("whole seconds: %g, want 1", r)
+	}
+	if r := detectResolution(make([]sim.Time, 500)); r != 0 {
+		t.Errorf("all zero: %g, want 0 (nothing to tell)", r)
+	}
+}

@@ -1,0 +1,69 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces/availability"
+)
+
+// Availability is what a trace's recorded schedule says about the
+// machine's availability (package availability): the stretches, the
+// node events that drain them, the recorded jobs it was inferred from,
+// and the machine's processors.
+type Availability struct {
+	Trace     string
+	Stretches []availability.Stretch
+	Events    []sim.NodeEvent
+	Nodes     []availability.Node
+	Jobs      []availability.Job
+	Capacity  float64
+}
+
+// InferAvailability reads the spec's trace and cluster and applies rule
+// to the jobs the trace records a start for. A trace that records none
+// is bad input.
+func InferAvailability(c *Spec, rule availability.Rule) (*Availability, error) {
+	w, err := OpenWorkload(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	cluster, err := sim.NewCluster(w.Nodes)
+	if err != nil {
+		return nil, BadInput(fmt.Errorf("cluster (%s): %w", w.Cluster, err))
+	}
+	res := cluster.PowerResource(0)
+	if res < 0 {
+		return nil, BadInput(fmt.Errorf("cluster (%s): no resource to count processors of", w.Cluster))
+	}
+	a := &Availability{Trace: w.Name}
+	for n := range cluster.Nodes {
+		amt, _ := sim.Get(cluster.Nodes[n].Capacity, cluster.Resources[res])
+		a.Nodes = append(a.Nodes, availability.Node{Name: cluster.Nodes[n].Name, Procs: amt.Float()})
+		a.Capacity += amt.Float()
+	}
+	for {
+		j, err := w.Source.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, BadInput(err)
+		}
+		if !j.Recorded {
+			continue
+		}
+		amt, _ := sim.Get(j.Request, cluster.Resources[res])
+		a.Jobs = append(a.Jobs, availability.Job{Submit: j.Submit, Start: j.RecordedStart, End: j.RecordedStart + j.Runtime,
+			Procs: amt.Float() * float64(j.Tasks), Walltime: j.Walltime, User: j.User})
+	}
+	if len(a.Jobs) == 0 {
+		return nil, BadInput(fmt.Errorf("%s: the trace records no job's start, so nothing can be inferred about availability", w.Name))
+	}
+	a.Stretches = availability.Infer(a.Jobs, a.Capacity, rule)
+	a.Events = availability.Events(a.Stretches, a.Nodes)
+	return a, nil
+}
