@@ -3,7 +3,6 @@ package sacct
 import (
 	"bufio"
 	"bytes"
-	"container/heap"
 	"errors"
 	"io"
 	"os"
@@ -59,26 +58,15 @@ type Reader struct {
 	skips traces.Skips
 	names map[string]string // interned user, account, partition, QOS names
 
-	// Reordering, as the SWF reader does it: late lists the records whose
-	// submit goes back in time (found by the first pass); lateMin[i] is
-	// the least submit of late[i:]; pending holds jobs parsed but not yet
-	// safe to yield.
-	late      []lateRecord
-	lateMin   []sim.Time
-	lateNext  int
-	prefixMax sim.Time
-	pending   jobHeap
-	eof       bool
+	// order puts the records back in submit order, as the SWF reader
+	// does (traces.Reorder).
+	order *traces.Reorder
+	eof   bool
 
 	// yielded and arrays know the jobs yielded so far, when the dump has
 	// a Dependency field: a dependency on a job not among them is dropped.
 	yielded map[string]bool
 	arrays  map[string][]string // array job id → its tasks yielded ("123" → 123_1, 123_2)
-}
-
-type lateRecord struct {
-	line int
-	at   sim.Time
 }
 
 // Open reads the header, scans the dump once (for its epoch and its
@@ -97,7 +85,7 @@ func newReader(path string, openRaw func() (io.ReadCloser, error), opt Options) 
 	if opt.Location == nil {
 		opt.Location = time.UTC
 	}
-	r := &Reader{path: path, openRaw: openRaw, opt: opt, names: map[string]string{}}
+	r := &Reader{path: path, openRaw: openRaw, opt: opt, names: map[string]string{}, order: traces.NewReorder(0)}
 	if err := r.scan(); err != nil {
 		return nil, err
 	}
@@ -105,7 +93,6 @@ func newReader(path string, openRaw func() (io.ReadCloser, error), opt Options) 
 		return nil, err
 	}
 	r.nextLine() // the header, read by scan
-	r.prefixMax = -1 << 62
 	if r.hdr.has(cDependency) && !opt.SubmitAtEligible {
 		r.yielded, r.arrays = map[string]bool{}, map[string][]string{}
 	}
@@ -218,20 +205,10 @@ func (r *Reader) scan() error {
 	default:
 		r.epoch = time.Unix(0, 0).In(r.opt.Location)
 	}
-	max := int64(-1 << 62)
 	for _, s := range order {
-		if s.at < max {
-			r.late = append(r.late, lateRecord{s.line, r.simTime(time.Unix(s.at, 0))})
-		} else {
-			max = s.at
-		}
+		_ = r.order.Note(s.line, r.simTime(time.Unix(s.at, 0))) // unbounded: never fails
 	}
-	r.lateMin = make([]sim.Time, len(r.late))
-	m := sim.Forever
-	for i := len(r.late) - 1; i >= 0; i-- {
-		m = min(m, r.late[i].at)
-		r.lateMin[i] = m
-	}
+	r.order.Seal()
 	return nil
 }
 
@@ -274,8 +251,8 @@ func (r *Reader) simTime(t time.Time) sim.Time {
 // Next returns the next job in (submit, file order), or io.EOF.
 func (r *Reader) Next() (*sim.Job, error) {
 	for {
-		if len(r.pending) > 0 && (r.eof || r.pending[0].job.Submit <= r.bound()) {
-			return r.yield(heap.Pop(&r.pending).(pendingJob).job), nil
+		if j := r.order.Ready(r.line, r.eof); j != nil {
+			return r.yield(j), nil
 		}
 		if r.eof {
 			return nil, io.EOF
@@ -289,23 +266,9 @@ func (r *Reader) Next() (*sim.Job, error) {
 			return nil, err
 		}
 		if j != nil {
-			heap.Push(&r.pending, pendingJob{j, r.line})
+			_ = r.order.Hold(j, r.line) // unbounded: never fails
 		}
 	}
-}
-
-// bound is the least submit time any record after the current line can
-// have: records in order are no earlier than the running maximum, and the
-// out-of-order ones are known from the first pass.
-func (r *Reader) bound() sim.Time {
-	for r.lateNext < len(r.late) && r.late[r.lateNext].line <= r.line {
-		r.lateNext++
-	}
-	b := r.prefixMax
-	if r.lateNext < len(r.late) {
-		b = min(b, r.lateMin[r.lateNext])
-	}
-	return b
 }
 
 // readRecord parses the next data line; (nil, nil) for a line that yields
@@ -319,7 +282,7 @@ func (r *Reader) readRecord() (*sim.Job, error) {
 		return nil, io.EOF
 	}
 	if at, ok := r.submitUnix(line); ok {
-		r.prefixMax = max(r.prefixMax, r.simTime(time.Unix(at, 0)))
+		r.order.Passed(r.simTime(time.Unix(at, 0)))
 	}
 	j, perr, bad := r.parse(line)
 	if perr != nil {
@@ -359,30 +322,4 @@ func (r *Reader) yield(j *sim.Job) *sim.Job {
 		r.arrays[base] = append(r.arrays[base], j.ID)
 	}
 	return j
-}
-
-type pendingJob struct {
-	job  *sim.Job
-	line int
-}
-
-// jobHeap orders pending jobs by (submit, line): container/heap's
-// interface.
-type jobHeap []pendingJob
-
-func (h jobHeap) Len() int { return len(h) }
-func (h jobHeap) Less(a, b int) bool {
-	if h[a].job.Submit != h[b].job.Submit {
-		return h[a].job.Submit < h[b].job.Submit
-	}
-	return h[a].line < h[b].line
-}
-func (h jobHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *jobHeap) Push(x any)   { *h = append(*h, x.(pendingJob)) }
-func (h *jobHeap) Pop() any {
-	s := *h
-	p := s[len(s)-1]
-	s[len(s)-1] = pendingJob{}
-	*h = s[:len(s)-1]
-	return p
 }

@@ -51,20 +51,9 @@ type Reader struct {
 	strings  map[string]string // interned user/group/queue names
 	requests map[int64][]sim.Quantity
 
-	// Reordering (see doc.go): late lists out-of-order records (line,
-	// submit) found by the first pass; lateMin[i] is the least submit of
-	// late[i:]. pending holds parsed jobs not yet safe to emit.
-	late      []lateRecord
-	lateMin   []sim.Time
-	lateNext  int
-	prefixMax sim.Time
-	pending   jobHeap
-	eof       bool
-}
-
-type lateRecord struct {
-	line int
-	at   sim.Time
+	// order puts the records back in submit order (see doc.go).
+	order *traces.Reorder
+	eof   bool
 }
 
 // Open reads the header, scans the file once for out-of-order records and
@@ -86,7 +75,8 @@ func newReader(path string, openRaw func() (io.ReadCloser, error), opt Options) 
 	if opt.MaxHeldBack <= 0 {
 		opt.MaxHeldBack = DefaultMaxHeldBack
 	}
-	r := &Reader{path: path, openRaw: openRaw, opt: opt, strings: map[string]string{}, requests: map[int64][]sim.Quantity{}}
+	r := &Reader{path: path, openRaw: openRaw, opt: opt, strings: map[string]string{}, requests: map[int64][]sim.Quantity{},
+		order: traces.NewReorder(opt.MaxHeldBack)}
 	r.header.file = path
 	if err := r.scan(); err != nil {
 		return nil, err
@@ -106,7 +96,6 @@ func newReader(path string, openRaw func() (io.ReadCloser, error), opt Options) 
 	if err := r.open(); err != nil {
 		return nil, err
 	}
-	r.prefixMax = -1 << 62
 	return r, nil
 }
 
@@ -154,7 +143,6 @@ func (r *Reader) scan() error {
 		return err
 	}
 	defer r.Close()
-	max := sim.Time(-1 << 62)
 	for r.sc.Scan() {
 		r.line++
 		b := r.sc.Bytes()
@@ -171,24 +159,14 @@ func (r *Reader) scan() error {
 		if !ok {
 			continue
 		}
-		if at < max {
-			if len(r.late) == r.opt.MaxHeldBack {
-				return &traces.ParseError{File: r.path, Line: r.line, Err: fmt.Errorf("more than %d records out of submit order: sort the log by submit time (field 2) first", r.opt.MaxHeldBack)}
-			}
-			r.late = append(r.late, lateRecord{r.line, at})
-		} else {
-			max = at
+		if err := r.order.Note(r.line, at); err != nil {
+			return &traces.ParseError{File: r.path, Line: r.line, Err: fmt.Errorf("more than %d records out of submit order: sort the log by submit time (field 2) first", r.opt.MaxHeldBack)}
 		}
 	}
 	if err := r.sc.Err(); err != nil {
 		return &traces.ParseError{File: r.path, Line: r.line + 1, Err: err}
 	}
-	r.lateMin = make([]sim.Time, len(r.late))
-	m := sim.Forever
-	for i := len(r.late) - 1; i >= 0; i-- {
-		m = min(m, r.late[i].at)
-		r.lateMin[i] = m
-	}
+	r.order.Seal()
 	return nil
 }
 
@@ -204,8 +182,8 @@ func (r *Reader) submitOf(b []byte) (sim.Time, bool) {
 // Next returns the next job in (submit, file order), or io.EOF.
 func (r *Reader) Next() (*sim.Job, error) {
 	for {
-		if len(r.pending) > 0 && (r.eof || r.pending[0].job.Submit <= r.bound()) {
-			return r.pending.pop().job, nil
+		if j := r.order.Ready(r.line, r.eof); j != nil {
+			return j, nil
 		}
 		if r.eof {
 			return nil, io.EOF
@@ -219,26 +197,11 @@ func (r *Reader) Next() (*sim.Job, error) {
 			return nil, err
 		}
 		if j != nil {
-			if len(r.pending) == r.opt.MaxHeldBack {
-				return nil, &traces.ParseError{File: r.path, Line: r.line, Err: fmt.Errorf("more than %d records wait for an earlier one further on (submit %s s): sort the log by submit time (field 2) first", r.opt.MaxHeldBack, r.bound())}
+			if err := r.order.Hold(j, r.line); err != nil {
+				return nil, &traces.ParseError{File: r.path, Line: r.line, Err: fmt.Errorf("more than %d records wait for an earlier one further on (submit %s s): sort the log by submit time (field 2) first", r.opt.MaxHeldBack, r.order.Bound(r.line))}
 			}
-			r.pending.push(pendingJob{j, r.line})
 		}
 	}
-}
-
-// bound is the least submit time any record after the current line can
-// have: records in order are no earlier than the running maximum, and the
-// out-of-order ones are known from the first pass.
-func (r *Reader) bound() sim.Time {
-	for r.lateNext < len(r.late) && r.late[r.lateNext].line <= r.line {
-		r.lateNext++
-	}
-	b := r.prefixMax
-	if r.lateNext < len(r.late) {
-		b = min(b, r.lateMin[r.lateNext])
-	}
-	return b
 }
 
 // readRecord parses the next data line; it returns (nil, nil) for a line
@@ -260,9 +223,9 @@ func (r *Reader) readRecord() (*sim.Job, error) {
 	// Every record with a readable submit time raises the bound, parsed
 	// or skipped; a parsed job's Submit is that time.
 	if j != nil {
-		r.prefixMax = max(r.prefixMax, j.Submit)
-	} else if at, ok := r.submitOf(b); ok && at > r.prefixMax {
-		r.prefixMax = at
+		r.order.Passed(j.Submit)
+	} else if at, ok := r.submitOf(b); ok {
+		r.order.Passed(at)
 	}
 	if perr != nil {
 		if r.opt.Strict {
@@ -430,58 +393,4 @@ func (r *Reader) intern(prefix string, b []byte) string {
 	s := prefix + string(b)
 	r.strings[s] = s
 	return s
-}
-
-type pendingJob struct {
-	job  *sim.Job
-	line int
-}
-
-// jobHeap orders pending jobs by (submit, line).
-type jobHeap []pendingJob
-
-func (h jobHeap) less(a, b int) bool {
-	if h[a].job.Submit != h[b].job.Submit {
-		return h[a].job.Submit < h[b].job.Submit
-	}
-	return h[a].line < h[b].line
-}
-
-func (h *jobHeap) push(p pendingJob) {
-	*h = append(*h, p)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		up := (i - 1) / 2
-		if !s.less(i, up) {
-			break
-		}
-		s[i], s[up] = s[up], s[i]
-		i = up
-	}
-}
-
-func (h *jobHeap) pop() pendingJob {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s[last] = pendingJob{}
-	s = s[:last]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= len(s) {
-			break
-		}
-		m := l
-		if l+1 < len(s) && s.less(l+1, l) {
-			m = l + 1
-		}
-		if !s.less(m, i) {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-	*h = s
-	return top
 }
