@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // dagRows is job x with every kind of bad DAG: it keeps M1 and M2_1 only.
@@ -28,7 +29,7 @@ var dagRows = []string{
 
 func TestDAGMalformedLenient(t *testing.T) {
 	r := fromStrings(strings.Join(dagRows, "\n")+"\n", "", Options{})
-	jobs := readAll(t, r)
+	jobs := tracetest.All(t, r)
 	var ids []string
 	for _, j := range jobs {
 		ids = append(ids, j.ID)
@@ -88,8 +89,8 @@ func TestDAGMalformedStrict(t *testing.T) {
 		for _, i := range c.rows {
 			rows = append(rows, dagRows[i])
 		}
-		_, err := drain(fromStrings(strings.Join(rows, "\n")+"\n", "", Options{Options: traces.Options{Strict: true}}))
-		pe := parseErr(t, err)
+		_, err := tracetest.Drain(fromStrings(strings.Join(rows, "\n")+"\n", "", Options{Options: traces.Options{Strict: true}}))
+		pe := tracetest.ParseErr(t, err)
 		if pe.Line != c.line || pe.Field != "task_name" || !errors.Is(err, c.reason) || !strings.Contains(err.Error(), c.message) {
 			t.Errorf("rows %v: got %v, want line %d, %v, %q", c.rows, err, c.line, c.reason, c.message)
 		}

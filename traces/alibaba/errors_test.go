@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // goodTasks are two valid batch_task rows; a bad row goes in as line 2.
@@ -40,14 +41,14 @@ func TestStrictTaskFields(t *testing.T) {
 	}
 	for _, c := range cases {
 		text := goodTask1 + "\n" + c.row + "\n" + goodTask2 + "\n"
-		_, err := drain(fromStrings(text, "", Options{Options: traces.Options{Strict: true}}))
-		pe := parseErr(t, err)
+		_, err := tracetest.Drain(fromStrings(text, "", Options{Options: traces.Options{Strict: true}}))
+		pe := tracetest.ParseErr(t, err)
 		if pe.File != "batch_task.csv" || pe.Line != 2 || pe.Field != c.field {
 			t.Errorf("%q: got %v, want batch_task.csv:2 field %q", c.row, err, c.field)
 		}
 		// Lenient: the row is skipped and counted, the good rows stay.
 		r := fromStrings(text, "", Options{})
-		jobs, err := drain(r)
+		jobs, err := tracetest.Drain(r)
 		if err != nil || len(jobs) != 2 || r.Skips().Total != 1 {
 			t.Errorf("%q lenient: %d jobs, %d skipped, %v", c.row, len(jobs), r.Skips().Total, err)
 		}
@@ -71,13 +72,13 @@ func TestStrictInstanceFields(t *testing.T) {
 	tasks := goodTask1 + "\n" + goodTask2 + "\n"
 	for _, c := range cases {
 		inst := good + "\n" + c.row + "\n"
-		_, err := drain(fromStrings(tasks, inst, Options{Options: traces.Options{Strict: true}}))
-		pe := parseErr(t, err)
+		_, err := tracetest.Drain(fromStrings(tasks, inst, Options{Options: traces.Options{Strict: true}}))
+		pe := tracetest.ParseErr(t, err)
 		if pe.File != "batch_instance.csv" || pe.Line != 2 || pe.Field != c.field {
 			t.Errorf("%q: got %v, want batch_instance.csv:2 field %q", c.row, err, c.field)
 		}
 		r := fromStrings(tasks, inst, Options{})
-		jobs, err := drain(r)
+		jobs, err := tracetest.Drain(r)
 		if err != nil || len(jobs) != 2 || r.Skips().Total != 1 {
 			t.Errorf("%q lenient: %d jobs, %d skipped, %v", c.row, len(jobs), r.Skips().Total, err)
 		}
@@ -106,7 +107,7 @@ func TestStrictMachineFields(t *testing.T) {
 	for _, c := range cases {
 		text := good + "\n" + c.row + "\n"
 		_, err := ParseMachines(strings.NewReader(text), "machine_meta.csv", traces.Options{Strict: true})
-		pe := parseErr(t, err)
+		pe := tracetest.ParseErr(t, err)
 		if pe.File != "machine_meta.csv" || pe.Line != 2 || pe.Field != c.field {
 			t.Errorf("%q: got %v, want machine_meta.csv:2 field %q", c.row, err, c.field)
 		}
@@ -136,7 +137,7 @@ func TestLenientCounts(t *testing.T) {
 		"M1,1,e,1,Terminated,10,20,100,1",     // good
 	}
 	r := fromStrings(strings.Join(rows, "\n")+"\n", "", Options{})
-	jobs := readAll(t, r)
+	jobs := tracetest.All(t, r)
 	// 4 good rows: a/M1, a/M2_1, c/task_x, e/M1; 6 bad ones.
 	if len(jobs) != 4 {
 		t.Errorf("%d jobs:\n%s", len(jobs), formatJobs(jobs))

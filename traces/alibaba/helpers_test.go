@@ -3,7 +3,6 @@ package alibaba
 import (
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,37 +14,13 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/alibaba/golden")
 
 // testdata holds the hand-written sample trace.
 var testdata = filepath.Join("..", "..", "testdata", "alibaba")
-
-// readAll drains a reader, failing the test on an error.
-func readAll(t testing.TB, r *Reader) []*sim.Job {
-	t.Helper()
-	jobs, err := drain(r)
-	if err != nil {
-		t.Fatalf("Next: %v", err)
-	}
-	return jobs
-}
-
-// drain reads jobs until io.EOF or an error.
-func drain(r *Reader) ([]*sim.Job, error) {
-	var jobs []*sim.Job
-	for {
-		j, err := r.Next()
-		if err == io.EOF {
-			return jobs, nil
-		}
-		if err != nil {
-			return jobs, err
-		}
-		jobs = append(jobs, j)
-	}
-}
 
 // fromStrings reads tasks (and instances, when not "") given as text.
 func fromStrings(tasks, instances string, opt Options) *Reader {
@@ -54,16 +29,6 @@ func fromStrings(tasks, instances string, opt Options) *Reader {
 		inst = strings.NewReader(instances)
 	}
 	return NewReader(strings.NewReader(tasks), "batch_task.csv", inst, "batch_instance.csv", opt)
-}
-
-// parseErr asserts err is a *traces.ParseError and returns it.
-func parseErr(t testing.TB, err error) *traces.ParseError {
-	t.Helper()
-	var pe *traces.ParseError
-	if !errors.As(err, &pe) {
-		t.Fatalf("error %v (%T) is not a *traces.ParseError", err, err)
-	}
-	return pe
 }
 
 // formatJob prints a job on one line for golden files.
@@ -108,20 +73,7 @@ func formatSkips(s traces.Skips) string {
 // golden compares got with testdata/alibaba/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join(testdata, "golden", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s differs (run with -update if the change is intended):\ngot:\n%swant:\n%s", path, got, want)
-	}
+	tracetest.Golden(t, filepath.Join(testdata, "golden", name), got, *update)
 }
 
 // writeGzip writes data gzip-compressed to path.

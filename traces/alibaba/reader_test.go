@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // TestSampleGolden: the sample parses, with and without batch_instance,
@@ -34,7 +35,7 @@ func TestSampleGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			jobs := readAll(t, r)
+			jobs := tracetest.All(t, r)
 			r.Close()
 			if s := r.Skips(); s.Total != 0 {
 				t.Errorf("%s: skipped %d records: %v", c.golden, s.Total, s.First)
@@ -60,7 +61,7 @@ func TestSampleMapping(t *testing.T) {
 		defer r.Close()
 		m := map[string]*sim.Job{}
 		var order []string
-		for _, j := range readAll(t, r) {
+		for _, j := range tracetest.All(t, r) {
 			m[j.ID] = j
 			order = append(order, j.ID)
 		}
@@ -130,7 +131,7 @@ func TestWindowReorders(t *testing.T) {
 	// File order A (100), B (300), C (50). Window 2: all three fit (the
 	// heap pops only when it holds more than 2), so C, A, B.
 	const rows = "M1,1,A,1,Terminated,100,110,100,1\nM1,1,B,1,Terminated,300,310,100,1\nM1,1,C,1,Terminated,50,60,100,1\n"
-	jobs := readAll(t, fromStrings(rows, "", Options{Window: 2}))
+	jobs := tracetest.All(t, fromStrings(rows, "", Options{Window: 2}))
 	var ids []string
 	for _, j := range jobs {
 		ids = append(ids, j.ID)
@@ -140,14 +141,14 @@ func TestWindowReorders(t *testing.T) {
 	}
 	// Window 1: reading B makes two jobs, so A (100) leaves; C (50) then
 	// starts before it: strict stops at line 3, field start_time.
-	_, err := drain(fromStrings(rows, "", Options{Window: 1, Options: traces.Options{Strict: true}}))
-	pe := parseErr(t, err)
+	_, err := tracetest.Drain(fromStrings(rows, "", Options{Window: 1, Options: traces.Options{Strict: true}}))
+	pe := tracetest.ParseErr(t, err)
 	if pe.Line != 3 || pe.Field != "start_time" || pe.File != "batch_task.csv" {
 		t.Errorf("window 1 strict: %v", err)
 	}
 	// Lenient: C skipped and counted, A and B in order.
 	r := fromStrings(rows, "", Options{Window: 1})
-	jobs = readAll(t, r)
+	jobs = tracetest.All(t, r)
 	if len(jobs) != 2 || jobs[0].ID != "A/M1" || jobs[1].ID != "B/M1" || r.Skips().Total != 1 {
 		t.Errorf("window 1 lenient: %d jobs, %d skipped", len(jobs), r.Skips().Total)
 	}
@@ -157,7 +158,7 @@ func TestWindowReorders(t *testing.T) {
 // merged while the window holds it.
 func TestRowsOfAJobMerge(t *testing.T) {
 	rows := "M1,1,A,1,Terminated,100,110,100,1\nM1,1,B,1,Terminated,120,130,100,1\nM2_1,1,A,1,Terminated,115,118,100,1\n"
-	jobs := readAll(t, fromStrings(rows, "", Options{Options: traces.Options{Strict: true}}))
+	jobs := tracetest.All(t, fromStrings(rows, "", Options{Options: traces.Options{Strict: true}}))
 	if len(jobs) != 3 || jobs[1].ID != "A/M2_1" || jobs[1].Submit != 100*sim.Second || jobs[1].DependsOn[0].ID != "A/M1" {
 		t.Errorf("got:\n%s", formatJobs(jobs))
 	}
@@ -176,8 +177,8 @@ func TestGzip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	got := formatJobs(readAll(t, r))
-	want := formatJobs(readAll(t, fromStrings(string(plain), "", Options{})))
+	got := formatJobs(tracetest.All(t, r))
+	want := formatJobs(tracetest.All(t, fromStrings(string(plain), "", Options{})))
 	if got != want {
 		t.Errorf("gzip differs:\n%s\nvs\n%s", got, want)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/azure/golden")
@@ -23,20 +23,6 @@ var (
 	testdata = filepath.Join("..", "..", "testdata", "azure")
 	sample   = filepath.Join(testdata, "vmtable.csv")
 )
-
-func drain(r *Reader) ([]*sim.Job, error) {
-	var jobs []*sim.Job
-	for {
-		j, err := r.Next()
-		if err == io.EOF {
-			return jobs, nil
-		}
-		if err != nil {
-			return jobs, err
-		}
-		jobs = append(jobs, j)
-	}
-}
 
 func formatJobs(jobs []*sim.Job) string {
 	var b strings.Builder
@@ -52,15 +38,6 @@ func formatJobs(jobs []*sim.Job) string {
 	return b.String()
 }
 
-func parseErr(t testing.TB, err error) *traces.ParseError {
-	t.Helper()
-	var pe *traces.ParseError
-	if !errors.As(err, &pe) {
-		t.Fatalf("error %v (%T) is not a *traces.ParseError", err, err)
-	}
-	return pe
-}
-
 // TestSampleGolden: the sample parses, strict and lenient alike, into the
 // golden jobs, in creation order.
 func TestSampleGolden(t *testing.T) {
@@ -70,7 +47,7 @@ func TestSampleGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs, err := drain(r)
+		jobs, err := tracetest.Drain(r)
 		r.Close()
 		if err != nil || r.Skips().Total != 0 {
 			t.Fatalf("strict %t: %v, %d skipped", strict, err, r.Skips().Total)
@@ -112,7 +89,7 @@ func TestMapping(t *testing.T) {
 		// empty vmdeleted: runs to TraceEnd, 2592000 − 20000 = 2572000 s.
 		"vm4,s3,d3,20000,,20,5,10,Unknown,2,4",
 	}, "\n") + "\n"
-	jobs, err := drain(NewReader(strings.NewReader(rows), "vmtable.csv", Options{Options: traces.Options{Strict: true}}))
+	jobs, err := tracetest.Drain(NewReader(strings.NewReader(rows), "vmtable.csv", Options{Options: traces.Options{Strict: true}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +113,7 @@ func TestMapping(t *testing.T) {
 		}
 	}
 	// Other values for the open buckets and the window's end.
-	jobs, _ = drain(NewReader(strings.NewReader(rows), "vmtable.csv", Options{OpenCores: 40, OpenMemoryGB: 96, TraceEnd: 30000 * sim.Second}))
+	jobs, _ = tracetest.Drain(NewReader(strings.NewReader(rows), "vmtable.csv", Options{OpenCores: 40, OpenMemoryGB: 96, TraceEnd: 30000 * sim.Second}))
 	if jobs[1].Request[0].Amount != 40000 || jobs[1].Request[1].Amount != 96000 || jobs[3].Runtime != 10000*sim.Second {
 		t.Errorf("options not applied:\n%s", formatJobs(jobs))
 	}
@@ -156,18 +133,18 @@ func TestSortWindow(t *testing.T) {
 	}
 	// Window 3: the reader holds up to 4 before the first leaves, so e
 	// (50), read fourth, is still held with the others: e, a, c, b.
-	jobs, err := drain(NewReader(strings.NewReader(rows), "vmtable.csv", Options{Window: 3}))
+	jobs, err := tracetest.Drain(NewReader(strings.NewReader(rows), "vmtable.csv", Options{Window: 3}))
 	if err != nil || ids(jobs) != "e,a,c,b" {
 		t.Errorf("window 3: %s, %v", ids(jobs), err)
 	}
 	// Window 1: a and b held, a (100) leaves; c (200) is in time; with b
 	// and c held, c (200) leaves; e (50) is late: line 4, vmcreated.
-	_, err = drain(NewReader(strings.NewReader(rows), "vmtable.csv", Options{Window: 1, Options: traces.Options{Strict: true}}))
-	if pe := parseErr(t, err); pe.Line != 4 || pe.Field != "vmcreated" || !errors.Is(err, errLate) {
+	_, err = tracetest.Drain(NewReader(strings.NewReader(rows), "vmtable.csv", Options{Window: 1, Options: traces.Options{Strict: true}}))
+	if pe := tracetest.ParseErr(t, err); pe.Line != 4 || pe.Field != "vmcreated" || !errors.Is(err, errLate) {
 		t.Errorf("window 1 strict: %v", err)
 	}
 	r := NewReader(strings.NewReader(rows), "vmtable.csv", Options{Window: 1})
-	jobs, err = drain(r)
+	jobs, err = tracetest.Drain(r)
 	if err != nil || ids(jobs) != "a,c,b" || r.Skips().Total != 1 || r.Skips().ByReason[errLate.Error()] != 1 {
 		t.Errorf("window 1 lenient: %s, %d skipped, %v", ids(jobs), r.Skips().Total, err)
 	}
@@ -198,13 +175,13 @@ func TestStrictFields(t *testing.T) {
 	}
 	for _, c := range cases {
 		text := good + "\n" + c.row + "\n" + good + "\n"
-		_, err := drain(NewReader(strings.NewReader(text), "vmtable.csv", Options{Options: traces.Options{Strict: true}}))
-		pe := parseErr(t, err)
+		_, err := tracetest.Drain(NewReader(strings.NewReader(text), "vmtable.csv", Options{Options: traces.Options{Strict: true}}))
+		pe := tracetest.ParseErr(t, err)
 		if pe.File != "vmtable.csv" || pe.Line != 2 || pe.Field != c.field {
 			t.Errorf("%q: got %v, want vmtable.csv:2 field %q", c.row, err, c.field)
 		}
 		r := NewReader(strings.NewReader(text), "vmtable.csv", Options{})
-		jobs, err := drain(r)
+		jobs, err := tracetest.Drain(r)
 		if err != nil || len(jobs) != 2 || r.Skips().Total != 1 {
 			t.Errorf("%q lenient: %d jobs, %d skipped, %v", c.row, len(jobs), r.Skips().Total, err)
 		}
@@ -224,7 +201,7 @@ func TestLenientCounts(t *testing.T) {
 		"vm7,s,d,700,900,1,1,1,Unknown,>24,>64", // good
 	}, "\n") + "\n"
 	r := NewReader(strings.NewReader(text), "vmtable.csv", Options{})
-	jobs, err := drain(r)
+	jobs, err := tracetest.Drain(r)
 	s := r.Skips()
 	// 2 good, 5 bad: missing ×2, before vmcreated ×1, bucket ×2.
 	if err != nil || len(jobs) != 2 || s.Total != 5 || s.ByReason[errMissing.Error()] != 2 ||
@@ -251,8 +228,8 @@ func TestGzipAndIsTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	gz, _ := drain(r)
-	plain, _ := drain(NewReader(bytes.NewReader(data), "vmtable.csv", Options{}))
+	gz, _ := tracetest.Drain(r)
+	plain, _ := tracetest.Drain(NewReader(bytes.NewReader(data), "vmtable.csv", Options{}))
 	if formatJobs(gz) != formatJobs(plain) || len(plain) == 0 {
 		t.Error("gzip and plain differ")
 	}

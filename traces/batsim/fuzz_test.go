@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // addSeeds adds every testdata/batsim file ending in ext to the corpus.
@@ -51,7 +52,7 @@ func FuzzWorkload(f *testing.F) {
 				t.Fatal("strict reader skipped records")
 			}
 			last := sim.Time(-1)
-			for _, j := range readAll(t, r) {
+			for _, j := range tracetest.All(t, r) {
 				if j.ID == "" || j.Submit < 0 || j.Submit < last || j.Runtime < 0 || j.Tasks < 1 ||
 					(j.Walltime != sim.NoWalltime && j.Walltime <= 0) || len(j.Request) != 1 {
 					t.Fatalf("bad job %s", formatJob(j))

@@ -1,10 +1,8 @@
 package batsim
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/schedsim/schedsim/sim"
-	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/batsim/golden")
@@ -28,32 +26,6 @@ func sharedDir(t testing.TB) string {
 		t.Skipf("shared traces not available: %v", err)
 	}
 	return dir
-}
-
-// readAll drains a reader.
-func readAll(t testing.TB, r *WorkloadReader) []*sim.Job {
-	t.Helper()
-	var jobs []*sim.Job
-	for {
-		j, err := r.Next()
-		if err == io.EOF {
-			return jobs
-		}
-		if err != nil {
-			t.Fatalf("Next: %v", err)
-		}
-		jobs = append(jobs, j)
-	}
-}
-
-// parseErr asserts err is a *traces.ParseError and returns it.
-func parseErr(t testing.TB, err error) *traces.ParseError {
-	t.Helper()
-	var pe *traces.ParseError
-	if !errors.As(err, &pe) {
-		t.Fatalf("error %v (%T) is not a *traces.ParseError", err, err)
-	}
-	return pe
 }
 
 // formatJob prints a job on one line for golden files.
@@ -92,33 +64,5 @@ func formatNode(n sim.NodeSpec) string {
 // golden compares got with testdata/batsim/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join(testdata, "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(want) != got {
-		wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
-		for i := 0; i < len(wl) || i < len(gl); i++ {
-			var w, g string
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if w != g {
-				t.Fatalf("%s differs at line %d:\nwant %q\ngot  %q\n(run with -update if the change is intended)", path, i+1, w, g)
-			}
-		}
-	}
+	tracetest.Golden(t, filepath.Join(testdata, "golden", name), got, *update)
 }

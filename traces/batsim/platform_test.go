@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // power checks every node's watts and returns the node names.
@@ -233,7 +234,7 @@ func TestPlatformErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			pe := parseErr(t, err)
+			pe := tracetest.ParseErr(t, err)
 			if pe.File != "p.xml" || pe.Line != c.line || pe.Field != c.field || !strings.Contains(err.Error(), c.msg) {
 				t.Errorf("got %q (line %d, field %q), want line %d, field %q, message with %q",
 					err, pe.Line, pe.Field, c.line, c.field, c.msg)

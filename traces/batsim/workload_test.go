@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 func TestMediumLate(t *testing.T) {
@@ -19,7 +20,7 @@ func TestMediumLate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs := readAll(t, r)
+	jobs := tracetest.All(t, r)
 	if len(jobs) != 801 || r.Len() != 801 {
 		t.Fatalf("got %d jobs (Len %d), want 801", len(jobs), r.Len())
 	}
@@ -126,7 +127,7 @@ func TestSharedWorkloads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := len(readAll(t, r)); n != c.jobs {
+			if n := len(tracetest.All(t, r)); n != c.jobs {
 				t.Errorf("lenient: %d jobs, want %d", n, c.jobs)
 			}
 			if s := r.Skips(); s.Total != c.skips {
@@ -167,7 +168,7 @@ func TestGoldenWorkloads(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b strings.Builder
-			for _, j := range readAll(t, r) {
+			for _, j := range tracetest.All(t, r) {
 				b.WriteString(formatJob(j) + "\n")
 			}
 			golden(t, strings.TrimSuffix(name, ".json")+".jobs", b.String())
@@ -225,7 +226,7 @@ func TestBadRecords(t *testing.T) {
 			if err == nil {
 				t.Fatal("strict: no error")
 			}
-			pe := parseErr(t, err)
+			pe := tracetest.ParseErr(t, err)
 			if pe.File != "w.json" || pe.Line != 9 || pe.Field != c.field || !strings.Contains(pe.Err.Error(), c.msg) {
 				t.Errorf("strict: got %q (line %d, field %q), want line 9, field %q, message with %q",
 					err, pe.Line, pe.Field, c.field, c.msg)
@@ -235,7 +236,7 @@ func TestBadRecords(t *testing.T) {
 			if err != nil {
 				t.Fatalf("lenient: %v", err)
 			}
-			jobs := readAll(t, r)
+			jobs := tracetest.All(t, r)
 			if len(jobs) != 1 || jobs[0].ID != "ok" {
 				t.Errorf("lenient: kept %d jobs, want the good one", len(jobs))
 			}
@@ -271,7 +272,7 @@ func TestBadFiles(t *testing.T) {
 				if err == nil {
 					t.Fatalf("strict=%t: no error", strict)
 				}
-				pe := parseErr(t, err)
+				pe := tracetest.ParseErr(t, err)
 				if pe.Line != c.line || pe.Field != c.field || !strings.Contains(err.Error(), c.msg) {
 					t.Errorf("strict=%t: got %q (line %d, field %q), want line %d, field %q, %q",
 						strict, err, pe.Line, pe.Field, c.line, c.field, c.msg)
@@ -293,7 +294,7 @@ func TestJobFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, j := range readAll(t, r) {
+	for _, j := range tracetest.All(t, r) {
 		got = append(got, formatJob(j))
 	}
 	// Sorted by subtime; the three jobs at 3 s keep their file order.
@@ -321,7 +322,7 @@ func TestProfilesBeforeJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if jobs := readAll(t, r); len(jobs) != 1 || jobs[0].Runtime != sim.Second {
+	if jobs := tracetest.All(t, r); len(jobs) != 1 || jobs[0].Runtime != sim.Second {
 		t.Errorf("jobs = %v", jobs)
 	}
 }
@@ -339,7 +340,7 @@ func TestSyntaxErrorLine(t *testing.T) {
 {"id": 3, "subtime": 0, "res": 1, "profile": "d10"},
 {"id": 4, "subtime": 0, "res": 1,, "profile": "d10"}`)
 	_, err := ParseWorkload("w.json", []byte(doc), traces.Options{})
-	if pe := parseErr(t, err); pe.Line != 11 || !strings.Contains(err.Error(), "invalid character ','") {
+	if pe := tracetest.ParseErr(t, err); pe.Line != 11 || !strings.Contains(err.Error(), "invalid character ','") {
 		t.Errorf("got %v (line %d), want line 11", err, pe.Line)
 	}
 }

@@ -2,29 +2,14 @@ package gen
 
 import (
 	"bytes"
-	"io"
 	"math"
 	"reflect"
 	"testing"
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
-
-func drain(t *testing.T, g *Generator) []*sim.Job {
-	t.Helper()
-	var jobs []*sim.Job
-	for {
-		j, err := g.Next()
-		if err == io.EOF {
-			return jobs
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		jobs = append(jobs, j)
-	}
-}
 
 // TestSameSeedSameJobs: every model gives the same jobs for the same seed
 // and different ones for another seed.
@@ -35,7 +20,7 @@ func TestSameSeedSameJobs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return drain(t, g)
+			return tracetest.All(t, g)
 		}
 		a, b, c := gen(5), gen(5), gen(6)
 		if len(a) != 2000 {
@@ -62,7 +47,7 @@ func TestPoissonMatchesParameters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := drain(t, g)
+	all := tracetest.All(t, g)
 	n := float64(jobs)
 	// Exponential gaps: sd = mean = 360 s, so the mean of n gaps is within
 	// 5 · 360 / √n = 5.7 s of 360 s; the last submit is their sum.
@@ -126,7 +111,7 @@ func TestGoogleShapes(t *testing.T) {
 	high := 0
 	users := map[string]int{}
 	shapes := map[[2]sim.Amount]bool{}
-	for _, j := range drain(t, g) {
+	for _, j := range tracetest.All(t, g) {
 		if j.Tasks != 1 || len(j.Request) != 2 || j.Request[0].Resource != "cpu" || j.Request[1].Resource != "mem" {
 			t.Fatalf("job %s: %d tasks of %v, want one task of cpu and mem", j.ID, j.Tasks, j.Request)
 		}

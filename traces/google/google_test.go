@@ -3,7 +3,6 @@ package google
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,27 +11,12 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
 const testdata = "../../testdata/google"
-
-// readAll drains r.
-func readAll(t testing.TB, r *Reader) ([]*sim.Job, error) {
-	t.Helper()
-	var jobs []*sim.Job
-	for {
-		j, err := r.Next()
-		if err == io.EOF {
-			return jobs, nil
-		}
-		if err != nil {
-			return jobs, err
-		}
-		jobs = append(jobs, j)
-	}
-}
 
 func dumpJob(j *sim.Job) string {
 	var b strings.Builder
@@ -109,7 +93,7 @@ func openAll(t testing.TB, dir string, opt Options) (*Reader, []*sim.Job) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
-	jobs, err := readAll(t, r)
+	jobs, err := tracetest.Drain(r)
 	if err != nil {
 		t.Fatal(err)
 	}

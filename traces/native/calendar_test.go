@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // epoch has a fraction of a second, which the calendar keeps.
@@ -27,7 +28,7 @@ func TestCalendarRoundTrip(t *testing.T) {
 	}
 	check := func(name string, r *Reader) {
 		t.Helper()
-		back, err := readAll(t, r)
+		back, err := tracetest.Drain(r)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -79,7 +80,7 @@ func TestCalendarOptional(t *testing.T) {
 			t.Errorf("%v %q: line %q (%v), want %q", c.epoch, c.zone, line, err, c.line)
 		}
 		r := NewJSONLReader(strings.NewReader(string(line)+goodJSONL), "t.jsonl", traces.Options{Strict: true})
-		if jobs, err := readAll(t, r); err != nil || len(jobs) != 1 {
+		if jobs, err := tracetest.Drain(r); err != nil || len(jobs) != 1 {
 			t.Errorf("%q: %d jobs, %v", line, len(jobs), err)
 		}
 		if e, zone := r.Calendar(); !e.Equal(c.epoch) || zone != c.zone {
@@ -94,7 +95,7 @@ func TestCalendarOptional(t *testing.T) {
 		"# " + strings.Repeat("x", maxCalendarLine) + "\n" + goodJSONL,
 	} {
 		r := NewJSONLReader(strings.NewReader(in), "t.jsonl", traces.Options{Strict: true})
-		jobs, err := readAll(t, r)
+		jobs, err := tracetest.Drain(r)
 		if e, zone := r.Calendar(); err != nil || len(jobs) != 1 || !e.IsZero() || zone != "" {
 			t.Errorf("%.40q: %d jobs, %v, calendar %v %q", in, len(jobs), err, e, zone)
 		}

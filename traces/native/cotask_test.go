@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // The cotask_group label names the co-task group; gang: false with several
@@ -27,7 +28,7 @@ func TestCotaskGroupAndIndependentTasks(t *testing.T) {
 		"one group= independent=false gang=false\n" +
 		"hpc group= independent=false gang=true\n" +
 		"plain group= independent=false gang=true\n"
-	jobs, err := readAll(t, NewJSONLReader(strings.NewReader(jsonl), "in.jsonl", traces.Options{Strict: true}))
+	jobs, err := tracetest.Drain(NewJSONLReader(strings.NewReader(jsonl), "in.jsonl", traces.Options{Strict: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestCotaskGroupAndIndependentTasks(t *testing.T) {
 	if err := WriteCSV(&csv, jobs); err != nil {
 		t.Fatal(err)
 	}
-	fromCSV, err := readAll(t, NewCSVReader(bytes.NewReader(csv.Bytes()), "in.csv", traces.Options{Strict: true}))
+	fromCSV, err := tracetest.Drain(NewCSVReader(bytes.NewReader(csv.Bytes()), "in.csv", traces.Options{Strict: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestCotaskGroupAndIndependentTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromParquet, err := readAll(t, r)
+	fromParquet, err := tracetest.Drain(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,10 +69,10 @@ var encodings = []struct {
 	read  func(t *testing.T, data []byte) ([]*sim.Job, error)
 }{
 	{"jsonl", WriteJSONL, func(t *testing.T, data []byte) ([]*sim.Job, error) {
-		return readAll(t, NewJSONLReader(bytes.NewReader(data), "t.jsonl", traces.Options{Strict: true}))
+		return tracetest.Drain(NewJSONLReader(bytes.NewReader(data), "t.jsonl", traces.Options{Strict: true}))
 	}},
 	{"csv", WriteCSV, func(t *testing.T, data []byte) ([]*sim.Job, error) {
-		return readAll(t, NewCSVReader(bytes.NewReader(data), "t.csv", traces.Options{Strict: true}))
+		return tracetest.Drain(NewCSVReader(bytes.NewReader(data), "t.csv", traces.Options{Strict: true}))
 	}},
 	{"parquet", func(w io.Writer, jobs []*sim.Job) error { return WriteParquet(w, jobs, nil) }, func(t *testing.T, data []byte) ([]*sim.Job, error) {
 		jobs, _, err := readParquet(t, data, traces.Options{Strict: true})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // TestNativeDAGSample: testdata/native/dag.{jsonl,csv} hold the same
@@ -67,7 +68,7 @@ func TestNativeDepsRoundTrip(t *testing.T) {
 		if err := enc.write(&b, jobs); err != nil {
 			t.Fatal(err)
 		}
-		back, err := readAll(t, enc.read(bytes.NewReader(b.Bytes()), "out", traces.Options{Strict: true}))
+		back, err := tracetest.Drain(enc.read(bytes.NewReader(b.Bytes()), "out", traces.Options{Strict: true}))
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", enc.name, err, b.String())
 		}
@@ -106,7 +107,7 @@ func TestNativeDepsRoundTrip(t *testing.T) {
 // TestNativeDepsEmpty: an empty list and null are an absent field.
 func TestNativeDepsEmpty(t *testing.T) {
 	in := `{"id":"a","submit_s":0,"runtime_s":1,"depends_on":[]}` + "\n" + `{"id":"b","submit_s":0,"runtime_s":1,"depends_on":null}` + "\n"
-	jobs, err := readAll(t, NewJSONLReader(strings.NewReader(in), "t.jsonl", traces.Options{Strict: true}))
+	jobs, err := tracetest.Drain(NewJSONLReader(strings.NewReader(in), "t.jsonl", traces.Options{Strict: true}))
 	if err != nil || len(jobs) != 2 || jobs[0].DependsOn != nil || jobs[1].DependsOn != nil {
 		t.Errorf("got %v, %s", err, dumpAll(jobs))
 	}
@@ -168,12 +169,12 @@ func TestNativeDepsErrors(t *testing.T) {
 				read func(io.Reader, string, traces.Options) *Reader
 				name string
 			}{{c, NewJSONLReader, "t.jsonl"}, {csvDep(c), NewCSVReader, "t.csv"}} {
-				_, err := readAll(t, enc.read(strings.NewReader(enc.c.in), enc.name, traces.Options{Strict: true}))
+				_, err := tracetest.Drain(enc.read(strings.NewReader(enc.c.in), enc.name, traces.Options{Strict: true}))
 				if err == nil || err.Error() != enc.c.strict {
 					t.Errorf("%s: got %v, want %s", enc.name, err, enc.c.strict)
 				}
 				r := enc.read(strings.NewReader(enc.c.in), enc.name, traces.Options{})
-				_, err = readAll(t, r)
+				_, err = tracetest.Drain(r)
 				if enc.c.fatal != (err != nil) {
 					t.Errorf("%s lenient: %v", enc.name, err)
 				}
@@ -197,12 +198,12 @@ var depSeedsCSV = []string{
 
 func TestNativeDepSeeds(t *testing.T) {
 	for _, s := range depSeeds {
-		if _, err := readAll(t, NewJSONLReader(strings.NewReader(s), "t.jsonl", traces.Options{Strict: true})); err != nil {
+		if _, err := tracetest.Drain(NewJSONLReader(strings.NewReader(s), "t.jsonl", traces.Options{Strict: true})); err != nil {
 			t.Errorf("%s: %v", s, err)
 		}
 	}
 	for _, s := range depSeedsCSV {
-		if _, err := readAll(t, NewCSVReader(strings.NewReader(s), "t.csv", traces.Options{Strict: true})); err != nil {
+		if _, err := tracetest.Drain(NewCSVReader(strings.NewReader(s), "t.csv", traces.Options{Strict: true})); err != nil {
 			t.Errorf("%s: %v", s, err)
 		}
 	}

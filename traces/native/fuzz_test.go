@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // fuzzRead reads everything a reader yields in both modes, checks each job
@@ -116,7 +117,7 @@ func FuzzJSONL(f *testing.F) {
 		if err := WriteJSONL(&b, jobs); err != nil {
 			t.Fatalf("cannot write what was read: %v", err)
 		}
-		back, err := readAll(t, NewJSONLReader(&b, "back", traces.Options{Strict: true}))
+		back, err := tracetest.Drain(NewJSONLReader(&b, "back", traces.Options{Strict: true}))
 		if err != nil {
 			t.Fatalf("cannot read what was written: %v", err)
 		}
@@ -139,7 +140,7 @@ func FuzzCSV(f *testing.F) {
 			t.Fatalf("cannot write what was read: %v", err)
 		}
 		text := b.Bytes()
-		back, err := readAll(t, NewCSVReader(&b, "back", traces.Options{Strict: true}))
+		back, err := tracetest.Drain(NewCSVReader(&b, "back", traces.Options{Strict: true}))
 		if err != nil {
 			t.Fatalf("cannot read what was written: %v\n%q", err, text)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -69,22 +70,6 @@ func dump(j *sim.Job) string {
 	return b.String()
 }
 
-// readAll drains r.
-func readAll(t testing.TB, r *Reader) ([]*sim.Job, error) {
-	t.Helper()
-	var jobs []*sim.Job
-	for {
-		j, err := r.Next()
-		if err == io.EOF {
-			return jobs, nil
-		}
-		if err != nil {
-			return jobs, err
-		}
-		jobs = append(jobs, j)
-	}
-}
-
 func openAll(t *testing.T, path string, opt traces.Options) []*sim.Job {
 	t.Helper()
 	r, err := Open(path, opt)
@@ -92,7 +77,7 @@ func openAll(t *testing.T, path string, opt traces.Options) []*sim.Job {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	jobs, err := readAll(t, r)
+	jobs, err := tracetest.Drain(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +448,7 @@ func TestErrors(t *testing.T) {
 	run := func(t *testing.T, c errCase, newReader func(io.Reader, string, traces.Options) *Reader, name, good string) {
 		// Strict: the exact message, as a *traces.ParseError.
 		r := newReader(strings.NewReader(c.in), name, traces.Options{Strict: true})
-		_, err := readAll(t, r)
+		_, err := tracetest.Drain(r)
 		if err == nil {
 			t.Fatalf("strict: no error")
 		}
@@ -491,7 +476,7 @@ func TestErrors(t *testing.T) {
 			in = strings.TrimSuffix(in, "\n") + "\n" + good
 		}
 		r = newReader(strings.NewReader(in), name, traces.Options{})
-		jobs, err := readAll(t, r)
+		jobs, err := tracetest.Drain(r)
 		if c.fatal {
 			if err == nil || err.Error() != c.strict {
 				t.Errorf("lenient: got %v, want the strict error", err)
@@ -527,7 +512,7 @@ not json
 {"id":"5","submit_s":3,"runtime_s":1}
 `
 	r := NewJSONLReader(strings.NewReader(in), "t.jsonl", traces.Options{})
-	jobs, err := readAll(t, r)
+	jobs, err := tracetest.Drain(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -549,7 +534,7 @@ not json
 func TestStrictStopsAtFirst(t *testing.T) {
 	in := "id,submit_s,runtime_s\na,0,1\nb,1,x\nc,2,1\n"
 	r := NewCSVReader(strings.NewReader(in), "t.csv", traces.Options{Strict: true})
-	jobs, err := readAll(t, r)
+	jobs, err := tracetest.Drain(r)
 	if len(jobs) != 1 || err == nil || err.Error() != "t.csv:3: field runtime_s: not a number of seconds" {
 		t.Fatalf("%d jobs, %v", len(jobs), err)
 	}
@@ -558,7 +543,7 @@ func TestStrictStopsAtFirst(t *testing.T) {
 func TestLongLine(t *testing.T) {
 	in := `{"id":"` + strings.Repeat("x", maxLine) + `"}` + "\n"
 	r := NewJSONLReader(strings.NewReader(goodJSONL+in), "t.jsonl", traces.Options{})
-	jobs, err := readAll(t, r)
+	jobs, err := tracetest.Drain(r)
 	if len(jobs) != 1 || err == nil || err.Error() != "t.jsonl:2: line longer than 16 MiB" {
 		t.Fatalf("%d jobs, %v", len(jobs), err)
 	}
@@ -632,7 +617,7 @@ func TestRoundTrip(t *testing.T) {
 		if err := enc.write(&b, jobs); err != nil {
 			t.Fatal(err)
 		}
-		back, err := readAll(t, enc.read(bytes.NewReader(b.Bytes()), "out", traces.Options{Strict: true}))
+		back, err := tracetest.Drain(enc.read(bytes.NewReader(b.Bytes()), "out", traces.Options{Strict: true}))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, b.String())
 		}

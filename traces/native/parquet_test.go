@@ -19,6 +19,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // parquetBytes writes jobs as a Parquet trace in memory.
@@ -37,7 +38,7 @@ func readParquet(t testing.TB, data []byte, opt traces.Options) ([]*sim.Job, *Re
 	if err != nil {
 		return nil, nil, err
 	}
-	jobs, err := readAll(t, r)
+	jobs, err := tracetest.Drain(r)
 	return jobs, r, err
 }
 
@@ -99,7 +100,7 @@ func TestParquetJSONLParquet(t *testing.T) {
 			if err := WriteJSONL(&jl, fromParquet); err != nil {
 				t.Fatal(err)
 			}
-			fromJSONL, err := readAll(t, NewJSONLReader(&jl, "t.jsonl", traces.Options{Strict: true}))
+			fromJSONL, err := tracetest.Drain(NewJSONLReader(&jl, "t.jsonl", traces.Options{Strict: true}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -353,7 +354,7 @@ func TestParquetOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := readAll(t, r)
+	jobs, err := tracetest.Drain(r)
 	if err != nil || len(jobs) != len(depJobs()) {
 		t.Fatalf("%v, %d jobs", err, len(jobs))
 	}

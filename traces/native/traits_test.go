@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // traitsWant is what testdata/traits.{jsonl,csv} hold.
@@ -58,7 +59,7 @@ func TestTraitsSample(t *testing.T) {
 // trait fields that are all empty.
 func TestNoTraitsNil(t *testing.T) {
 	in := goodJSONL + `{"id":"b","submit_s":1000,"runtime_s":1,"immunities":[],"selector":{},"tolerations":null,"constraints":[],"architecture":"","labels":{"a":null}}` + "\n"
-	jobs, err := readAll(t, NewJSONLReader(strings.NewReader(in), "t.jsonl", traces.Options{Strict: true}))
+	jobs, err := tracetest.Drain(NewJSONLReader(strings.NewReader(in), "t.jsonl", traces.Options{Strict: true}))
 	if err != nil || len(jobs) != 2 {
 		t.Fatal(len(jobs), err)
 	}
@@ -68,7 +69,7 @@ func TestNoTraitsNil(t *testing.T) {
 		}
 	}
 	in = "id,submit_s,runtime_s,immunities,selector,architecture,constraints\nok,1000,1,[], {} ,,null\n"
-	jobs, err = readAll(t, NewCSVReader(strings.NewReader(in), "t.csv", traces.Options{Strict: true}))
+	jobs, err = tracetest.Drain(NewCSVReader(strings.NewReader(in), "t.csv", traces.Options{Strict: true}))
 	if err != nil || len(jobs) != 1 || jobs[0].Traits != nil {
 		t.Fatal(len(jobs), err)
 	}
@@ -116,7 +117,7 @@ func TestTraitsRoundTrip(t *testing.T) {
 		if err := enc.write(&b, jobs); err != nil {
 			t.Fatal(err)
 		}
-		back, err := readAll(t, enc.read(bytes.NewReader(b.Bytes()), "out", traces.Options{Strict: true}))
+		back, err := tracetest.Drain(enc.read(bytes.NewReader(b.Bytes()), "out", traces.Options{Strict: true}))
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", enc.name, err, b.String())
 		}
@@ -140,7 +141,7 @@ func TestTraitsRoundTrip(t *testing.T) {
 			if err := enc.write(&b, jobs); err != nil {
 				t.Fatal(err)
 			}
-			back, err := readAll(t, enc.read(&b, "out", traces.Options{Strict: true}))
+			back, err := tracetest.Drain(enc.read(&b, "out", traces.Options{Strict: true}))
 			if err != nil || !reflect.DeepEqual(back, jobs) {
 				t.Errorf("%s: %v\n got %s\nwant %s", name, err, dumpAll(back), dumpAll(jobs))
 			}
@@ -232,13 +233,13 @@ var traitSeedsCSV = []string{
 // TestTraitSeeds: the fuzz seeds are good records.
 func TestTraitSeeds(t *testing.T) {
 	for _, s := range traitSeeds {
-		jobs, err := readAll(t, NewJSONLReader(strings.NewReader(s), "t.jsonl", traces.Options{Strict: true}))
+		jobs, err := tracetest.Drain(NewJSONLReader(strings.NewReader(s), "t.jsonl", traces.Options{Strict: true}))
 		if err != nil || len(jobs) != 1 {
 			t.Errorf("%s: %v", s, err)
 		}
 	}
 	for _, s := range traitSeedsCSV {
-		jobs, err := readAll(t, NewCSVReader(strings.NewReader(s), "t.csv", traces.Options{Strict: true}))
+		jobs, err := tracetest.Drain(NewCSVReader(strings.NewReader(s), "t.csv", traces.Options{Strict: true}))
 		if err != nil || len(jobs) != 1 {
 			t.Errorf("%s: %v", s, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // TestRequestedAndRecorded: RequestedProcs is field 8, else field 5, in
@@ -36,7 +37,7 @@ func TestRequestedAndRecorded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs := readAll(t, r)
+		jobs := tracetest.All(t, r)
 		if len(jobs) != len(want) {
 			t.Fatalf("%s: %d jobs", m, len(jobs))
 		}

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 func totalAlloc() uint64 {
@@ -93,7 +95,7 @@ func TestReorderingIsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs := readAll(t, r)
+		jobs := tracetest.All(t, r)
 		for i := 1; i < len(jobs); i++ {
 			if jobs[i].Submit < jobs[i-1].Submit {
 				t.Fatalf("job %s before %s", jobs[i-1].ID, jobs[i].ID)

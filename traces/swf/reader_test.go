@@ -13,24 +13,10 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 const sample = "../../testdata/swf/unsorted.swf"
-
-func readAll(t *testing.T, r *Reader) []*sim.Job {
-	t.Helper()
-	var jobs []*sim.Job
-	for {
-		j, err := r.Next()
-		if err == io.EOF {
-			return jobs
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		jobs = append(jobs, j)
-	}
-}
 
 func describe(jobs []*sim.Job) string {
 	var b strings.Builder
@@ -54,7 +40,7 @@ func TestSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	got := describe(readAll(t, r))
+	got := describe(tracetest.All(t, r))
 	want := "1@0 run=100 wall=200 1x4 u1;4@5 run=10 wall=10 1x2 u3;2@10 run=50 wall=50 1x8 u2;" +
 		"8@12.25 run=1.5 wall=1.5 1x5 u1;9@25 run=30 wall=100 1x2 u1;3@30 run=20 wall=20 1x16 u1;5@30 run=0 wall=5 1x1 u1;"
 	if got != want {
@@ -76,7 +62,7 @@ func TestNodesModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	jobs := readAll(t, r)
+	jobs := tracetest.All(t, r)
 	for _, j := range jobs {
 		if j.ID == "8" && (j.Tasks != 2 || j.Request[0].Amount != sim.Units(4)) {
 			t.Errorf("job 8: %d tasks of %s cpu, want 2 of 4", j.Tasks, j.Request[0].Amount)
@@ -148,7 +134,7 @@ func TestGzip(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := Open(sample, Options{})
-	if x, y := describe(readAll(t, a)), describe(readAll(t, b)); x != y {
+	if x, y := describe(tracetest.All(t, a)), describe(tracetest.All(t, b)); x != y {
 		t.Errorf("gzip differs:\n%s\n%s", x, y)
 	}
 }
@@ -205,7 +191,7 @@ func TestSWFDependencies(t *testing.T) {
 	}
 	defer r.Close()
 	var b strings.Builder
-	for _, j := range readAll(t, r) {
+	for _, j := range tracetest.All(t, r) {
 		fmt.Fprintf(&b, "%s:", j.ID)
 		for _, d := range j.DependsOn {
 			fmt.Fprintf(&b, " %s any=%v think=%s", d.ID, d.AfterAny, d.Think)
@@ -232,7 +218,7 @@ func TestSWFDependencyBad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if jobs := readAll(t, r); len(jobs) != 1 {
+		if jobs := tracetest.All(t, r); len(jobs) != 1 {
 			t.Errorf("%s %s: lenient read %d jobs, want 1", tc.prec, tc.think, len(jobs))
 		}
 		if s := r.Skips(); s.First == nil || s.First.Field != tc.field {

@@ -1,13 +1,12 @@
 package transform
 
 import (
-	"errors"
-	"io"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 const s = sim.Second
@@ -20,22 +19,6 @@ func job(id string, submit, runtime, walltime int64) *sim.Job {
 		wt = sim.NoWalltime
 	}
 	return &sim.Job{ID: id, Submit: sim.Time(submit) * s, Runtime: sim.Time(runtime) * s, Walltime: wt, Tasks: 1}
-}
-
-// drain reads every job of src.
-func drain(t *testing.T, src sim.Source) []*sim.Job {
-	t.Helper()
-	var out []*sim.Job
-	for {
-		j, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, j)
-	}
 }
 
 func submits(jobs []*sim.Job) []sim.Time {
@@ -64,7 +47,7 @@ func trace() []*sim.Job {
 // gaps 10, 20, 40, 0 become 5, 10, 20, 0.
 func TestLoadFactorHalvesGaps(t *testing.T) {
 	in := trace()
-	got := drain(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{LoadFactor: 2}))
+	got := tracetest.All(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{LoadFactor: 2}))
 	if want := secs(100, 105, 115, 135, 135); !slices.Equal(submits(got), want) {
 		t.Errorf("submits %v, want %v", submits(got), want)
 	}
@@ -72,7 +55,7 @@ func TestLoadFactorHalvesGaps(t *testing.T) {
 		t.Error("the reader's job was changed, not a copy")
 	}
 	// A factor below 1 spreads the jobs: 0.5 doubles the gaps.
-	got = drain(t, NewSource(&sim.SliceSource{Jobs: trace()}, Stream{LoadFactor: 0.5}))
+	got = tracetest.All(t, NewSource(&sim.SliceSource{Jobs: trace()}, Stream{LoadFactor: 0.5}))
 	if want := secs(100, 120, 160, 240, 240); !slices.Equal(submits(got), want) {
 		t.Errorf("factor 0.5: submits %v, want %v", submits(got), want)
 	}
@@ -96,7 +79,7 @@ func TestRuntimeFactorAndWalltimeModels(t *testing.T) {
 			t.Fatal(err)
 		}
 		in := trace()[:4]
-		got := drain(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{RuntimeFactor: 1.5, Walltime: w}))
+		got := tracetest.All(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{RuntimeFactor: 1.5, Walltime: w}))
 		for i, j := range got {
 			wantRT := sim.Time(c.runtime[i]) * s
 			if i == 2 {
@@ -124,7 +107,7 @@ func TestRuntimeFactorAndWalltimeModels(t *testing.T) {
 func TestWindowAndFirstJobs(t *testing.T) {
 	in := trace()
 	in[2].DependsOn = []sim.Dependency{{ID: "1"}, {ID: "2"}}
-	got := drain(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{From: at(110), Until: at(170)}))
+	got := tracetest.All(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{From: at(110), Until: at(170)}))
 	if ids := jobIDs(got); !slices.Equal(ids, []string{"2", "3"}) {
 		t.Fatalf("window [110, 170) kept %v, want [2 3]", ids)
 	}
@@ -135,7 +118,7 @@ func TestWindowAndFirstJobs(t *testing.T) {
 	if len(in[2].DependsOn) != 2 {
 		t.Error("the reader's dependencies were changed")
 	}
-	got = drain(t, NewSource(&sim.SliceSource{Jobs: trace()}, Stream{From: at(105), FirstJobs: 2}))
+	got = tracetest.All(t, NewSource(&sim.SliceSource{Jobs: trace()}, Stream{From: at(105), FirstJobs: 2}))
 	if ids := jobIDs(got); !slices.Equal(ids, []string{"2", "3"}) {
 		t.Errorf("from 105, first 2 jobs: kept %v, want [2 3]", ids)
 	}
@@ -225,7 +208,7 @@ func TestJitterIsSeeded(t *testing.T) {
 		in = append(in, job("j", 100+int64(i/4)*10, 100, 150)) // bursts of 4
 	}
 	replica := func(seed uint64) []*sim.Job {
-		return drain(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{Jitter: Jitter{SubmitSpread: 30 * s, RuntimeSigma: 0.5, Seed: seed}}))
+		return tracetest.All(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{Jitter: Jitter{SubmitSpread: 30 * s, RuntimeSigma: 0.5, Seed: seed}}))
 	}
 	a, b, c := replica(1), replica(1), replica(2)
 	same := func(x, y []*sim.Job) bool {
@@ -258,7 +241,7 @@ func TestJitterIsSeeded(t *testing.T) {
 		t.Errorf("mean jittered runtime %.1f s, want within [80, 100] s", mean)
 	}
 	// Turning the submit noise off leaves the runtime draws as they were.
-	r := drain(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{Jitter: Jitter{RuntimeSigma: 0.5, Seed: 1}}))
+	r := tracetest.All(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{Jitter: Jitter{RuntimeSigma: 0.5, Seed: 1}}))
 	for i := range r {
 		if r[i].Runtime != a[i].Runtime || r[i].Submit != in[i].Submit {
 			t.Fatalf("job %d: runtime %s (with submit noise %s), submit %s", i, r[i].Runtime, a[i].Runtime, r[i].Submit)
@@ -271,11 +254,11 @@ func TestRecordedStartDroppedWhenTheJobChanges(t *testing.T) {
 	for _, j := range in {
 		j.Recorded, j.RecordedStart = true, j.Submit+5*s
 	}
-	kept := drain(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{From: at(110)}))
+	kept := tracetest.All(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{From: at(110)}))
 	if !kept[0].Recorded {
 		t.Error("a window alone dropped the recorded start")
 	}
-	moved := drain(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{LoadFactor: 2}))
+	moved := tracetest.All(t, NewSource(&sim.SliceSource{Jobs: in}, Stream{LoadFactor: 2}))
 	if !moved[0].Recorded || moved[1].Recorded {
 		t.Error("load factor 2: want the first job (not moved) recorded, the second not")
 	}

@@ -1,0 +1,86 @@
+// Package tracetest holds what the trace readers' tests share: draining a
+// reader, asserting a parse error, and golden files. Only tests import it.
+package tracetest
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces"
+)
+
+// Drain reads jobs from src until io.EOF or an error, and returns the jobs
+// read before it.
+func Drain(src sim.Source) ([]*sim.Job, error) {
+	var jobs []*sim.Job
+	for {
+		j, err := src.Next()
+		if err == io.EOF {
+			return jobs, nil
+		}
+		if err != nil {
+			return jobs, err
+		}
+		jobs = append(jobs, j)
+	}
+}
+
+// All drains src, failing the test on an error.
+func All(t testing.TB, src sim.Source) []*sim.Job {
+	t.Helper()
+	jobs, err := Drain(src)
+	if err != nil {
+		t.Fatalf("Next: %v", err)
+	}
+	return jobs
+}
+
+// ParseErr asserts that err is a *traces.ParseError and returns it.
+func ParseErr(t testing.TB, err error) *traces.ParseError {
+	t.Helper()
+	var pe *traces.ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v (%T) is not a *traces.ParseError", err, err)
+	}
+	return pe
+}
+
+// Golden compares got with the file at path, or writes it there when
+// update is set (the packages' -update flag).
+func Golden(t testing.TB, path, got string, update bool) {
+	t.Helper()
+	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if string(want) == got {
+		return
+	}
+	wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if w != g {
+			t.Fatalf("%s differs at line %d:\nwant %q\ngot  %q\n(run with -update if the change is intended)", path, i+1, w, g)
+		}
+	}
+}
