@@ -341,10 +341,8 @@ func (d decoder) config(c *Config, doc *yaml.Node) {
 
 func (d decoder) group(v *yaml.Node, path string) NodeGroup {
 	g := NodeGroup{where: where{line: v.Line}}
-	ok := d.mapping(v, path, func(key string, k, v *yaml.Node) {
-		p := join(path, key)
-		g.set(key, v.Line)
-		good := true
+	shared := nodeFields{&g.Resources, &g.Attributes, &g.Power, &g.Parent, &g.Taints}
+	d.item(v, path, &g.where, func(key string, v *yaml.Node, p string) (known, good bool) {
 		switch key {
 		case "prefix":
 			g.Prefix, good = d.str(v, p)
@@ -352,61 +350,76 @@ func (d decoder) group(v *yaml.Node, path string) NodeGroup {
 			g.Count, good = d.integer(v, p)
 		case "start":
 			g.Start, good = d.integer(v, p)
-		case "resources":
-			g.Resources, good = d.resources(v, p, &g.where)
-		case "attributes":
-			g.Attributes, good = d.attributes(v, p)
-		case "power":
-			g.Power = d.power(v, p)
-		case "parent":
-			g.Parent, good = d.str(v, p)
-		case "taints":
-			g.Taints, good = d.taints(v, p)
 		default:
-			d.unknown(k, p)
-			delete(g.lines, key)
+			return d.nodeField(key, v, p, shared, &g.where)
 		}
-		if !good {
-			g.setBad(key)
-		}
+		return true, good
 	})
-	if !ok {
-		g.setBad("")
-	}
 	return g
 }
 
 func (d decoder) node(v *yaml.Node, path string) Node {
 	nd := Node{where: where{line: v.Line}}
+	shared := nodeFields{&nd.Resources, &nd.Attributes, &nd.Power, &nd.Parent, &nd.Taints}
+	d.item(v, path, &nd.where, func(key string, v *yaml.Node, p string) (known, good bool) {
+		if key == "name" {
+			nd.Name, good = d.str(v, p)
+			return true, good
+		}
+		return d.nodeField(key, v, p, shared, &nd.where)
+	})
+	return nd
+}
+
+// nodeFields are the fields a node group and a named node share.
+type nodeFields struct {
+	resources  *[]sim.Quantity
+	attributes *[]Attribute
+	power      **Power
+	parent     *string
+	taints     *[]sim.Taint
+}
+
+// nodeField decodes one of the keys a node group and a named node share
+// into f; known is false for any other key.
+func (d decoder) nodeField(key string, v *yaml.Node, p string, f nodeFields, w *where) (known, good bool) {
+	good = true
+	switch key {
+	case "resources":
+		*f.resources, good = d.resources(v, p, w)
+	case "attributes":
+		*f.attributes, good = d.attributes(v, p)
+	case "power":
+		*f.power = d.power(v, p)
+	case "parent":
+		*f.parent, good = d.str(v, p)
+	case "taints":
+		*f.taints, good = d.taints(v, p)
+	default:
+		return false, false
+	}
+	return true, good
+}
+
+// item decodes the mapping of a node group or a node: field decodes each
+// key (known false for a key it does not know, reported with its line);
+// w keeps each field's line and the fields that could not be decoded.
+func (d decoder) item(v *yaml.Node, path string, w *where, field func(key string, v *yaml.Node, p string) (known, good bool)) {
 	ok := d.mapping(v, path, func(key string, k, v *yaml.Node) {
 		p := join(path, key)
-		nd.set(key, v.Line)
-		good := true
-		switch key {
-		case "name":
-			nd.Name, good = d.str(v, p)
-		case "resources":
-			nd.Resources, good = d.resources(v, p, &nd.where)
-		case "attributes":
-			nd.Attributes, good = d.attributes(v, p)
-		case "power":
-			nd.Power = d.power(v, p)
-		case "parent":
-			nd.Parent, good = d.str(v, p)
-		case "taints":
-			nd.Taints, good = d.taints(v, p)
-		default:
+		w.set(key, v.Line)
+		known, good := field(key, v, p)
+		switch {
+		case !known:
 			d.unknown(k, p)
-			delete(nd.lines, key)
-		}
-		if !good {
-			nd.setBad(key)
+			delete(w.lines, key)
+		case !good:
+			w.setBad(key)
 		}
 	})
 	if !ok {
-		nd.setBad("")
+		w.setBad("")
 	}
-	return nd
 }
 
 // resources reads a mapping of resource name → amount, in file order. The
