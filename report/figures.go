@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsim/schedsim/internal/words"
 )
 
 // Figure is one chart of the report; Name is the file stem of its PNG and
@@ -40,6 +42,11 @@ func runColor(i int) color.Color {
 
 // Figures draws the report's charts for runs, in page order.
 func Figures(runs []*Run, opts Options) ([]Figure, error) {
+	if opts.TimeZone != nil {
+		for _, r := range runs {
+			r.Loc = opts.TimeZone
+		}
+	}
 	lt := reduceLabels(runs)
 	var figs []Figure
 	add := func(f Figure, err error) error {
@@ -253,9 +260,9 @@ func bsldBoxes(runs []*Run, lt legendText) (Figure, error) {
 // every run in buckets of one width chosen from the longest span.
 func timeSeries(runs []*Run, lt legendText, s seriesSpec) (Figure, error) {
 	f := Figure{Name: s.name, Title: s.title}
-	span, epoch := runsSpan(runs)
+	span, epoch, loc := runsSpan(runs)
 	bucket, fine := chooseBucket(span)
-	ax := newTimeAxis(span, epoch)
+	ax := newTimeAxis(span, epoch, loc)
 	ylabel := s.y
 	if s.percent {
 		ylabel += " (%)"
@@ -315,26 +322,27 @@ func timeSeries(runs []*Run, lt legendText, s seriesSpec) (Figure, error) {
 	} else if p.Y.Max <= 0 {
 		p.Y.Max = 1 // all zero (nothing queued): an axis from 0, not −1 to 1
 	}
-	f.Caption = s.caption + fmt.Sprintf(" Line: the mean of each %s; band: the lowest to the highest %sly mean within it.",
-		bucket.Name, fine.Name)
+	f.Caption = s.caption + fmt.Sprintf(" Line: the mean of each %s; band: the lowest to the highest %s mean within it.",
+		bucket.Name, words.Adverb(fine.Name))
 	f.Plot = p
 	return f, nil
 }
 
-// runsSpan is the longest time span of the runs' time series and the
-// first epoch any run knows.
-func runsSpan(runs []*Run) (float64, *time.Time) {
+// runsSpan is the longest time span of the runs' time series, and the
+// first epoch any run knows with that run's time zone.
+func runsSpan(runs []*Run) (float64, *time.Time, *time.Location) {
 	span := 0.0
 	var epoch *time.Time
+	var loc *time.Location
 	for _, r := range runs {
 		if len(r.Time) > 0 {
 			span = math.Max(span, r.Time[len(r.Time)-1]-r.Time[0])
 		}
 		if epoch == nil {
-			epoch = r.Epoch
+			epoch, loc = r.Epoch, r.Loc
 		}
 	}
-	return span, epoch
+	return span, epoch, loc
 }
 
 // translucent is c with alpha a, for bands that let the lines and the

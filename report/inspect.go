@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/schedsim/schedsim/sim"
+
+	"github.com/schedsim/schedsim/internal/words"
 )
 
 // TraceInfo is what `schedsim inspect` knows of a trace besides its jobs.
@@ -41,7 +43,7 @@ func WriteInspectText(w io.Writer, s *TraceStats, info TraceInfo) error {
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 	p("trace         %s (%s)\n", info.Name, info.Format)
 	if info.Cluster != "" {
-		p("cluster       %s: %s;%s\n", info.Cluster, countNoun(info.Nodes, "node", "nodes"), capacityText(info.Capacity))
+		p("cluster       %s: %s;%s\n", info.Cluster, words.Count(info.Nodes, "node"), capacityText(info.Capacity))
 	} else {
 		p("cluster       none (give --cluster for the offered load)\n")
 	}

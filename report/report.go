@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/schedsim/schedsim/metrics"
 )
@@ -27,6 +28,9 @@ type Options struct {
 	// run's first event: [from, to). Zero: the whole run when it has at
 	// most ganttMaxJobs jobs, else its first day.
 	GanttWindow [2]float64
+	// TimeZone, when set, is the zone of every calendar axis instead of
+	// each trace's own (run.yaml's provenance), UTC when it has none.
+	TimeZone *time.Location
 	// GanttColor colours the Gantt bars: "user" (the default) or "state".
 	GanttColor string
 
