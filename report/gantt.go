@@ -505,7 +505,7 @@ func (g *ganttBars) Plot(c draw.Canvas, p *plot.Plot) {
 		y0, y1 := trY(float64(b.Row)), trY(float64(b.Row+max(b.Rows, 1)))
 		pts := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 		c.FillPolygon(g.color(b), c.ClipPolygonXY(pts))
-		if x1-x0 > vg.Points(1) && y1-y0 > vg.Points(1) {
+		if x1-x0 > vg.Points(2) && y1-y0 > vg.Points(3) { // thinner: the edge would hide the bar
 			c.StrokeLines(edge, c.ClipLinesXY(append(pts, pts[0]))...)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +18,7 @@ import (
 // 2, the message names it and the missing file), and so is an option the
 // figures cannot use; a failed write is a failed run (exit 1).
 func newReportCommand() *cobra.Command {
-	var out, window string
+	var out, window, zone string
 	var quiet bool
 	var opts report.Options
 	cmd := &cobra.Command{
@@ -49,6 +50,13 @@ func newReportCommand() *cobra.Command {
 				}
 				opts.GanttWindow = w
 			}
+			if zone != "" {
+				loc, err := time.LoadLocation(zone)
+				if err != nil || zone == "Local" {
+					return run.BadInput(fmt.Errorf("--time-zone: unknown time zone %q (want an IANA name such as Europe/Stockholm, or UTC)", zone))
+				}
+				opts.TimeZone = loc
+			}
 			in, err := report.LoadInputs(args)
 			if err != nil {
 				return run.BadInput(err)
@@ -76,7 +84,8 @@ func newReportCommand() *cobra.Command {
 	f.IntVar(&opts.Size.Width, "width", 0, fmt.Sprintf("figure width in pixels (default %d at the default dpi)", report.DefaultSize.Width))
 	f.IntVar(&opts.Size.Height, "height", 0, fmt.Sprintf("figure height in pixels (default %d at the default dpi)", report.DefaultSize.Height))
 	f.IntVar(&opts.Size.DPI, "dpi", 0, fmt.Sprintf("pixels per inch of the PNGs; alone it keeps the figures' size in inches, sharper (default %d)", report.DefaultSize.DPI))
-	f.StringVar(&window, "gantt-window", "", "span of the Gantt charts since each run's first event, FROM,TO in seconds or with a unit: 2d,3d (default: the whole run up to 2000 jobs, else its first day)")
+	f.StringVar(&window, "gantt-window", "", "span of the Gantt charts since each run's first event, FROM,TO in seconds or with a unit: 2d,3d (default: the whole run up to 2000 jobs, else its busiest day by jobs started)")
+	f.StringVar(&zone, "time-zone", "", "IANA zone of the calendar axes, e.g. Europe/Stockholm (default: each trace's own, from run.yaml; else UTC)")
 	f.StringVar(&opts.GanttColor, "gantt-color", "user", "colour the Gantt bars by user or state")
 	return cmd
 }
