@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedsim/schedsim/internal/words"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/plotter"
@@ -214,7 +215,7 @@ func heatmapFigure(s *Sweep, name, xw, yw, metricCol string) (Figure, error) {
 	f.Caption += fmt.Sprintf(" One panel per value of the other varied parameters (%s), on one colour scale.",
 		strings.Join(mapStrings(otherVarying(s, xw, yw), shortParam), ", "))
 	if len(fs) > len(shown) {
-		f.Caption += fmt.Sprintf(" The first %d of %d combinations are shown.", len(shown), len(fs))
+		f.Caption += fmt.Sprintf(" The first %d of %s are shown.", len(shown), words.Count(len(fs), "combination"))
 	}
 	return f, nil
 }

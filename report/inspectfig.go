@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -51,7 +52,7 @@ func InspectFigures(s *TraceStats) ([]Figure, error) {
 		}
 		f, err := cdfFigure("request_"+stem+"_cdf", "Per-task request of "+r.Name,
 			fmt.Sprintf("%s per task (units of the resource, %s)", r.Name, scale), r.PerTask, logFloor,
-			fmt.Sprintf("Share of the %d jobs requesting %s whose tasks ask for at most x each.", r.Jobs, r.Name))
+			fmt.Sprintf("Share of the %s requesting %s whose tasks ask for at most x each.", words.Count(int(r.Jobs), "job"), r.Name))
 		if err != nil {
 			return nil, err
 		}

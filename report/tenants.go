@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedsim/schedsim/internal/words"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -100,7 +101,7 @@ func tenantFigures(runs []*Run, lt legendText, size Size) ([]Figure, error) {
 	}
 	which := "every tenant"
 	if others > 0 {
-		which = fmt.Sprintf("the %d tenants with the most usage (%d others not shown)", len(names), others)
+		which = fmt.Sprintf("the %s with the most usage (%d others not shown)", words.Count(len(names), "tenant"), others)
 	}
 	if slices.Contains(names, "") {
 		which += " (\"(none)\": the jobs whose trace gives no user, group or queue)"

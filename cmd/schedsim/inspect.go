@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/report"
 	"github.com/schedsim/schedsim/sim"
 )
@@ -94,7 +95,7 @@ func runInspect(cfg *run.Spec, out string, quiet bool, stdout io.Writer) error {
 			return run.Failed(fmt.Errorf("inspect: %w", err))
 		}
 		if !quiet {
-			fmt.Fprintf(stdout, "\nwrote %d files to %s\n", len(written), out)
+			fmt.Fprintf(stdout, "\nwrote %s to %s\n", words.Count(len(written), "file"), out)
 		}
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -81,7 +82,7 @@ func merge(out string, sources []string, quiet bool, stdout io.Writer) error {
 		return run.Failed(err)
 	}
 	if !quiet {
-		fmt.Fprintf(stdout, "merge: %d runs → %s, %s\n", len(runs),
+		fmt.Fprintf(stdout, "merge: %s → %s, %s\n", words.Count(len(runs), "run"),
 			filepath.Join(out, "summary.csv"), filepath.Join(out, "summary.parquet"))
 	}
 	return nil

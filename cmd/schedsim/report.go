@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/report"
 )
 
@@ -69,7 +70,7 @@ func newReportCommand() *cobra.Command {
 				return run.Failed(err)
 			}
 			if !quiet {
-				fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files; open %s\n", len(written), written[len(written)-1])
+				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s; open %s\n", words.Count(len(written), "file"), written[len(written)-1])
 			}
 			return nil
 		},

@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 )
@@ -236,8 +237,8 @@ func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, std
 		outputs = path + "; when every shard is done: schedsim merge " + s.dir
 	}
 	if !quiet {
-		fmt.Fprintf(stdout, "sweep%s: %d runs (%d run now, %d already done) in %.1f s\n  summary: %s\n",
-			where, len(mine), s.ran, len(mine)-len(todo), time.Since(start).Seconds(), outputs)
+		fmt.Fprintf(stdout, "sweep%s: %s (%d run now, %d already done) in %.1f s\n  summary: %s\n",
+			where, words.Count(len(mine), "run"), s.ran, len(mine)-len(todo), time.Since(start).Seconds(), outputs)
 	}
 	return nil
 }
