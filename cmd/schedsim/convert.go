@@ -60,7 +60,7 @@ same calendar timestamps.
 
 The output is written to a temporary file renamed at the end; a progress bar
 shows on a terminal; one line sums up what was written and skipped.`,
-		Args: cobra.ExactArgs(1),
+		Args: wantArgs(1, 1, "one trace file", "schedsim convert TRACE.swf.gz --to trace.parquet"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.Trace = args[0]
 			if o.to == "" {

@@ -31,7 +31,7 @@ byte for byte what one process would have written. Every run of the experiment
 
 'merge DIR' reads a sweep directory the shards shared. 'merge SHARD_DIR… --out DIR'
 joins shards that wrote to separate directories: their runs are copied into DIR/runs/.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: wantArgs(1, -1, "a sweep directory, or its shard directories and --out", "schedsim merge runs/sweep-kth"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var sources []string
 			if out == "" {

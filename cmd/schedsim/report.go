@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -42,7 +41,7 @@ func newReportCommand() *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				out = filepath.Join("reports", filepath.Base(filepath.Clean(args[0])))
+				out = defaultOut("report", args[0])
 			}
 			if window != "" {
 				w, err := report.ParseWindow(window)
@@ -76,7 +75,7 @@ func newReportCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&out, "out", "", "report directory (created if missing; default reports/<first input's name>)")
+	f.StringVar(&out, "out", "", "report directory (created if missing; default runs/report-<first input's name>)")
 	f.BoolVar(&quiet, "quiet", false, "print nothing but errors")
 	f.StringSliceVar(&opts.HeatmapMetrics, "heatmap-metric", nil,
 		"sweep summary columns drawn as weight heatmaps, one figure each (default: "+strings.Join(report.DefaultHeatmapMetrics, ",")+", those the sweep has)")
