@@ -56,7 +56,7 @@ func reduceLabels(runs []*Run) legendText {
 			}
 			vals = append(vals, v)
 		}
-		lt.Entries[i] = strings.Join(vals, " · ")
+		lt.Entries[i] = fitLegendText(strings.Join(vals, " · "))
 	}
 	// Entries that still collide get the directory name.
 	count := map[string]int{}

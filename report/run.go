@@ -92,6 +92,12 @@ func Load(dir string) (*Run, error) {
 	if rc.profile != "" {
 		queue += "/" + rc.profile
 	}
+	if r.PoolProcs, err = metrics.PoolProcessors(dir); err != nil {
+		return nil, err
+	}
+	if r.PoolProcs > 0 { // the SWF pool model: one node that stands for a pool of processors
+		rc.cluster = "a pool of " + words.Count(r.PoolProcs, "processor")
+	}
 	r.Parts = []LabelPart{{"trace", s["trace"]}, {"cluster", rc.cluster}, {"queue", queue},
 		{"backfill", s["backfill"]}, {"placement", rc.placement}}
 	var vals []string
@@ -108,9 +114,6 @@ func Load(dir string) (*Run, error) {
 		if r.Loc, err = time.LoadLocation(rc.timeZone); err != nil {
 			return nil, fmt.Errorf("%s: provenance time_zone: %w", filepath.Join(dir, "run.yaml"), err)
 		}
-	}
-	if r.PoolProcs, err = metrics.PoolProcessors(dir); err != nil {
-		return nil, err
 	}
 
 	jobs, err := readTable(dir, "jobs", tableSpec{
@@ -280,7 +283,9 @@ func clusterName(file, platform string, nodes int, totals []string) string {
 		size = append(size, words.Count(nodes, "node"))
 	}
 	for _, t := range totals {
-		size = append(size, strings.Replace(t, ": ", " ", 1))
+		if !internalResource(t) { // a partition's tag is no capacity
+			size = append(size, strings.Replace(t, ": ", " ", 1))
+		}
 	}
 	desc := strings.Join(size, ", ")
 	switch {
