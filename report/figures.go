@@ -454,7 +454,7 @@ func (cleanTicks) Ticks(min, max float64) []plot.Tick {
 			// Round to 12 significant digits first: a tick computed as
 			// 9 × 0.1 is 0.9000000000000001.
 			v, _ := strconv.ParseFloat(strconv.FormatFloat(ts[i].Value, 'g', 12, 64), 64)
-			ts[i].Label = strconv.FormatFloat(v, 'f', -1, 64)
+			ts[i].Label = words.Thousands(strconv.FormatFloat(v, 'f', -1, 64))
 		}
 	}
 	return ts

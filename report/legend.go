@@ -10,7 +10,7 @@ import (
 type LabelPart struct{ Dim, Value string }
 
 // labelDims are the dimensions of a run label, in the order they read.
-var labelDims = []string{"trace", "cluster", "queue", "backfill", "placement"}
+var labelDims = []string{"sweep", "trace", "cluster", "queue", "backfill", "placement", "replica"}
 
 // legendText is what the figures say about a set of runs: Shared, the
 // label parts every run has (for the title's second line), Varying, the

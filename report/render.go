@@ -181,9 +181,17 @@ func colorBarPlot(cb plot.Plotter, label string) *plot.Plot {
 }
 
 // sequentialMap is the colour scale of heatmaps: ColorBrewer's YlGnBu,
-// light yellow for the lowest value to dark blue for the highest.
-func sequentialMap(lo, hi float64) palette.ColorMap {
-	return lightToDark(brewer.YlGnBu[9].Colors(), lo, hi)
+// light yellow to dark blue, dark where the metric is better: at the
+// highest value, or at the lowest when lower is better (waits, energy).
+func sequentialMap(lo, hi float64, lowerIsBetter bool) palette.ColorMap {
+	cm := lightToDark(brewer.YlGnBu[9].Colors(), lo, hi)
+	if !lowerIsBetter {
+		return cm
+	}
+	rev := palette.Reverse(cm) // the reverse of the reverse: dark at the lowest
+	rev.SetMin(lo)
+	rev.SetMax(hi)
+	return rev
 }
 
 // pointMap is the colour scale of scatter points by a metric:

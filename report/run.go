@@ -100,6 +100,18 @@ func Load(dir string) (*Run, error) {
 	}
 	r.Parts = []LabelPart{{"trace", s["trace"]}, {"cluster", rc.cluster}, {"queue", queue},
 		{"backfill", s["backfill"]}, {"placement", rc.placement}}
+	if sweep, key, ok := inSweep(dir); ok {
+		// The names the user gave in the experiment: the sweep's directory,
+		// the trace's and the cluster's names of its run key, the replica.
+		parts := strings.Split(key, "__")
+		r.Parts = append([]LabelPart{{"sweep", sweep}}, r.Parts...)
+		if len(parts) >= 2 {
+			r.Parts[1].Value, r.Parts[2].Value = parts[0], parts[1]
+		}
+		if seed, ok := strings.CutPrefix(parts[len(parts)-1], "seed="); ok {
+			r.Parts = append(r.Parts, LabelPart{"replica", seed})
+		}
+	}
 	var vals []string
 	for _, p := range r.Parts {
 		if p.Value != "" {
@@ -192,6 +204,24 @@ func (r *Run) readSummary() error {
 		r.SummaryVals[name] = rows[1][i]
 	}
 	return nil
+}
+
+// inSweep says whether dir is a run of a sweep (SWEEP/runs/KEY, beside
+// the sweep's summary.csv or experiment.yaml), and gives the sweep's
+// directory name and the run's key.
+func inSweep(dir string) (sweep, key string, ok bool) {
+	clean := filepath.Clean(dir)
+	parent := filepath.Dir(clean)
+	if filepath.Base(parent) != "runs" {
+		return "", "", false
+	}
+	top := filepath.Dir(parent)
+	for _, f := range []string{"experiment.yaml", "summary.csv"} {
+		if _, err := os.Stat(filepath.Join(top, f)); err == nil {
+			return filepath.Base(top), filepath.Base(clean), true
+		}
+	}
+	return "", "", false
 }
 
 // utilColumn picks the utilization column of the resource that drives

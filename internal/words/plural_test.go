@@ -33,3 +33,12 @@ func TestAdverb(t *testing.T) {
 		}
 	}
 }
+
+func TestThousands(t *testing.T) {
+	for in, want := range map[string]string{"163670": "163,670", "999": "999", "1000": "1,000", "-1234.5": "-1,234.5",
+		"12": "12", "0.25": "0.25", "1e+06": "1e+06", "1234567": "1,234,567"} {
+		if got := Thousands(in); got != want {
+			t.Errorf("Thousands(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
