@@ -16,7 +16,9 @@ type page struct {
 	Summary summaryTable
 	Figures []pageFigure // the runs' figures
 	Sweeps  []pageSweep
-	Openb   []pageOpenb
+	// Compared are the figures of several sweeps side by side.
+	Compared []pageFigure
+	Openb    []pageOpenb
 }
 
 // pageOpenb is an openb output's section: its figures and its summary as
@@ -119,6 +121,9 @@ figcaption { color: #555; font-size: 0.9em; }
 <p><code>wall_s</code>, <code>events_per_s</code> and <code>jobs_per_s</code> measure the machine, not the schedule.</p>
 </details>
 {{end}}{{range .Figures}}{{template "figure" .}}{{end}}{{end}}
+{{- if .Compared}}<h2>Sweeps compared</h2>
+<p>Each sweep's parameter combinations side by side, with the spread of their replicas.</p>
+{{range .Compared}}{{template "figure" .}}{{end}}{{end}}
 {{- range .Sweeps}}<h2>Sweep {{.Name}}</h2>
 <p><small>{{.Dir}}</small>: {{.Runs}} runs.</p>
 {{range .Notes}}<p>{{.}}</p>
@@ -149,7 +154,7 @@ figcaption { color: #555; font-size: 0.9em; }
 // table (metrics as rows, runs as columns: there are more metrics than
 // runs), the runs' figures with their PNGs inline, then each sweep's
 // figures and table.
-func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, openbFigs [][]Figure, pngs map[string][]byte) ([]byte, error) {
+func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, compared []Figure, openbFigs [][]Figure, pngs map[string][]byte) ([]byte, error) {
 	runs := in.Runs
 	var pg page
 	for i, o := range in.Openb {
@@ -166,6 +171,7 @@ func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, openbFigs [][
 	}
 	pg.Summary = buildSummary(runs)
 	pg.Figures = pageFigures(runFigs, pngs)
+	pg.Compared = pageFigures(compared, pngs)
 	for _, v := range views {
 		pg.Sweeps = append(pg.Sweeps, sweepSection(v, pngs))
 	}

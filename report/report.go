@@ -117,6 +117,11 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 		views[i] = v
 		figs = append(figs, v.Figures...)
 	}
+	compared, err := compareFigures(in.Sweeps)
+	if err != nil {
+		return nil, err
+	}
+	figs = append(figs, compared...)
 	var openbFigs [][]Figure
 	for i, o := range in.Openb {
 		prefix := ""
@@ -161,7 +166,7 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 			}
 		}
 	}
-	page, err := renderIndex(in, runFigs, views, openbFigs, pngs)
+	page, err := renderIndex(in, runFigs, views, compared, openbFigs, pngs)
 	if err != nil {
 		return nil, err
 	}
