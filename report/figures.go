@@ -283,7 +283,9 @@ func timeSeries(runs []*Run, lt legendText, s seriesSpec) (Figure, error) {
 		if title == "" {
 			p = runsPlot(s.title, "", ylabel, lt)
 		} else {
-			p = newPlot(title, "", ylabel)
+			// A panel is short: its axis names the unit, the figure's
+			// title the quantity.
+			p = newPlot(title, "", unitOf(ylabel))
 		}
 		ax.apply(p)
 		if s.percent {
@@ -371,7 +373,7 @@ func timeSeries(runs []*Run, lt legendText, s seriesSpec) (Figure, error) {
 		bucket.Name, words.Adverb(fine.Name))
 	switch {
 	case panels:
-		f.Title = runsPlot(s.title, "", "", lt).Title.Text
+		f.Title = runsPlot(s.title+": "+ylabel, "", "", lt).Title.Text
 		for k, p := range plots {
 			limits(p)
 			if k < len(plots)-1 {
@@ -517,4 +519,14 @@ func (u unlabelled) Ticks(min, max float64) []plot.Tick {
 		ts[i].Label = ""
 	}
 	return ts
+}
+
+// unitOf is the unit of an axis label, "allocated cpu (%)" → "%", or the
+// label itself when it names none.
+func unitOf(label string) string {
+	i := strings.LastIndex(label, "(")
+	if i < 0 || !strings.HasSuffix(label, ")") {
+		return label
+	}
+	return label[i+1 : len(label)-1]
 }
