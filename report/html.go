@@ -95,7 +95,7 @@ td.best { font-weight: bold; background: #eef6ee; }
 details { margin: 1em 0; }
 .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: middle; }
 figure { margin: 2em 0; }
-figure img { max-width: 100%; border: 1px solid #eee; }
+figure img { max-width: 100%; height: auto; box-sizing: border-box; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
 .scroll { overflow-x: auto; }
 </style>
