@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette/brewer"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -415,17 +414,17 @@ func countJobs(bars []ganttBar) int {
 
 // ganttMaxKeys is the most users (or states) with a colour of their own;
 // the others share grey.
-const ganttMaxKeys = 10
+const ganttMaxKeys = 9 // tolMuted's colours
 
 // ganttOthers is the legend entry of the users without a colour.
 const ganttOthers = "other users"
 
-// stateColors are the job states' colours: done green, killed red,
-// running blue.
+// stateColors are the job states' colours, Okabe and Ito's: done
+// bluish green, killed vermillion, running blue.
 var stateColors = map[string]color.Color{
-	"completed": color.NRGBA{0x1b, 0x9e, 0x77, 0xff},
-	"killed":    color.NRGBA{0xd9, 0x5f, 0x02, 0xff},
-	"running":   color.NRGBA{0x75, 0x70, 0xb3, 0xff},
+	"completed": okabeIto[2],
+	"killed":    okabeIto[1],
+	"running":   okabeIto[0],
 }
 
 // ganttKey is what colours a job: its user or its state.
@@ -467,7 +466,7 @@ func ganttColors(jobs []GanttJob, bars []ganttBar, by string) ([]string, map[str
 		}
 		return keys[a] < keys[b]
 	})
-	pal := brewer.Paired[ganttMaxKeys].Colors()
+	pal := tolMuted
 	for k, key := range keys {
 		if k < ganttMaxKeys {
 			colors[key] = pal[k]
