@@ -37,22 +37,24 @@ func (r *textRecorder) mul(n [6]float64) {
 	r.m = [6]float64{m[0]*n[0] + m[1]*n[3], m[0]*n[1] + m[1]*n[4], m[0]*n[2] + m[1]*n[5] + m[2],
 		m[3]*n[0] + m[4]*n[3], m[3]*n[1] + m[4]*n[4], m[3]*n[2] + m[4]*n[5] + m[5]}
 }
-func (r *textRecorder) SetLineWidth(vg.Length)           {}
+func (r *textRecorder) SetLineWidth(vg.Length)             {}
 func (r *textRecorder) SetLineDash([]vg.Length, vg.Length) {}
-func (r *textRecorder) SetColor(color.Color)              {}
+func (r *textRecorder) SetColor(color.Color)               {}
 func (r *textRecorder) Rotate(a float64) {
 	s, c := math.Sincos(a)
 	r.mul([6]float64{c, -s, 0, s, c, 0})
 }
-func (r *textRecorder) Translate(p vg.Point) { r.mul([6]float64{1, 0, float64(p.X), 0, 1, float64(p.Y)}) }
-func (r *textRecorder) Scale(x, y float64)   { r.mul([6]float64{x, 0, 0, 0, y, 0}) }
-func (r *textRecorder) Push()                { r.stack = append(r.stack, r.m) }
+func (r *textRecorder) Translate(p vg.Point) {
+	r.mul([6]float64{1, 0, float64(p.X), 0, 1, float64(p.Y)})
+}
+func (r *textRecorder) Scale(x, y float64) { r.mul([6]float64{x, 0, 0, 0, y, 0}) }
+func (r *textRecorder) Push()              { r.stack = append(r.stack, r.m) }
 func (r *textRecorder) Pop() {
 	r.m = r.stack[len(r.stack)-1]
 	r.stack = r.stack[:len(r.stack)-1]
 }
-func (r *textRecorder) Stroke(vg.Path)                     {}
-func (r *textRecorder) Fill(vg.Path)                       {}
+func (r *textRecorder) Stroke(vg.Path)                      {}
+func (r *textRecorder) Fill(vg.Path)                        {}
 func (r *textRecorder) DrawImage(vg.Rectangle, image.Image) {}
 func (r *textRecorder) FillString(f font.Face, pt vg.Point, s string) {
 	if s == "" || f.Font.Size == 0 {
@@ -132,7 +134,7 @@ func TestFigureTextFits(t *testing.T) {
 		}
 	}
 	reports := map[string][]*Run{
-		"tour": {replay("none", func(c *run.Spec) { c.Backfill = "none" }), replay("easy", func(c *run.Spec) { c.Backfill = "easy" })},
+		"tour":        {replay("none", func(c *run.Spec) { c.Backfill = "none" }), replay("easy", func(c *run.Spec) { c.Backfill = "easy" })},
 		"walkthrough": {replay("fcfs-easy", walk("fcfs", "easy")), replay("sjf-none", walk("sjf", "none"))},
 	}
 	for _, name := range []string{"tour", "walkthrough"} {
