@@ -309,7 +309,7 @@ func compact(v float64) string {
 	a := math.Abs(v)
 	switch {
 	case a >= 100:
-		return strconv.FormatFloat(v, 'f', 0, 64)
+		return words.Thousands(strconv.FormatFloat(v, 'f', 0, 64))
 	case a >= 10:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	case a >= 1 || a == 0:
