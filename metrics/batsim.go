@@ -3,6 +3,8 @@ package metrics
 import (
 	"fmt"
 	"io"
+	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -32,6 +34,12 @@ type BatsimOptions struct {
 	// means DefaultBatsimWorkload. A Batsim id "w1!7" (a run of a Batsim
 	// workload) is job_id 7 of workload w1 whatever Workload says.
 	Workload string
+	// PoolProcessors, when above 0, says the run is in the SWF pool model
+	// with that many processors: Batsim's resources are then the
+	// processors (one host each), requested_number_of_resources a job's
+	// processors and allocated_resources its processors by
+	// AssignProcessors. ExportBatsim reads it from run.yaml.
+	PoolProcessors int
 }
 
 // ExportBatsim writes path as Batsim's out_jobs.csv for the run in
@@ -41,6 +49,11 @@ func ExportBatsim(runDir, path string, opt BatsimOptions) error {
 	jobs, err := ReadJobs(runDir)
 	if err != nil {
 		return err
+	}
+	if opt.PoolProcessors == 0 {
+		if opt.PoolProcessors, err = PoolProcessors(runDir); err != nil && !os.IsNotExist(err) {
+			return err
+		}
 	}
 	return WriteFileAtomic(path, func(w io.Writer) error { return WriteBatsimJobs(w, jobs, opt) })
 }
@@ -53,7 +66,9 @@ func ExportBatsim(runDir, path string, opt BatsimOptions) error {
 //	profile                "" (schedsim jobs have no Batsim profile)
 //	submission_time        submit_s
 //	requested_number_of_resources  tasks: hosts in the nodes model and on
-//	                       Batsim platforms (one task per host)
+//	                       Batsim platforms (one task per host);
+//	                       processors in the pool model
+//	                       (opt.PoolProcessors)
 //	requested_time         walltime_s; -1 (Batsim's "none") when the trace
 //	                       gives none
 //	success                1 for a completed job, else 0
@@ -70,7 +85,9 @@ func ExportBatsim(runDir, path string, opt BatsimOptions) error {
 //	                       when either is (Batsim prints inf for a job
 //	                       that ran 0 s)
 //	allocated_resources    node_list as a Batsim interval set: node
-//	                       indices, ranges a-b, separated by spaces ("0-3 7")
+//	                       indices, ranges a-b, separated by spaces ("0-3 7");
+//	                       in the pool model the job's processors
+//	                       (AssignProcessors)
 //	consumed_energy        energy_j, empty for a job that never started.
 //	                       Note: schedsim's job energy is the dynamic part,
 //	                       above the nodes' idle draw; Batsim's includes
@@ -98,6 +115,14 @@ func WriteBatsimJobs(w io.Writer, jobs *Table, opt BatsimOptions) error {
 	if workload == "" {
 		workload = DefaultBatsimWorkload
 	}
+	var procs []int
+	var alloc []IntervalSet
+	if opt.PoolProcessors > 0 {
+		var err error
+		if procs, alloc, err = poolAssignment(jobs, opt.PoolProcessors); err != nil {
+			return err
+		}
+	}
 	buf := []byte(strings.Join(BatsimJobsColumns, ",") + "\n")
 	for i := range jobs.Len() {
 		state := jobs.Str("state", i)
@@ -116,6 +141,9 @@ func WriteBatsimJobs(w io.Writer, jobs *Table, opt BatsimOptions) error {
 		buf = appendBatsimTime(buf, jobs, "submit_s", i)
 		buf = append(buf, ',')
 		tasks, _ := jobs.Int("tasks", i)
+		if procs != nil {
+			tasks = int64(procs[i])
+		}
 		buf = strconv.AppendInt(buf, tasks, 10)
 		buf = append(buf, ',')
 		if _, ok := jobs.Float("walltime_s", i); ok {
@@ -140,7 +168,11 @@ func WriteBatsimJobs(w io.Writer, jobs *Table, opt BatsimOptions) error {
 			buf = strconv.AppendFloat(buf, x, 'f', -1, 64)
 		}
 		buf = append(buf, ',')
-		buf = append(buf, strings.ReplaceAll(jobs.Str("node_list", i), ",", " ")...)
+		if alloc != nil {
+			buf = append(buf, alloc[i].Format(" ")...)
+		} else {
+			buf = append(buf, strings.ReplaceAll(jobs.Str("node_list", i), ",", " ")...)
+		}
 		buf = append(buf, ',')
 		if _, started := jobs.Float("start_s", i); started {
 			e, _ := jobs.Float("energy_j", i)
@@ -189,4 +221,36 @@ func appendBatsimTime(dst []byte, jobs *Table, col string, i int) []byte {
 		dst = strconv.AppendFloat(dst, x, 'f', 6, 64)
 	}
 	return dst
+}
+
+// poolAssignment is every job's processors (tasks × the request's cpu)
+// and their interval set in a pool of capacity processors.
+func poolAssignment(jobs *Table, capacity int) ([]int, []IntervalSet, error) {
+	for _, c := range []string{"request", "start_s", "end_s"} {
+		if !jobs.Has(c) {
+			return nil, nil, fmt.Errorf("%s: no column %q: not a schedsim jobs table", jobs.Path(), c)
+		}
+	}
+	procs := make([]int, jobs.Len())
+	pj := make([]PoolJob, jobs.Len())
+	for i := range pj {
+		per, ok := RequestProcs(jobs.Str("request", i))
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: row %d: request %q names no processors (cpu=N) of the pool", jobs.Path(), i+1, jobs.Str("request", i))
+		}
+		tasks, _ := jobs.Int("tasks", i)
+		procs[i] = per * int(tasks)
+		pj[i] = PoolJob{Start: math.NaN(), End: math.NaN(), Procs: procs[i]}
+		if x, ok := jobs.Float("start_s", i); ok {
+			pj[i].Start = x
+		}
+		if x, ok := jobs.Float("end_s", i); ok {
+			pj[i].End = x
+		}
+	}
+	sets, err := AssignProcessors(pj, capacity)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", jobs.Path(), err)
+	}
+	return procs, sets, nil
 }

@@ -43,6 +43,8 @@ func calibrationFigure(runs []*Run, lt legendText) (f Figure, ok bool, err error
 			"colour) and as recorded (black, dashed), log scale, waits under 1 s at 1 s. KS: the largest vertical " +
 			"gap between the two (calib_wait_ks); p95 ratio: simulated ÷ recorded p95 wait (calib_p95_wait_ratio)."}
 	var panels []*plot.Plot
+	var recordedLine *plotter.Line
+	leg := outsideLegend()
 	for i, r := range runs {
 		// A run whose summary has no calibration (its transforms moved
 		// the jobs, or too few have a recorded start) is not drawn: its
@@ -56,7 +58,6 @@ func calibrationFigure(runs []*Run, lt legendText) (f Figure, ok bool, err error
 		}
 		title += calibrationNumbers(r)
 		p := newPlot(title, "wait (log scale)", "share of jobs")
-		p.Title.TextStyle.Font.Size = vg.Points(10)
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = coarseDurationTicks{}
 		p.Y.Tick.Marker = percentTicks{scale: 100}
@@ -79,11 +80,21 @@ func calibrationFigure(runs []*Run, lt legendText) (f Figure, ok bool, err error
 				l.Color, l.Dashes = color.Black, recordedDash
 			}
 			p.Add(l)
+			switch {
+			case k == 0:
+				leg.Add("simulated: "+title[:len(title)-len(calibrationNumbers(r))], l)
+			case len(panels) == 0:
+				recordedLine = l
+			}
 		}
 		p.X.Min, p.X.Max = 1, longest
 		p.Y.Min, p.Y.Max = 0, 1
 		panels = append(panels, p)
 	}
+	if recordedLine != nil {
+		leg.Add("recorded (the trace)", recordedLine)
+	}
+	f.Legend = leg
 	switch len(panels) {
 	case 0:
 		return f, false, nil

@@ -40,8 +40,8 @@ func energyFigure(runs []*Run, lt legendText) (*Figure, error) {
 		Caption: "Energy drawn since the first event: ∫ power dt over the timeseries' power_w, exact per piece " +
 			"(the last point is the summary's energy_kwh)."}
 	p := runsPlot(f.Title, "", "energy (kWh)", lt)
-	span, epoch := runsSpan(runs)
-	ax := newTimeAxis(span, epoch)
+	span, epoch, loc := runsSpan(runs)
+	ax := newTimeAxis(span, epoch, loc)
 	ax.apply(p)
 	f.Legend = runsLegend(runs)
 	any := false

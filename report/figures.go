@@ -10,9 +10,10 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsim/schedsim/internal/words"
 )
 
 // Figure is one chart of the report; Name is the file stem of its PNG and
@@ -35,11 +36,16 @@ type Figure struct {
 // run's position on the command line, so a run is recognizable across
 // figures and the summary table.
 func runColor(i int) color.Color {
-	return plotutil.DarkColors[i%len(plotutil.DarkColors)]
+	return okabeIto[i%len(okabeIto)]
 }
 
 // Figures draws the report's charts for runs, in page order.
 func Figures(runs []*Run, opts Options) ([]Figure, error) {
+	if opts.TimeZone != nil {
+		for _, r := range runs {
+			r.Loc = opts.TimeZone
+		}
+	}
 	lt := reduceLabels(runs)
 	var figs []Figure
 	add := func(f Figure, err error) error {
@@ -97,19 +103,20 @@ type seriesSpec struct {
 	scale                   float64
 	percent                 bool // y is a share in %, 0 to 100
 	optional                bool // drawn only when some run has a non-zero value
+	resource                bool // y's %r is the utilization column's resource
 }
 
 var timeSeriesSpecs = []seriesSpec{
-	{name: "utilization", title: "Utilization over time", y: "utilization of the power resource",
+	{name: "utilization", title: "Utilization over time", y: "allocated %r",
 		caption: "Allocated share of the resource that drives power (summary's utilization).",
-		get:     func(r *Run) []float64 { return r.Util }, scale: 100, percent: true},
+		get:     func(r *Run) []float64 { return r.Util }, scale: 100, percent: true, resource: true},
 	{name: "queue", title: "Queue length over time", y: "queued jobs (jobs)",
 		caption: "Released jobs waiting in the queue.",
 		get:     func(r *Run) []float64 { return r.Queued }, scale: 1},
 	{name: "power", title: "Power over time", y: "power (kW)",
 		caption: "Cluster power draw from the node power model.",
-		get:     func(r *Run) []float64 { return r.Power }, scale: 1e-3},
-	{name: "fragmentation", title: "Fragmentation over time", y: "fragmented share of the free power resource",
+		get:     func(r *Run) []float64 { return r.Power }, scale: 1e-3, optional: true}, // no power model: no figure
+	{name: "fragmentation", title: "Fragmentation over time", y: "fragmented share of free %r", resource: true,
 		caption: "Share of the free capacity of the resource that drives power that a typical task of the trace " +
 			"cannot use; counted as 0 while nothing is free.",
 		get: func(r *Run) []float64 { return zeroNaN(r.Frag) }, scale: 100, percent: true, optional: true},
@@ -248,25 +255,53 @@ func bsldBoxes(runs []*Run, lt legendText) (Figure, error) {
 	return f, nil
 }
 
+// maxSeriesPanels is the most runs a time series draws as small
+// multiples, one panel each with its band; more runs share one panel,
+// lines only (bands of many runs overlap into mud).
+const maxSeriesPanels = 6
+
 // timeSeries draws, per run, the bucket means of a time series as a line
 // and the range of the finer means within each bucket as a light band,
-// every run in buckets of one width chosen from the longest span.
+// every run in buckets of one width chosen from the longest span. Two
+// runs or more are small multiples: one panel per run, one above the
+// other on the same axes, so that no band hides another.
 func timeSeries(runs []*Run, lt legendText, s seriesSpec) (Figure, error) {
 	f := Figure{Name: s.name, Title: s.title}
-	span, epoch := runsSpan(runs)
+	span, epoch, loc := runsSpan(runs)
 	bucket, fine := chooseBucket(span)
-	ax := newTimeAxis(span, epoch)
+	ax := newTimeAxis(span, epoch, loc)
 	ylabel := s.y
+	if s.resource {
+		ylabel = strings.ReplaceAll(ylabel, "%r", runsResource(runs))
+	}
 	if s.percent {
 		ylabel += " (%)"
 	}
-	p := runsPlot(s.title, "", ylabel, lt)
-	ax.apply(p)
-	if s.percent {
-		p.Y.Tick.Marker = percentTicks{scale: 1}
+	panels := len(runs) > 1 && len(runs) <= maxSeriesPanels
+	newPanel := func(title string) *plot.Plot {
+		var p *plot.Plot
+		if title == "" {
+			p = runsPlot(s.title, "", ylabel, lt)
+		} else {
+			// A panel is short: its axis names the unit, the figure's
+			// title the quantity.
+			p = newPlot(title, "", unitOf(ylabel))
+		}
+		ax.apply(p)
+		if s.percent {
+			p.Y.Tick.Marker = percentTicks{scale: 1}
+		}
+		return p
 	}
-	f.Legend = runsLegend(runs)
+	lineName, bandName := words.Adverb(bucket.Name)+" mean", "range of "+words.Adverb(fine.Name)+" means"
+	leg := outsideLegend()
+	var plots []*plot.Plot
+	var single *plot.Plot
+	if !panels {
+		single = newPanel("")
+	}
 	var lines []plot.Plotter
+	ymax := 0.0
 	for i, r := range runs {
 		v := s.get(r)
 		if len(v) == 0 || len(r.Time) == 0 {
@@ -286,6 +321,7 @@ func timeSeries(runs []*Run, lt legendText, s seriesSpec) (Figure, error) {
 		for k := range res.Start {
 			line[k] = plotter.XY{X: mid(k), Y: res.Mean[k] * s.scale}
 			band = append(band, plotter.XY{X: mid(k), Y: res.Lo[k] * s.scale})
+			ymax = math.Max(ymax, res.Hi[k]*s.scale)
 		}
 		for k := len(res.Start) - 1; k >= 0; k-- {
 			band = append(band, plotter.XY{X: mid(k), Y: res.Hi[k] * s.scale})
@@ -294,47 +330,112 @@ func timeSeries(runs []*Run, lt legendText, s seriesSpec) (Figure, error) {
 		if err != nil {
 			return f, err
 		}
-		poly.Color = translucent(runColor(i), 0x30)
+		poly.Color = translucent(runColor(i), 0x40)
 		poly.LineStyle.Width = 0
 		l, err := plotter.NewLine(line)
 		if err != nil {
 			return f, err
 		}
 		l.Color = runColor(i)
-		l.Width = vg.Points(1.2)
-		p.Add(poly)
-		lines = append(lines, l) // drawn over every band
-		if f.Legend != nil {
-			f.Legend.Add(lt.Entries[i], poly, l)
+		l.Width = vg.Points(1.5)
+		switch {
+		case panels:
+			p := newPanel(lt.Entries[i])
+			p.Add(poly, l)
+			plots = append(plots, p)
+			if i == 0 {
+				leg.Add(lineName, l)
+				leg.Add(bandName, poly)
+			}
+		case len(runs) == 1:
+			single.Add(poly)
+			lines = append(lines, l)
+			leg.Add(lineName, l)
+			leg.Add(bandName, poly)
+		default:
+			lines = append(lines, l) // many runs: lines only, one colour each
+			leg.Add(lt.Entries[i], l)
 		}
 	}
-	p.Add(lines...)
-	p.Y.Min = 0
-	if s.percent {
-		p.Y.Max = 100
-	} else if p.Y.Max <= 0 {
-		p.Y.Max = 1 // all zero (nothing queued): an axis from 0, not −1 to 1
+	limits := func(p *plot.Plot) {
+		p.Y.Min = 0
+		switch {
+		case s.percent:
+			p.Y.Max = 100
+		case ymax <= 0:
+			p.Y.Max = 1 // all zero (nothing queued): an axis from 0, not −1 to 1
+		default:
+			p.Y.Max = ymax * 1.05
+		}
 	}
-	f.Caption = s.caption + fmt.Sprintf(" Line: the mean of each %s; band: the lowest to the highest %sly mean within it.",
-		bucket.Name, fine.Name)
-	f.Plot = p
+	f.Legend = leg
+	what := fmt.Sprintf(" Line: the mean of each %s; band: the lowest to the highest %s mean within it.",
+		bucket.Name, words.Adverb(fine.Name))
+	switch {
+	case panels:
+		f.Title = runsPlot(s.title+": "+ylabel, "", "", lt).Title.Text
+		for k, p := range plots {
+			limits(p)
+			if k < len(plots)-1 {
+				p.X.Label.Text = "" // the bottom panel names and labels the shared axis
+				p.X.Tick.Marker = unlabelled{p.X.Tick.Marker}
+			}
+			f.Panels = append(f.Panels, []*plot.Plot{p})
+		}
+		if len(plots) == 0 {
+			f.Panels, f.Plot = nil, newPanel("")
+		}
+		what += " One panel per run, on the same axes."
+	case len(runs) > 1:
+		single.Add(lines...)
+		limits(single)
+		f.Plot = single
+		what = fmt.Sprintf(" Line: the mean of each %s, one per run (%d runs: no bands, which would hide each other).",
+			bucket.Name, len(runs))
+	default:
+		single.Add(lines...)
+		limits(single)
+		f.Plot = single
+	}
+	f.Caption = s.caption + what
 	return f, nil
 }
 
-// runsSpan is the longest time span of the runs' time series and the
-// first epoch any run knows.
-func runsSpan(runs []*Run) (float64, *time.Time) {
+// runsResource is the resource the runs' utilization columns measure
+// (utilization_cpu: cpu), or "the power resource" when they differ.
+func runsResource(runs []*Run) string {
+	name := ""
+	for _, r := range runs {
+		n := strings.TrimPrefix(r.UtilName, "utilization_")
+		if r.UtilName == "" {
+			continue
+		}
+		if name != "" && n != name {
+			return "the power resource"
+		}
+		name = n
+	}
+	if name == "" {
+		return "the power resource"
+	}
+	return name
+}
+
+// runsSpan is the longest time span of the runs' time series, and the
+// first epoch any run knows with that run's time zone.
+func runsSpan(runs []*Run) (float64, *time.Time, *time.Location) {
 	span := 0.0
 	var epoch *time.Time
+	var loc *time.Location
 	for _, r := range runs {
 		if len(r.Time) > 0 {
 			span = math.Max(span, r.Time[len(r.Time)-1]-r.Time[0])
 		}
 		if epoch == nil {
-			epoch = r.Epoch
+			epoch, loc = r.Epoch, r.Loc
 		}
 	}
-	return span, epoch
+	return span, epoch, loc
 }
 
 // translucent is c with alpha a, for bands that let the lines and the
@@ -355,7 +456,7 @@ func (cleanTicks) Ticks(min, max float64) []plot.Tick {
 			// Round to 12 significant digits first: a tick computed as
 			// 9 × 0.1 is 0.9000000000000001.
 			v, _ := strconv.ParseFloat(strconv.FormatFloat(ts[i].Value, 'g', 12, 64), 64)
-			ts[i].Label = strconv.FormatFloat(v, 'f', -1, 64)
+			ts[i].Label = words.Thousands(strconv.FormatFloat(v, 'f', -1, 64))
 		}
 	}
 	return ts
@@ -406,4 +507,26 @@ func anyRun(runs []*Run, f func(*Run) bool) bool {
 		}
 	}
 	return false
+}
+
+// unlabelled keeps a marker's ticks without their labels: the upper
+// panels of small multiples, whose x axis the bottom panel labels.
+type unlabelled struct{ plot.Ticker }
+
+func (u unlabelled) Ticks(min, max float64) []plot.Tick {
+	ts := u.Ticker.Ticks(min, max)
+	for i := range ts {
+		ts[i].Label = ""
+	}
+	return ts
+}
+
+// unitOf is the unit of an axis label, "allocated cpu (%)" → "%", or the
+// label itself when it names none.
+func unitOf(label string) string {
+	i := strings.LastIndex(label, "(")
+	if i < 0 || !strings.HasSuffix(label, ")") {
+		return label
+	}
+	return label[i+1 : len(label)-1]
 }

@@ -7,11 +7,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette/brewer"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsim/schedsim/internal/words"
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // GanttJob is a row of the jobs table as the Gantt chart needs it.
@@ -19,6 +22,34 @@ type GanttJob struct {
 	ID, User, State string
 	Start, End      float64 // s; NaN: never started, or still running at the end
 	NodeList        string  // node indices as ranges, "0-3,7"
+	// Procs are the job's processors in a run of the pool model
+	// (metrics.AssignProcessors); nil in other runs.
+	Procs metrics.IntervalSet
+}
+
+// assignPool gives the jobs of a pool-model run their processors, from
+// the jobs table's tasks and request (cpu=N per task).
+func assignPool(gj []GanttJob, t *table, capacity int) error {
+	pj := make([]metrics.PoolJob, len(gj))
+	for i, j := range gj {
+		per, ok := metrics.RequestProcs(t.text["request"][i])
+		if !ok {
+			return fmt.Errorf("jobs row %d: request %q names no processors (cpu=N) of the pool", i+1, t.text["request"][i])
+		}
+		tasks := 1
+		if ts := t.num["tasks"]; ts != nil && !math.IsNaN(ts[i]) {
+			tasks = int(ts[i])
+		}
+		pj[i] = metrics.PoolJob{Start: j.Start, End: j.End, Procs: per * tasks}
+	}
+	sets, err := metrics.AssignProcessors(pj, capacity)
+	if err != nil {
+		return err
+	}
+	for i := range gj {
+		gj[i].Procs = sets[i]
+	}
+	return nil
 }
 
 // ganttJobs takes the Gantt chart's columns of a jobs table.
@@ -58,33 +89,34 @@ func parseNodeList(s string) ([]int, error) {
 }
 
 // ganttMaxJobs is the most jobs a default Gantt window holds: a run with
-// more is drawn over its first day only, where bars are still wider than
-// a pixel.
+// more is drawn over its busiest day, where bars are still wider than a
+// pixel and the schedule is at work.
 const ganttMaxJobs = 2000
 
-// ganttBar is one job on one node: a rectangle from its start to its end
-// (clipped to the window) in row Row of the chart. A node with several
-// jobs at once (a node of many processors) gets one row per job running
-// on it at the same time, its lanes; a job on several nodes takes the
-// same lane on each.
+// ganttBar is one job on one node (or on one run of consecutive
+// processors of a pool): a rectangle from its start to its end (clipped
+// to the window) over rows Row to Row+Rows−1 of the chart. A node with
+// several jobs at once (a node of many processors) gets one row per job
+// running on it at the same time, its lanes; a job on several nodes
+// takes the same lane on each.
 type ganttBar struct {
 	Job        int // index in Run.Jobs
 	Node, Lane int
-	Row        int     // from the bottom, over every node's lanes
+	Row, Rows  int     // from the bottom, over every node's lanes
 	X0, X1     float64 // s, trace clock
 }
 
-// ganttLayout lays out the jobs running in [from, to) (trace seconds):
-// their bars, and each node shown with its first row and its lanes, by
-// node index. Jobs that never started have no bar; a job still running at
-// the end of the run ends at runEnd.
-func ganttLayout(jobs []GanttJob, from, to, runEnd float64) (bars []ganttBar, nodes []ganttNode, err error) {
-	type placed struct {
-		job        int
-		start, end float64
-		nodes      []int
-	}
-	var in []placed
+// ganttRunning is a job that ran some time in a window.
+type ganttRunning struct {
+	job        int
+	start, end float64
+}
+
+// runningIn lists the jobs that ran some time in [from, to), by start:
+// jobs that never started have no bar; a job still running at the end of
+// the run ends at runEnd.
+func runningIn(jobs []GanttJob, from, to, runEnd float64) []ganttRunning {
+	var in []ganttRunning
 	for i, j := range jobs {
 		if math.IsNaN(j.Start) {
 			continue
@@ -96,14 +128,7 @@ func ganttLayout(jobs []GanttJob, from, to, runEnd float64) (bars []ganttBar, no
 		if end <= j.Start || j.Start >= to || end <= from { // ran no time in the window
 			continue
 		}
-		ns, err := parseNodeList(j.NodeList)
-		if err != nil {
-			return nil, nil, fmt.Errorf("job %s: %w", j.ID, err)
-		}
-		if len(ns) == 0 {
-			continue
-		}
-		in = append(in, placed{i, j.Start, end, ns})
+		in = append(in, ganttRunning{i, j.Start, end})
 	}
 	sort.SliceStable(in, func(a, b int) bool {
 		if in[a].start != in[b].start {
@@ -111,9 +136,48 @@ func ganttLayout(jobs []GanttJob, from, to, runEnd float64) (bars []ganttBar, no
 		}
 		return in[a].job < in[b].job
 	})
+	return in
+}
+
+// poolLayout lays out a pool-model run's jobs in [from, to): one bar per
+// run of consecutive processors of each job's assignment, the row its
+// processor.
+func poolLayout(jobs []GanttJob, from, to, runEnd float64) []ganttBar {
+	var bars []ganttBar
+	for _, p := range runningIn(jobs, from, to, runEnd) {
+		for _, iv := range jobs[p.job].Procs {
+			bars = append(bars, ganttBar{Job: p.job, Node: 0, Row: iv.Lo, Rows: iv.Hi - iv.Lo + 1,
+				X0: math.Max(p.start, from), X1: math.Min(p.end, to)})
+		}
+	}
+	return bars
+}
+
+// ganttLayout lays out the jobs running in [from, to) (trace seconds):
+// their bars, and each node shown with its first row and its lanes, by
+// node index: every node below allNodes (an idle one as one empty row)
+// and any other node a job ran on.
+func ganttLayout(jobs []GanttJob, from, to, runEnd float64, allNodes int) (bars []ganttBar, nodes []ganttNode, err error) {
+	type placed struct {
+		ganttRunning
+		nodes []int
+	}
+	var in []placed
+	for _, r := range runningIn(jobs, from, to, runEnd) {
+		ns, err := parseNodeList(jobs[r.job].NodeList)
+		if err != nil {
+			return nil, nil, fmt.Errorf("job %s: %w", jobs[r.job].ID, err)
+		}
+		if len(ns) > 0 {
+			in = append(in, placed{r, ns})
+		}
+	}
 	// laneEnd[node][lane] is when the lane's last job ends.
 	laneEnd := map[int][]float64{}
 	lanes := map[int]int{}
+	for n := range allNodes {
+		lanes[n] = 1
+	}
 	for _, p := range in {
 		lane := 0
 		for ; ; lane++ {
@@ -134,7 +198,7 @@ func ganttLayout(jobs []GanttJob, from, to, runEnd float64) (bars []ganttBar, no
 			}
 			laneEnd[n][lane] = p.end
 			lanes[n] = max(lanes[n], lane+1)
-			bars = append(bars, ganttBar{Job: p.job, Node: n, Lane: lane,
+			bars = append(bars, ganttBar{Job: p.job, Node: n, Lane: lane, Rows: 1,
 				X0: math.Max(p.start, from), X1: math.Min(p.end, to)})
 		}
 	}
@@ -160,7 +224,9 @@ func ganttLayout(jobs []GanttJob, from, to, runEnd float64) (bars []ganttBar, no
 type ganttNode struct{ Index, FirstRow, Lanes int }
 
 // ganttWindow is the window drawn for a run, in trace seconds, and how
-// the caption describes it.
+// the caption describes it: --gantt-window's; the whole run when it has
+// at most ganttMaxJobs jobs; else the day (local midnight to midnight
+// when the calendar is known) in which the most jobs started.
 func ganttWindow(r *Run, t0, tn float64, opts Options) (from, to float64, what string) {
 	w := opts.GanttWindow
 	switch {
@@ -169,9 +235,55 @@ func ganttWindow(r *Run, t0, tn float64, opts Options) (from, to float64, what s
 			durationText(w[0]), durationText(w[1]))
 	case len(r.Jobs) <= ganttMaxJobs:
 		return t0, math.Max(tn, t0+1), "the whole run"
-	default:
-		return t0, t0 + 86400, fmt.Sprintf("the first day of the run (it has %d jobs; --gantt-window FROM,TO picks another span)", len(r.Jobs))
 	}
+	from, n := busiestDay(r, t0)
+	day := fmt.Sprintf("day %d after the first event", int((from-t0)/86400)+1)
+	if r.Epoch != nil {
+		day = r.Epoch.Add(time.Duration(from * float64(time.Second))).In(r.location()).Format("Mon 2 January 2006")
+	}
+	to = from + 86400
+	if r.Epoch != nil { // a local day is 23 or 25 hours across a daylight-saving change
+		start := r.Epoch.Add(time.Duration(from * float64(time.Second))).In(r.location())
+		to = from + start.AddDate(0, 0, 1).Sub(start).Seconds()
+	}
+	return from, to, fmt.Sprintf("the busiest day, %s, when %s started (the run has %s; "+
+		"--gantt-window FROM,TO picks another span)", day, words.Count(n, "job"), words.Count(len(r.Jobs), "job"))
+}
+
+// busiestDay is the start (trace seconds) of the day in which the most
+// jobs started, the earliest on a tie, and how many started in it. Days
+// are local calendar days when the epoch is known, else days since t0.
+func busiestDay(r *Run, t0 float64) (float64, int) {
+	dayOf := func(t float64) float64 { return t0 + math.Floor((t-t0)/86400)*86400 }
+	if r.Epoch != nil {
+		loc := r.location()
+		dayOf = func(t float64) float64 {
+			at := r.Epoch.Add(time.Duration(t * float64(time.Second))).In(loc)
+			y, m, d := at.Date()
+			return time.Date(y, m, d, 0, 0, 0, 0, loc).Sub(*r.Epoch).Seconds()
+		}
+	}
+	count := map[float64]int{}
+	for _, j := range r.Jobs {
+		if !math.IsNaN(j.Start) {
+			count[dayOf(j.Start)]++
+		}
+	}
+	best, most := t0, -1
+	for d, n := range count {
+		if n > most || n == most && d < best {
+			best, most = d, n
+		}
+	}
+	return best, max(most, 0)
+}
+
+// location is the zone of the run's calendar axes.
+func (r *Run) location() *time.Location {
+	if r.Loc == nil {
+		return time.UTC
+	}
+	return r.Loc
 }
 
 // ganttFigures draws one Gantt chart per run.
@@ -193,14 +305,22 @@ func ganttFigures(runs []*Run, lt legendText, opts Options) ([]Figure, error) {
 	return figs, nil
 }
 
-// ganttFigure draws run r's jobs as bars on their nodes over its window,
-// coloured by user or by state. ok is false when no job ran in the window.
+// ganttFigure draws run r's jobs as bars on their nodes (on their
+// processors, in the pool model) over its window, coloured by user or by
+// state. ok is false when no job ran in the window.
 func ganttFigure(r *Run, lt legendText, i int, name string, opts Options) (f Figure, ok bool, err error) {
 	t0, tn := r.timeRange()
 	from, to, what := ganttWindow(r, t0, tn, opts)
-	bars, nodes, err := ganttLayout(r.Jobs, from, to, tn)
-	if err != nil || len(bars) == 0 {
+	pool := r.PoolProcs > 0
+	var bars []ganttBar
+	var nodes []ganttNode
+	if pool {
+		bars = poolLayout(r.Jobs, from, to, tn)
+	} else if bars, nodes, err = ganttLayout(r.Jobs, from, to, tn, r.ClusterNodes); err != nil {
 		return f, false, err
+	}
+	if len(bars) == 0 {
+		return f, false, nil
 	}
 	by := opts.GanttColor
 	if by == "" {
@@ -208,21 +328,34 @@ func ganttFigure(r *Run, lt legendText, i int, name string, opts Options) (f Fig
 	}
 	keys, colors := ganttColors(r.Jobs, bars, by)
 	title := "Jobs on nodes"
+	if pool {
+		title = "Jobs on processors"
+	}
 	if len(lt.Entries) > 1 {
 		title += ": " + lt.Entries[i]
 	}
 	f = Figure{Name: name, Title: title}
-	p := runsPlot(title, "", "node", lt)
-	ax := newTimeAxis(to-from, r.Epoch)
+	ylabel := "node (index)"
+	if pool {
+		ylabel = "processor (index)"
+	}
+	p := runsPlot(title, "", ylabel, lt)
+	ax := newTimeAxis(to-from, r.Epoch, r.Loc)
 	ax.apply(p)
 	gb := &ganttBars{bars: bars, x: func(t float64) float64 { return ax.x(t, t0) }, color: func(b ganttBar) color.Color {
 		return colors[ganttKey(r.Jobs[b.Job], by)]
 	}}
 	p.Add(gb)
-	rows := nodes[len(nodes)-1].FirstRow + nodes[len(nodes)-1].Lanes
 	p.X.Min, p.X.Max = ax.x(from, t0), ax.x(to, t0)
+	var rows int
+	if pool {
+		rows = r.PoolProcs
+		p.Y.Tick.Marker = cleanTicks{}
+	} else {
+		rows = nodes[len(nodes)-1].FirstRow + nodes[len(nodes)-1].Lanes
+		p.Y.Tick.Marker = nodeTicks(nodes)
+	}
 	p.Y.Min, p.Y.Max = 0, float64(rows)
-	p.Y.Tick.Marker = nodeTicks(nodes)
 	leg := outsideLegend()
 	leg.ThumbnailWidth = vg.Points(10)
 	for _, k := range keys {
@@ -233,12 +366,20 @@ func ganttFigure(r *Run, lt legendText, i int, name string, opts Options) (f Fig
 		leg.Add(label, swatch{colors[k], colors[k]})
 	}
 	f.Legend = leg
-	lanes := ""
-	if rows > len(nodes) {
-		lanes = " A node running several jobs at once is split into that many rows."
+	if pool {
+		f.Caption = fmt.Sprintf("Each bar: a job from its start to its end on its processors of the pool of %s "+
+			"(schedsim numbers them for display as Batsim allocates hosts: the narrowest free run that fits); "+
+			"over %s; %s; colour: %s.", words.Count(r.PoolProcs, "processor"), what,
+			words.Count(countJobs(bars), "job"), ganttColorText(by))
+	} else {
+		lanes := ""
+		if rows > len(nodes) {
+			lanes = " A node running several jobs at once is split into that many rows."
+		}
+		f.Caption = fmt.Sprintf("Each bar: a job from its start to its end on each node of its node_list, over %s; "+
+			"%s on %s; colour: %s.%s", what, words.Count(countJobs(bars), "job"), words.Count(len(nodes), "node"),
+			ganttColorText(by), lanes)
 	}
-	f.Caption = fmt.Sprintf("Each bar: a job from its start to its end on each node of its node_list, over %s; "+
-		"%d jobs on %d nodes; colour: %s.%s", what, countJobs(bars), len(nodes), ganttColorText(by), lanes)
 	f.Plot = p
 	return f, true, nil
 }
@@ -273,17 +414,17 @@ func countJobs(bars []ganttBar) int {
 
 // ganttMaxKeys is the most users (or states) with a colour of their own;
 // the others share grey.
-const ganttMaxKeys = 10
+const ganttMaxKeys = 9 // tolMuted's colours
 
 // ganttOthers is the legend entry of the users without a colour.
 const ganttOthers = "other users"
 
-// stateColors are the job states' colours: done green, killed red,
-// running blue.
+// stateColors are the job states' colours, Okabe and Ito's: done
+// bluish green, killed vermillion, running blue.
 var stateColors = map[string]color.Color{
-	"completed": color.NRGBA{0x1b, 0x9e, 0x77, 0xff},
-	"killed":    color.NRGBA{0xd9, 0x5f, 0x02, 0xff},
-	"running":   color.NRGBA{0x75, 0x70, 0xb3, 0xff},
+	"completed": okabeIto[2],
+	"killed":    okabeIto[1],
+	"running":   okabeIto[0],
 }
 
 // ganttKey is what colours a job: its user or its state.
@@ -325,7 +466,7 @@ func ganttColors(jobs []GanttJob, bars []ganttBar, by string) ([]string, map[str
 		}
 		return keys[a] < keys[b]
 	})
-	pal := brewer.Paired[ganttMaxKeys].Colors()
+	pal := tolMuted
 	for k, key := range keys {
 		if k < ganttMaxKeys {
 			colors[key] = pal[k]
@@ -360,10 +501,10 @@ func (g *ganttBars) Plot(c draw.Canvas, p *plot.Plot) {
 	edge := draw.LineStyle{Color: color.White, Width: vg.Points(0.3)}
 	for _, b := range g.bars {
 		x0, x1 := trX(g.x(b.X0)), trX(g.x(b.X1))
-		y0, y1 := trY(float64(b.Row)), trY(float64(b.Row+1))
+		y0, y1 := trY(float64(b.Row)), trY(float64(b.Row+max(b.Rows, 1)))
 		pts := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 		c.FillPolygon(g.color(b), c.ClipPolygonXY(pts))
-		if x1-x0 > vg.Points(1) && y1-y0 > vg.Points(1) {
+		if x1-x0 > vg.Points(2) && y1-y0 > vg.Points(3) { // thinner: the edge would hide the bar
 			c.StrokeLines(edge, c.ClipLinesXY(append(pts, pts[0]))...)
 		}
 	}
@@ -373,7 +514,7 @@ func (g *ganttBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, xmax = math.Inf(1), math.Inf(-1)
 	for _, b := range g.bars {
 		xmin, xmax = math.Min(xmin, g.x(b.X0)), math.Max(xmax, g.x(b.X1))
-		ymax = math.Max(ymax, float64(b.Row+1))
+		ymax = math.Max(ymax, float64(b.Row+max(b.Rows, 1)))
 	}
 	return xmin, xmax, 0, ymax
 }

@@ -53,7 +53,7 @@ func TestGanttAgainstJobsTable(t *testing.T) {
 		t.Errorf("label %q", r.Label)
 	}
 	t0, tn := r.timeRange()
-	bars, nodes, err := ganttLayout(r.Jobs, t0, tn, tn)
+	bars, nodes, err := ganttLayout(r.Jobs, t0, tn, tn, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestGanttAgainstJobsTable(t *testing.T) {
 	if _, err := figs[0].render("svg"); err != nil {
 		t.Error(err)
 	}
-	bars, _, _ = ganttLayout(r.Jobs, 120, 160, tn)
+	bars, _, _ = ganttLayout(r.Jobs, 120, 160, tn, 0)
 	for _, b := range bars {
 		if b.X0 < 120 || b.X1 > 160 {
 			t.Errorf("job %s: %v to %v outside the window", r.Jobs[b.Job].ID, b.X0, b.X1)

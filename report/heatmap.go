@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedsim/schedsim/internal/words"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/plotter"
@@ -161,7 +162,8 @@ func heatmapGrid(rows []map[string]string, xs, ys []string, xw, yw, metricCol st
 // parameter combination, labelled with its value. The panels share one
 // colour scale.
 func heatmapFigure(s *Sweep, name, xw, yw, metricCol string) (Figure, error) {
-	f := Figure{Name: name, Title: fmt.Sprintf("%s over %s and %s (%s)", metricCol, shortParam(xw), shortParam(yw), s.Name)}
+	what, better := metricWords(metricCol)
+	f := Figure{Name: name, Title: fmt.Sprintf("%s over %s and %s (%s)", what, shortParam(xw), shortParam(yw), s.Name)}
 	xs, ys := s.distinct(xw), s.distinct(yw)
 	fs := s.facets(xw, yw)
 	shown := fs[:min(len(fs), maxFacets)]
@@ -183,7 +185,7 @@ func heatmapFigure(s *Sweep, name, xw, yw, metricCol string) (Figure, error) {
 	if hi == lo {
 		lo, hi = lo-0.5, hi+0.5 // a constant metric still needs a scale
 	}
-	cm := sequentialMap(lo, hi)
+	cm := sequentialMap(lo, hi, better == lowerBetter)
 	panels := make([]*plot.Plot, len(shown))
 	for i, fc := range shown {
 		title := f.Title
@@ -196,8 +198,14 @@ func heatmapFigure(s *Sweep, name, xw, yw, metricCol string) (Figure, error) {
 		}
 		panels[i] = p
 	}
-	f.ColorBar = colorBarPlot(colorScale{cm}, metricCol)
-	f.Caption = fmt.Sprintf("Each cell: mean %s over the seeds of one parameter combination; grey: no run.", metricCol)
+	f.ColorBar = colorBarPlot(colorScale{cm}, what)
+	f.Caption = fmt.Sprintf("Each cell: mean %s (%s) over the seeds of one parameter combination; grey: no run.", what, metricCol)
+	switch better {
+	case lowerBetter, higherBetter:
+		f.Caption += " Darker is better."
+	default:
+		f.Caption += " Darker is higher."
+	}
 	if len(fs) == 1 {
 		f.Plot = panels[0]
 		return f, nil
@@ -214,7 +222,7 @@ func heatmapFigure(s *Sweep, name, xw, yw, metricCol string) (Figure, error) {
 	f.Caption += fmt.Sprintf(" One panel per value of the other varied parameters (%s), on one colour scale.",
 		strings.Join(mapStrings(otherVarying(s, xw, yw), shortParam), ", "))
 	if len(fs) > len(shown) {
-		f.Caption += fmt.Sprintf(" The first %d of %d combinations are shown.", len(shown), len(fs))
+		f.Caption += fmt.Sprintf(" The first %d of %s are shown.", len(shown), words.Count(len(fs), "combination"))
 	}
 	return f, nil
 }
@@ -227,7 +235,6 @@ func heatmapPanel(g cellGrid, cm palette.ColorMap, lo, hi float64, xs, ys []stri
 	hm.Min, hm.Max = lo, hi
 	hm.NaN = noData
 	p := newPlot(title, shortParam(xw)+" (weight)", shortParam(yw)+" (weight)")
-	p.Title.TextStyle.Font.Size = vg.Points(11)
 	p.Add(hm)
 	labels, err := cellLabels(g, cm)
 	if err != nil {
@@ -277,7 +284,7 @@ func cellLabels(g cellGrid, cm palette.ColorMap) (*plotter.Labels, error) {
 			}
 			st := l.TextStyle[k]
 			st.XAlign, st.YAlign = draw.XCenter, draw.YCenter
-			st.Font.Size = vg.Points(9)
+			st.Font.Size = vg.Points(textSize)
 			st.Color = color.Black
 			if c, err := cm.At(v); err == nil && luminance(c) < 0.45 {
 				st.Color = color.White
@@ -302,7 +309,7 @@ func compact(v float64) string {
 	a := math.Abs(v)
 	switch {
 	case a >= 100:
-		return strconv.FormatFloat(v, 'f', 0, 64)
+		return words.Thousands(strconv.FormatFloat(v, 'f', 0, 64))
 	case a >= 10:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	case a >= 1 || a == 0:
@@ -318,4 +325,47 @@ func mapStrings(xs []string, f func(string) string) []string {
 		out[i] = f(x)
 	}
 	return out
+}
+
+// metricWords is how a figure names a summary column, with its unit, and
+// which way is better: the summary table's words when it has the column
+// ("mean wait (s)"), else the column's own with its unit suffix spelled
+// ("mean_slowdown" → "mean slowdown").
+func metricWords(col string) (string, int) {
+	unit := ""
+	base := col
+	for _, u := range []struct{ suffix, unit string }{{"_s", "s"}, {"_kwh", "kWh"}, {"_w", "W"}, {"_j", "J"}} {
+		if b, ok := strings.CutSuffix(col, u.suffix); ok {
+			base, unit = b, u.unit
+			break
+		}
+	}
+	name, better := strings.ReplaceAll(base, "_", " "), 0
+	for _, m := range summaryMetrics {
+		if m.Col == col {
+			name, better = m.Name, m.better
+		}
+	}
+	if better == 0 {
+		better = columnDirection(col)
+	}
+	if unit != "" {
+		name += " (" + unit + ")"
+	}
+	return name, better
+}
+
+// columnDirection is which way is better for a summary column the
+// curated table does not hold: waits, slowdowns, energy, cost and carbon
+// lower; fairness indexes and utilization higher; 0 when unknown.
+func columnDirection(col string) int {
+	switch {
+	case strings.HasPrefix(col, "jain_"), strings.HasPrefix(col, "utilization"):
+		return higherBetter
+	case strings.Contains(col, "wait"), strings.Contains(col, "bsld"), strings.Contains(col, "slowdown"),
+		strings.Contains(col, "energy"), strings.Contains(col, "cost"), strings.Contains(col, "carbon"),
+		strings.Contains(col, "makespan"), strings.Contains(col, "killed"), strings.Contains(col, "rejected"):
+		return lowerBetter
+	}
+	return 0
 }

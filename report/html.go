@@ -18,7 +18,9 @@ type page struct {
 	Summary     summaryTable
 	Figures     []pageFigure // the runs' figures
 	Sweeps      []pageSweep
-	Openb       []pageOpenb
+	// Compared are the figures of several sweeps side by side.
+	Compared []pageFigure
+	Openb    []pageOpenb
 }
 
 // pageAnswer is a planner's question at the top of the page: the answer
@@ -117,7 +119,7 @@ td.best { font-weight: bold; background: #eef6ee; }
 details { margin: 1em 0; }
 .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: middle; }
 figure { margin: 2em 0; }
-figure img { max-width: 100%; border: 1px solid #eee; }
+figure img { max-width: 100%; height: auto; box-sizing: border-box; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
 .scroll { overflow-x: auto; }
 </style>
@@ -153,6 +155,9 @@ figcaption { color: #555; font-size: 0.9em; }
 <p><code>wall_s</code>, <code>events_per_s</code> and <code>jobs_per_s</code> measure the machine, not the schedule.</p>
 </details>
 {{end}}{{range .Figures}}{{template "figure" .}}{{end}}{{end}}
+{{- if .Compared}}<h2>Sweeps compared</h2>
+<p>Each sweep's parameter combinations side by side, with the spread of their replicas.</p>
+{{range .Compared}}{{template "figure" .}}{{end}}{{end}}
 {{- range .Sweeps}}<h2>Sweep {{.Name}}</h2>
 <p><small>{{.Dir}}</small>: {{.Runs}} runs.</p>
 {{range .Notes}}<p>{{.}}</p>
@@ -183,7 +188,7 @@ figcaption { color: #555; font-size: 0.9em; }
 // table (metrics as rows, runs as columns: there are more metrics than
 // runs), the runs' figures with their PNGs inline, then each sweep's
 // figures and table.
-func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, openbFigs [][]Figure, pngs map[string][]byte, ld lead) ([]byte, error) {
+func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, compared []Figure, openbFigs [][]Figure, pngs map[string][]byte, ld lead) ([]byte, error) {
 	runs := in.Runs
 	var pg page
 	for i, a := range ld.answers {
@@ -211,6 +216,7 @@ func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, openbFigs [][
 	}
 	pg.Summary = buildSummary(runs)
 	pg.Figures = pageFigures(runFigs, pngs)
+	pg.Compared = pageFigures(compared, pngs)
 	for _, v := range views {
 		pg.Sweeps = append(pg.Sweeps, sweepSection(v, pngs))
 	}

@@ -59,8 +59,18 @@ func TestInspectFiguresEdgeCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// arrivals, by hour, runtime, sizes, one per resource, summary.txt
-		if want := 5 + len(s.Resources); len(written) != want {
+		// arrivals, by hour, runtime, sizes, one per resource with a
+		// non-zero request (not the tag), summary.txt
+		drawn := 0
+		for _, r := range s.Resources {
+			if r.PerTask.Max != 0 {
+				drawn++
+			}
+		}
+		if drawn == len(s.Resources) && len(jobs) == 1 {
+			t.Fatal("the tag resource is drawn")
+		}
+		if want := 5 + drawn; len(written) != want {
 			t.Errorf("wrote %d files, want %d: %v", len(written), want, written)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -27,6 +28,9 @@ func InspectFigures(s *TraceStats) ([]Figure, error) {
 		return nil, nil
 	}
 	figs := []Figure{arrivalRate(s), arrivalsByHour(s)}
+	if s.Epoch != nil {
+		figs = append(figs, arrivalsByWeekday(s))
+	}
 	f, err := cdfFigure("runtime_cdf", "Runtime CDF", "runtime (s, log scale)", s.Runtime, 1,
 		"Share of jobs whose runtime is at most x (runtimes under 1 s are drawn at 1 s).")
 	if err != nil {
@@ -34,6 +38,9 @@ func InspectFigures(s *TraceStats) ([]Figure, error) {
 	}
 	figs = append(figs, f, sizeClasses(s))
 	for i, r := range s.Resources {
+		if internalResource(r.Name) || r.PerTask.Max == 0 {
+			continue // a tag, or nothing requested: no distribution to draw
+		}
 		stem := fileSafe(r.Name)
 		if stem != r.Name { // two names could map to one file
 			stem += "_" + strconv.Itoa(i)
@@ -45,7 +52,7 @@ func InspectFigures(s *TraceStats) ([]Figure, error) {
 		}
 		f, err := cdfFigure("request_"+stem+"_cdf", "Per-task request of "+r.Name,
 			fmt.Sprintf("%s per task (units of the resource, %s)", r.Name, scale), r.PerTask, logFloor,
-			fmt.Sprintf("Share of the %d jobs requesting %s whose tasks ask for at most x each.", r.Jobs, r.Name))
+			fmt.Sprintf("Share of the %s requesting %s whose tasks ask for at most x each.", words.Count(int(r.Jobs), "job"), r.Name))
 		if err != nil {
 			return nil, err
 		}
@@ -110,10 +117,17 @@ func arrivalRate(s *TraceStats) Figure {
 	f := Figure{Name: "arrivals", Title: "Arrival rate over time",
 		Caption: fmt.Sprintf("Jobs submitted per hour, averaged over bins of %s h.", num(width/3600))}
 	p := newPlot(f.Title, "time since the first submit ("+unitName+")", "arrivals (jobs/h)")
+	x := func(off float64) float64 { return off / unit }
+	if s.Epoch != nil {
+		ax := newTimeAxis(s.Span().Seconds(), s.Epoch, s.Loc)
+		ax.apply(p)
+		first := s.First.Seconds()
+		x = func(off float64) float64 { return ax.x(first+off, first) }
+	}
 	pts := make(plotter.XYs, 0, 2*len(counts))
 	for i, c := range counts {
 		rate := float64(c) / (width / 3600)
-		pts = append(pts, plotter.XY{X: float64(i) * width / unit, Y: rate}, plotter.XY{X: float64(i+1) * width / unit, Y: rate})
+		pts = append(pts, plotter.XY{X: x(float64(i) * width), Y: rate}, plotter.XY{X: x(float64(i+1) * width), Y: rate})
 	}
 	l, _ := plotter.NewLine(pts) // finite points: never an error
 	l.Color = runColor(0)
@@ -128,8 +142,13 @@ func arrivalRate(s *TraceStats) Figure {
 // submit time: the daily cycle.
 func arrivalsByHour(s *TraceStats) Figure {
 	f := Figure{Name: "arrivals_by_hour", Title: "Arrivals by hour of day",
-		Caption: "Share of jobs by the hour of submit_s modulo 24 h (hour 0 starts at time 0)."}
-	p := newPlot(f.Title, "hour of day (h)", "share of jobs (%)")
+		Caption: "Share of jobs by the hour of submit_s modulo 24 h (the trace gives no calendar: hour 0 starts at time 0)."}
+	xlabel := "hour of day since time 0 (h)"
+	if s.Epoch != nil {
+		f.Caption = "Share of jobs by the local hour of their submit: the daily cycle."
+		xlabel = "hour of day (" + zoneName(s.Loc) + ")"
+	}
+	p := newPlot(f.Title, xlabel, "share of jobs (%)")
 	shares := make(plotter.Values, 24)
 	labels := make([]string, 24)
 	for h := range shares {
@@ -137,6 +156,21 @@ func arrivalsByHour(s *TraceStats) Figure {
 		labels[h] = strconv.Itoa(h)
 	}
 	addBars(p, shares, labels)
+	f.Plot = p
+	return f
+}
+
+// arrivalsByWeekday draws the share of jobs by the local day of the week
+// of their submit: the weekly cycle.
+func arrivalsByWeekday(s *TraceStats) Figure {
+	f := Figure{Name: "arrivals_by_weekday", Title: "Arrivals by day of week",
+		Caption: "Share of jobs by the local day of the week of their submit: the weekly cycle."}
+	p := newPlot(f.Title, "day of week ("+zoneName(s.Loc)+")", "share of jobs (%)")
+	shares := make(plotter.Values, 7)
+	for d := range shares {
+		shares[d] = 100 * float64(s.DayOfWeek[d]) / float64(s.Jobs)
+	}
+	addBars(p, shares, weekdays)
 	f.Plot = p
 	return f
 }

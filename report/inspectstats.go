@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
@@ -24,13 +25,19 @@ type TraceStats struct {
 	WalltimeKnown int64
 	Serial, Pow2  int64 // jobs of 1 task; of 2, 4, 8, … tasks
 	// SizeClasses counts jobs by ⌈log2 tasks⌉: 1 task, 2, 3–4, 5–8, …
-	SizeClasses    []int64
-	WithDeps       int64 // jobs with depends_on
-	WithTraits     int64 // jobs with placement traits
+	SizeClasses []int64
+	WithDeps    int64 // jobs with depends_on
+	WithTraits  int64 // jobs with placement traits
+	// HourOfDay and DayOfWeek (Monday first) count submits in the
+	// trace's local time when its calendar is known (SetCalendar), else
+	// from time 0 (and DayOfWeek stays empty).
 	HourOfDay      [24]int64
-	Runtime        *Sample // seconds
-	Walltime       *Sample // seconds, jobs that give one
-	Size           *Sample // tasks per job
+	DayOfWeek      [7]int64
+	Epoch          *time.Time     // the trace's time 0; nil when unknown
+	Loc            *time.Location // the zone of hours and days; UTC when unset
+	Runtime        *Sample        // seconds
+	Walltime       *Sample        // seconds, jobs that give one
+	Size           *Sample        // tasks per job
 	Resources      []*ResourceStats
 	Arrivals       *TimeBins
 	users          map[string]int64
@@ -66,6 +73,27 @@ func NewTraceStats() *TraceStats {
 	}
 }
 
+// SetCalendar says when the trace's time 0 was and in which zone its
+// hours and days are counted; call it before Add.
+func (s *TraceStats) SetCalendar(epoch time.Time, loc *time.Location) {
+	if epoch.IsZero() {
+		return
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	s.Epoch, s.Loc = &epoch, loc
+}
+
+// At is trace time t as a calendar time in the stats' zone; ok is false
+// when the calendar is unknown.
+func (s *TraceStats) At(t sim.Time) (time.Time, bool) {
+	if s.Epoch == nil {
+		return time.Time{}, false
+	}
+	return s.Epoch.Add(time.Duration(t / sim.Microsecond * 1000)).In(s.Loc), true
+}
+
 // Add counts one job. Jobs come in submit order (a sim.Source's order).
 func (s *TraceStats) Add(j *sim.Job) {
 	if s.Jobs == 0 {
@@ -99,7 +127,12 @@ func (s *TraceStats) Add(j *sim.Job) {
 	if j.Traits != nil {
 		s.WithTraits++
 	}
-	s.HourOfDay[(j.Submit/(3600*sim.Second))%24]++
+	if at, ok := s.At(j.Submit); ok {
+		s.HourOfDay[at.Hour()]++
+		s.DayOfWeek[(int(at.Weekday())+6)%7]++
+	} else {
+		s.HourOfDay[(j.Submit/(3600*sim.Second))%24]++
+	}
 	s.Arrivals.add(j.Submit)
 	for _, q := range j.Request {
 		r := s.resource(q.Resource)

@@ -70,7 +70,7 @@ func (fl *frontLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	base := text.Style{
 		Color:   color.Black,
-		Font:    font.From(plot.DefaultFont, vg.Points(8)),
+		Font:    font.From(plot.DefaultFont, vg.Points(textSize)),
 		Handler: plot.DefaultTextHandler,
 		YAlign:  draw.YCenter,
 	}

@@ -10,7 +10,7 @@ import (
 type LabelPart struct{ Dim, Value string }
 
 // labelDims are the dimensions of a run label, in the order they read.
-var labelDims = []string{"trace", "cluster", "queue", "backfill", "placement"}
+var labelDims = []string{"sweep", "trace", "cluster", "queue", "backfill", "placement", "replica"}
 
 // legendText is what the figures say about a set of runs: Shared, the
 // label parts every run has (for the title's second line), Varying, the
@@ -56,7 +56,7 @@ func reduceLabels(runs []*Run) legendText {
 			}
 			vals = append(vals, v)
 		}
-		lt.Entries[i] = strings.Join(vals, " · ")
+		lt.Entries[i] = fitLegendText(strings.Join(vals, " · "))
 	}
 	// Entries that still collide get the directory name.
 	count := map[string]int{}

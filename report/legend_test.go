@@ -16,7 +16,7 @@ func TestLegendReductionGolden(t *testing.T) {
 	mk := func(dir string, parts ...string) *Run {
 		r := &Run{Dir: "/runs/" + dir}
 		for i, v := range parts {
-			r.Parts = append(r.Parts, LabelPart{labelDims[i], v})
+			r.Parts = append(r.Parts, LabelPart{labelDims[i+1], v}) // after "sweep"
 		}
 		return r
 	}

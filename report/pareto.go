@@ -101,13 +101,17 @@ func markFront(pts []*paretoPoint) {
 	}
 }
 
+// minParetoPoints is the fewest parameter combinations a Pareto figure
+// is drawn for: with two, the "front" is one point or both.
+const minParetoPoints = 3
+
 // paretoFigure draws mean wait against fairness, one point per parameter
 // combination coloured by its energy, with the front ringed and labelled
 // by its parameters. ok is false when no point has both axes.
 func paretoFigure(s *Sweep, name string, pts []*paretoPoint) (f Figure, ok bool, err error) {
 	f = Figure{Name: name, Title: "Pareto front: wait, fairness, energy (" + s.Name + ")"}
-	if len(pts) == 0 {
-		return f, false, nil
+	if len(pts) < minParetoPoints {
+		return f, false, nil // no trade-off to show: the summary table says it all
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range pts {
@@ -124,7 +128,7 @@ func paretoFigure(s *Sweep, name string, pts []*paretoPoint) (f Figure, ok bool,
 	}
 	cm := energyMap(lo, hi)
 
-	p := newPlot(f.Title, "mean wait (s)", "Jain's index of mean bounded slowdown (ratio)")
+	p := newPlot(f.Title, "mean wait (s)", "Jain's index of bsld (ratio)")
 	p.Legend.Top, p.Legend.Left = false, false
 	xy := make(plotter.XYs, len(pts))
 	for i, pt := range pts {
@@ -158,7 +162,11 @@ func paretoFigure(s *Sweep, name string, pts []*paretoPoint) (f Figure, ok bool,
 	}
 	rings.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(6.5), Shape: draw.RingGlyph{}}
 	p.Add(rings)
-	p.Legend.Add("Pareto front (non-dominated)", rings)
+	if len(front) == 1 {
+		p.Legend.Add("best on every objective", rings)
+	} else {
+		p.Legend.Add("Pareto front (non-dominated)", rings)
+	}
 	p.Add(newFrontLabels(pts))
 	padRange(p)
 	f.Plot = p

@@ -62,17 +62,35 @@ func (f Figure) renderAt(ext string, size Size) (data []byte, err error) {
 
 // draw lays the figure out on dc: the legend and the colour bar in strips
 // at the right, outside the data, and the plot (or the grid of panels
-// under the figure's title) in the rest.
+// under the figure's title) in the rest, every text in the house style
+// (style.go): titles wrapped to the width, tick labels that do not
+// overlap.
 func (f Figure) draw(dc draw.Canvas) {
+	// The style changes copies: a figure renders the same every time.
+	f.Plot, f.ColorBar = copyPlot(f.Plot), copyPlot(f.ColorBar)
+	if f.Legend != nil {
+		l := *f.Legend
+		f.Legend = &l
+	}
+	if f.Panels != nil {
+		panels := make([][]*plot.Plot, len(f.Panels))
+		for r, row := range f.Panels {
+			for _, p := range row {
+				panels[r] = append(panels[r], copyPlot(p))
+			}
+		}
+		f.Panels = panels
+	}
 	right := vg.Length(0)
 	if f.ColorBar != nil {
 		right = colorBarW + colorBarGap
 		fullW := dc.Max.X - dc.Min.X
+		styleText(f.ColorBar)
 		f.ColorBar.Draw(draw.Crop(dc, fullW-colorBarW, 0, colorBarBottom, -colorBarTop))
 	}
 	if f.Legend != nil {
+		f.Legend.TextStyle.Font.Size = vg.Points(textSize)
 		lw := f.Legend.Rectangle(dc).Max.X - f.Legend.Rectangle(dc).Min.X
-		lw = min(lw, (dc.Max.X-dc.Min.X)*0.4)
 		strip := draw.Crop(dc, dc.Max.X-dc.Min.X-right-lw-legendPad, -right, 0, -legendTop)
 		f.Legend.Top, f.Legend.Left = true, true
 		f.Legend.Draw(strip)
@@ -80,22 +98,67 @@ func (f Figure) draw(dc draw.Canvas) {
 	}
 	area := draw.Crop(dc, 0, -right, 0, 0)
 	if f.Panels == nil {
+		styleText(f.Plot)
+		fitTitle(f.Plot, area)
+		area = logAxisLabel(f.Plot, area)
+		fitTicks(f.Plot, area)
 		f.Plot.Draw(area)
 		return
 	}
-	title := text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(12)),
+	title := text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(titleSize)),
 		Handler: plot.DefaultTextHandler, XAlign: draw.XCenter, YAlign: draw.YTop}
-	area.FillText(title, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: area.Max.Y}, f.Title)
-	top := title.Height(f.Title) + vg.Points(4)
+	heading := wrapText(f.Title, title, area.Max.X-area.Min.X)
+	area.FillText(title, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: area.Max.Y}, heading)
+	top := title.Height(heading) + vg.Points(4)
+	for _, row := range f.Panels {
+		for _, p := range row {
+			if p != nil {
+				styleText(p)
+				p.Title.TextStyle.Font.Size = vg.Points(textSize)
+			}
+		}
+	}
 	tiles := draw.Tiles{Rows: len(f.Panels), Cols: len(f.Panels[0]), PadTop: top, PadX: vg.Points(6), PadY: vg.Points(6)}
 	cs := plot.Align(f.Panels, tiles, area)
 	for r, row := range f.Panels {
 		for c, p := range row {
 			if p != nil {
+				fitTitle(p, cs[r][c])
+				fitTicks(p, cs[r][c])
 				p.Draw(cs[r][c])
 			}
 		}
 	}
+}
+
+// copyPlot is a copy of p whose texts, axes and tick markers can change
+// without changing p; nil for nil.
+func copyPlot(p *plot.Plot) *plot.Plot {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
+}
+
+// logAxisLabel draws the y label of a plot with a log y axis itself, at
+// the left of area, centred on the data, and returns the rest of area:
+// gonum centres it on the arithmetic middle of the range, which on a log
+// axis is near the top, and shrinks the data area to fit it there.
+func logAxisLabel(p *plot.Plot, area draw.Canvas) draw.Canvas {
+	if _, log := p.Y.Scale.(plot.LogScale); !log || p.Y.Label.Text == "" {
+		return area
+	}
+	st := p.Y.Label.TextStyle
+	st.Rotation = math.Pi / 2
+	st.XAlign, st.YAlign = draw.XCenter, draw.YTop
+	label := p.Y.Label.Text
+	h := p.Y.Label.TextStyle.Height(label)
+	p.Y.Label.Text = ""
+	rest := draw.Crop(area, h+p.Y.Label.Padding, 0, 0, 0)
+	dc := p.DataCanvas(rest)
+	area.FillText(st, vg.Point{X: area.Min.X, Y: (dc.Min.Y + dc.Max.Y) / 2}, label)
+	return rest
 }
 
 // The legend's strip: a gap on each side, and its top level with the
@@ -118,9 +181,17 @@ func colorBarPlot(cb plot.Plotter, label string) *plot.Plot {
 }
 
 // sequentialMap is the colour scale of heatmaps: ColorBrewer's YlGnBu,
-// light yellow for the lowest value to dark blue for the highest.
-func sequentialMap(lo, hi float64) palette.ColorMap {
-	return lightToDark(brewer.YlGnBu[9].Colors(), lo, hi)
+// light yellow to dark blue, dark where the metric is better: at the
+// highest value, or at the lowest when lower is better (waits, energy).
+func sequentialMap(lo, hi float64, lowerIsBetter bool) palette.ColorMap {
+	cm := lightToDark(brewer.YlGnBu[9].Colors(), lo, hi)
+	if !lowerIsBetter {
+		return cm
+	}
+	rev := palette.Reverse(cm) // the reverse of the reverse: dark at the lowest
+	rev.SetMin(lo)
+	rev.SetMax(hi)
+	return rev
 }
 
 // pointMap is the colour scale of scatter points by a metric:

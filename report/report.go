@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/schedsim/schedsim/metrics"
 )
@@ -28,6 +29,9 @@ type Options struct {
 	// run's first event: [from, to). Zero: the whole run when it has at
 	// most ganttMaxJobs jobs, else its first day.
 	GanttWindow [2]float64
+	// TimeZone, when set, is the zone of every calendar axis instead of
+	// each trace's own (run.yaml's provenance), UTC when it has none.
+	TimeZone *time.Location
 	// GanttColor colours the Gantt bars: "user" (the default) or "state".
 	GanttColor string
 
@@ -140,6 +144,11 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 		views[i] = v
 		figs = append(figs, v.Figures...)
 	}
+	compared, err := compareFigures(in.Sweeps)
+	if err != nil {
+		return nil, err
+	}
+	figs = append(figs, compared...)
 	var openbFigs [][]Figure
 	for i, o := range in.Openb {
 		prefix := ""
@@ -189,7 +198,7 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 			return nil, err
 		}
 	}
-	page, err := renderIndex(in, runFigs, views, openbFigs, pngs, lead{answers: opts.Answers, figures: answerFigs, comparisons: opts.Comparisons})
+	page, err := renderIndex(in, runFigs, views, compared, openbFigs, pngs, lead{answers: opts.Answers, figures: answerFigs, comparisons: opts.Comparisons})
 	if err != nil {
 		return nil, err
 	}

@@ -6,11 +6,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/schedsim/schedsim/internal/words"
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // Run is what the figures and the page need from one run directory.
@@ -28,6 +30,15 @@ type Run struct {
 	// gives calendar times; nil otherwise, and time axes count from the
 	// run's first event.
 	Epoch *time.Time
+	// Loc is the trace's time zone (run.yaml's provenance), in which
+	// calendar axes count hours and days; UTC when it names none.
+	Loc *time.Location
+	// PoolProcs is the processors of a run in the SWF pool model, whose
+	// Gantt chart has a row per processor; 0 for other runs.
+	PoolProcs int
+	// ClusterNodes is the cluster's node count (run.yaml), every one of
+	// which a nodes-model Gantt chart shows.
+	ClusterNodes int
 	// SummaryCols and SummaryVals are summary.csv's header and row, the
 	// text as written so the page shows exactly what the file holds.
 	SummaryCols []string
@@ -81,8 +92,26 @@ func Load(dir string) (*Run, error) {
 	if rc.profile != "" {
 		queue += "/" + rc.profile
 	}
+	if r.PoolProcs, err = metrics.PoolProcessors(dir); err != nil {
+		return nil, err
+	}
+	if r.PoolProcs > 0 { // the SWF pool model: one node that stands for a pool of processors
+		rc.cluster = "a pool of " + words.Count(r.PoolProcs, "processor")
+	}
 	r.Parts = []LabelPart{{"trace", s["trace"]}, {"cluster", rc.cluster}, {"queue", queue},
 		{"backfill", s["backfill"]}, {"placement", rc.placement}}
+	if sweep, key, ok := inSweep(dir); ok {
+		// The names the user gave in the experiment: the sweep's directory,
+		// the trace's and the cluster's names of its run key, the replica.
+		parts := strings.Split(key, "__")
+		r.Parts = append([]LabelPart{{"sweep", sweep}}, r.Parts...)
+		if len(parts) >= 2 {
+			r.Parts[1].Value, r.Parts[2].Value = parts[0], parts[1]
+		}
+		if seed, ok := strings.CutPrefix(parts[len(parts)-1], "seed="); ok {
+			r.Parts = append(r.Parts, LabelPart{"replica", seed})
+		}
+	}
 	var vals []string
 	for _, p := range r.Parts {
 		if p.Value != "" {
@@ -91,12 +120,19 @@ func Load(dir string) (*Run, error) {
 	}
 	r.Label = strings.Join(vals, " · ")
 	r.SharesConfigured = rc.shares
+	r.ClusterNodes = rc.nodes
+	r.Loc = time.UTC
+	if rc.timeZone != "" {
+		if r.Loc, err = time.LoadLocation(rc.timeZone); err != nil {
+			return nil, fmt.Errorf("%s: provenance time_zone: %w", filepath.Join(dir, "run.yaml"), err)
+		}
+	}
 
 	jobs, err := readTable(dir, "jobs", tableSpec{
 		num:          []string{"wait_s", "bsld", "submit_s", "start_s", "end_s"},
-		optional:     []string{"recorded_start_s"},
+		optional:     []string{"recorded_start_s", "tasks"},
 		text:         []string{"job_id", "user", "state", "node_list"},
-		optionalText: []string{"submit_time", "measured"},
+		optionalText: []string{"submit_time", "measured", "request"},
 	})
 	if err != nil {
 		return nil, err
@@ -105,6 +141,14 @@ func Load(dir string) (*Run, error) {
 	r.SimWait, r.RecordedWait = calibrationWaits(jobs)
 	r.BSLD = finite(jobs.num["bsld"])
 	r.Jobs = ganttJobs(jobs)
+	if len(jobs.text["request"]) != len(r.Jobs) {
+		r.PoolProcs = 0 // a jobs table written before the request column: drawn by node
+	}
+	if r.PoolProcs > 0 {
+		if err := assignPool(r.Jobs, jobs, r.PoolProcs); err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+	}
 	r.Epoch = epochOf(jobs)
 
 	ts, err := readTable(dir, "timeseries", tableSpec{
@@ -162,6 +206,24 @@ func (r *Run) readSummary() error {
 	return nil
 }
 
+// inSweep says whether dir is a run of a sweep (SWEEP/runs/KEY, beside
+// the sweep's summary.csv or experiment.yaml), and gives the sweep's
+// directory name and the run's key.
+func inSweep(dir string) (sweep, key string, ok bool) {
+	clean := filepath.Clean(dir)
+	parent := filepath.Dir(clean)
+	if filepath.Base(parent) != "runs" {
+		return "", "", false
+	}
+	top := filepath.Dir(parent)
+	for _, f := range []string{"experiment.yaml", "summary.csv"} {
+		if _, err := os.Stat(filepath.Join(top, f)); err == nil {
+			return filepath.Base(top), filepath.Base(clean), true
+		}
+	}
+	return "", "", false
+}
+
 // utilColumn picks the utilization column of the resource that drives
 // power, the one summary's `utilization` reports: the utilization_<r>
 // whose summary value equals it, else the first.
@@ -184,6 +246,8 @@ type runConfig struct {
 	profile   string // Lattice weight profile, "" for other queues
 	cluster   string // the cluster's name (its file) and size
 	shares    bool   // tenants have configured target shares
+	timeZone  string // the trace's IANA zone, "" when unknown
+	nodes     int    // the cluster's nodes
 }
 
 // readRunConfig reads run.yaml's resolved config and cluster description.
@@ -205,6 +269,9 @@ func readRunConfig(path string) (runConfig, error) {
 			Shares map[string]float64 `yaml:"shares"`
 		} `yaml:"lattice"`
 		Provenance struct {
+			Trace struct {
+				TimeZone string `yaml:"time_zone"`
+			} `yaml:"trace"`
 			Cluster struct {
 				Nodes  int      `yaml:"nodes"`
 				Totals []string `yaml:"totals"`
@@ -225,6 +292,7 @@ func readRunConfig(path string) (runConfig, error) {
 		rc.profile = profileName(c.Profile)
 		rc.shares = len(c.Lattice.Shares) > 0
 	}
+	rc.timeZone, rc.nodes = c.Provenance.Trace.TimeZone, c.Provenance.Cluster.Nodes
 	rc.cluster = clusterName(c.Cluster, c.Platform, doc.Cluster.Nodes, doc.Cluster.Totals)
 	rc.placement, err = placementName(path, c.Placement)
 	return rc, err
@@ -242,10 +310,12 @@ func clusterName(file, platform string, nodes int, totals []string) string {
 	}
 	var size []string
 	if nodes > 0 {
-		size = append(size, countNoun(nodes, "node", "nodes"))
+		size = append(size, words.Count(nodes, "node"))
 	}
 	for _, t := range totals {
-		size = append(size, strings.Replace(t, ": ", " ", 1))
+		if !internalResource(t) { // a partition's tag is no capacity
+			size = append(size, strings.Replace(t, ": ", " ", 1))
+		}
 	}
 	desc := strings.Join(size, ", ")
 	switch {
@@ -255,14 +325,6 @@ func clusterName(file, platform string, nodes int, totals []string) string {
 		return name
 	}
 	return name + " (" + desc + ")"
-}
-
-// countNoun is "1 node", "2 nodes".
-func countNoun(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // profileName is a profile as a label shows it: a built-in name as is, a

@@ -16,9 +16,9 @@ type Size struct {
 	DPI           int
 }
 
-// DefaultSize is 8 × 4.5 inches at 96 dpi: wide enough for a time axis,
-// small enough that two fit on a laptop screen in the page.
-var DefaultSize = Size{Width: 768, Height: 432, DPI: 96}
+// DefaultSize is 8 × 4.5 inches (16:9) at 160 dpi, 1280 × 720 pixels: a
+// slide's width, with the house style's 12-point text readable on it.
+var DefaultSize = Size{Width: 1280, Height: 720, DPI: 160}
 
 // Bounds of a Size: below the minimum inches the axes, title and legend
 // no longer fit; past the maximum pixels a PNG becomes too big to embed

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/schedsim/schedsim/internal/words"
 )
 
 // sweepView is what the page shows of a sweep: its figures, its points
@@ -78,7 +80,13 @@ func sweepFigures(s *Sweep, prefix string, opts Options) (*sweepView, error) {
 	if ok {
 		v.Figures = append(v.Figures, f)
 	} else {
-		v.Notes = append(v.Notes, "No Pareto front: no run has both a mean wait and a Jain index (jain_bsld is null without tenants).")
+		switch n := len(v.Points); {
+		case n > 0 && n < minParetoPoints:
+			v.Notes = append(v.Notes, fmt.Sprintf("No Pareto front: %s of parameters, fewer than %d; the summary table compares them.",
+				words.Count(n, "combination"), minParetoPoints))
+		default:
+			v.Notes = append(v.Notes, "No Pareto front: no run has both a mean wait and a Jain index (jain_bsld is null without tenants).")
+		}
 	}
 	return v, nil
 }

@@ -2,12 +2,15 @@ package report
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/schedsim/schedsim/internal/words"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -100,18 +103,18 @@ func tenantFigures(runs []*Run, lt legendText, size Size) ([]Figure, error) {
 	}
 	which := "every tenant"
 	if others > 0 {
-		which = fmt.Sprintf("the %d tenants with the most usage (%d others not shown)", len(names), others)
+		which = fmt.Sprintf("the %s with the most usage (%d others not shown)", words.Count(len(names), "tenant"), others)
 	}
 	if slices.Contains(names, "") {
 		which += " (\"(none)\": the jobs whose trace gives no user, group or queue)"
 	}
 	bsld, err := tenantBars(runs, lt, size, names, "tenant_bsld", "Mean bounded slowdown per tenant",
-		"mean bounded slowdown (ratio)", "jain_bsld",
+		"mean bounded slowdown (ratio, log scale)", "jain_bsld",
 		func(t Tenant) float64 { return t.MeanBSLD }, false)
 	if err != nil {
 		return nil, err
 	}
-	bsld.Caption = "Mean bounded slowdown of each tenant's ended jobs, for " + which +
+	bsld.Caption = "Mean bounded slowdown of each tenant's ended jobs (log scale: runs differ by orders of magnitude), for " + which +
 		"; legend: Jain's index over all tenants (jain_bsld). No bar: no ended job."
 	if !anyRun(runs, func(r *Run) bool { return r.SharesConfigured }) {
 		return []Figure{bsld}, nil
@@ -140,6 +143,14 @@ func tenantBars(runs []*Run, lt legendText, size Size, names []string, name, tit
 	// One unit on x per tenant; the bars of a group fill 80 % of it. The
 	// data area is the figure less about an inch of axis and margins and
 	// the legend's strip.
+	// Bounded slowdowns (≥ 1) on a log axis from 1, bars rising from it;
+	// ratios on a linear axis from 0.
+	floor := 0.0
+	if !fairLine {
+		floor = 1
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
 	figW, _ := size.inches()
 	unit := (figW - vg.Inch - legendW) / vg.Length(len(names))
 	width := unit * 0.8 / vg.Length(len(runs))
@@ -162,29 +173,26 @@ func tenantBars(runs []*Run, lt legendText, size Size, names []string, name, tit
 		if len(r.Tenants) == 0 {
 			continue
 		}
-		b, err := plotter.NewBarChart(vals, width)
-		if err != nil {
-			return f, err
-		}
-		b.Color = runColor(i)
-		b.LineStyle.Width = 0
-		b.Offset = width * (vg.Length(i) - vg.Length(len(runs)-1)/2)
+		b := &floorBars{vals: vals, width: width, offset: width * (vg.Length(i) - vg.Length(len(runs)-1)/2),
+			color: runColor(i), floor: floor}
 		p.Add(b)
 		if f.Legend != nil {
-			f.Legend.Add(jainLabel(r, lt.Entries[i], jainCol), b)
+			f.Legend.Add(jainLabel(r, lt.Entries[i], jainCol), swatch{runColor(i), runColor(i)})
 		} else {
 			p.Title.Text += " (" + jainLabel(r, "", jainCol) + ")"
 		}
 	}
 	p.NominalX(mapStrings(names, tenantTick)...)
-	p.X.Tick.Label.Font.Size = vg.Points(9)
 	if longest(names) > 6 || len(names) > 8 {
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
 	p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
-	p.Y.Min = 0
+	p.Y.Min = floor
+	if floor > 0 && p.Y.Max < 10 {
+		p.Y.Max = 10 // a log axis needs a span, even when every slowdown is 1
+	}
 	if fairLine {
 		l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(names)) - 0.5, Y: 1}})
 		if err != nil {
@@ -228,4 +236,35 @@ func longest(names []string) int {
 		n = max(n, len([]rune(s)))
 	}
 	return n
+}
+
+// floorBars are one run's bars, one per tenant at x = its index (offset
+// within the group), rising from floor: 0 on a linear axis, 1 on the log
+// axis of bounded slowdowns. A value at or below the floor has no bar.
+type floorBars struct {
+	vals          []float64
+	width, offset vg.Length
+	color         color.Color
+	floor         float64
+}
+
+func (b *floorBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for k, v := range b.vals {
+		if !(v > b.floor) {
+			continue
+		}
+		x := trX(float64(k)) + b.offset
+		y0, y1 := trY(b.floor), trY(v)
+		pts := []vg.Point{{X: x - b.width/2, Y: y0}, {X: x + b.width/2, Y: y0}, {X: x + b.width/2, Y: y1}, {X: x - b.width/2, Y: y1}}
+		c.FillPolygon(b.color, c.ClipPolygonY(pts))
+	}
+}
+
+func (b *floorBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	ymax = b.floor
+	for _, v := range b.vals {
+		ymax = math.Max(ymax, v)
+	}
+	return -0.5, float64(len(b.vals)) - 0.5, b.floor, ymax
 }

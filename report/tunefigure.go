@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/schedsim/schedsim/internal/words"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -97,7 +98,7 @@ func tuneFigure(s *Sweep, name, xw, yw string, front map[string]bool) (Figure, e
 	f.Caption = fmt.Sprintf("Each point: one profile the search evaluated, at its %s and %s weights; colour: the objective, %s; "+
 		"dots: feasible, crosses: a constraint failed.", shortParam(xw), shortParam(yw), objective)
 	if front != nil {
-		f.Caption += fmt.Sprintf(" Ringed: the Pareto front of mean wait, Jain's index of bsld and energy (%d of %d profiles).", nFront, len(pts))
+		f.Caption += fmt.Sprintf(" Ringed: the Pareto front of mean wait, Jain's index of bsld and energy (%d of %s).", nFront, words.Count(len(pts), "profile"))
 	}
 	if len(others) > 0 {
 		f.Caption += " The search also tuned " + strings.Join(others, ", ") + " (--heatmap-weights picks the two drawn)."

@@ -4,14 +4,19 @@
 // --remote-debugging-pipe (file descriptors 3 and 4, NUL-separated JSON),
 // so it needs no npm package, no port and no WebSocket.
 //
-//   node check.mjs PAGE.html SCREENSHOT.png [--expect-images N]
+//   node check.mjs PAGE.html SCREENSHOT.png [--expect-images N] [--widths 1280,1920]
 //
 // Checks: the navigation succeeds; after the load event every <img> is
 // complete with a non-zero natural size (and there are N when given); no
 // request fails (Network.loadingFailed); no exception is thrown; nothing is
 // logged at level error (console.error, or Chromium's own "Failed to load
-// resource" and friends). Writes a full-page PNG screenshot. Exit status 0
-// when the page passes, 1 when it fails, 2 on a usage error.
+// resource" and friends); and at each window width (default 1280 CSS
+// pixels) the page is no wider than the window and no element sticks out of
+// its parent (an element that scrolls on purpose, overflow auto or scroll,
+// and what is inside it, aside). Writes a full-page PNG screenshot per
+// width: SCREENSHOT itself for one width, SCREENSHOT with -<width> before
+// .png for several. Exit status 0 when the page passes, 1 when it fails, 2
+// on a usage error.
 // CHROMIUM names the browser binary (default: chromium).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
@@ -21,13 +26,15 @@ import { pathToFileURL } from "node:url";
 
 const args = process.argv.slice(2);
 let expectImages = -1;
+let widths = [1280];
 const pos = [];
 for (let i = 0; i < args.length; i++) {
 	if (args[i] === "--expect-images") expectImages = Number(args[++i]);
+	else if (args[i] === "--widths") widths = String(args[++i]).split(",").map(Number);
 	else pos.push(args[i]);
 }
-if (pos.length !== 2 || Number.isNaN(expectImages)) {
-	console.error("usage: node check.mjs PAGE.html SCREENSHOT.png [--expect-images N]");
+if (pos.length !== 2 || Number.isNaN(expectImages) || widths.some((w) => !(w >= 320))) {
+	console.error("usage: node check.mjs PAGE.html SCREENSHOT.png [--expect-images N] [--widths 1280,1920]");
 	process.exit(2);
 }
 const [pagePath, shotPath] = pos;
@@ -40,6 +47,8 @@ const profile = mkdtempSync(join(tmpdir(), "schedsim-chromium-"));
 const browser = spawn(process.env.CHROMIUM || "chromium", [
 	"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
 	"--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
+	"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
+	"--metrics-recording-only", "--disable-breakpad", "--disable-crash-reporter",
 	`--user-data-dir=${profile}`, "--remote-debugging-pipe", "about:blank",
 ], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"], detached: true });
 
@@ -153,16 +162,48 @@ try {
 	const info = result.value;
 	for (const b of info.broken) problems.push(`image failed to load: ${b}`);
 	if (expectImages >= 0 && info.count !== expectImages) problems.push(`${info.count} images, want ${expectImages}`);
-	const metrics = await s("Page.getLayoutMetrics");
-	const size = metrics.cssContentSize || metrics.contentSize;
-	const shot = await s("Page.captureScreenshot", {
-		format: "png", captureBeyondViewport: true,
-		clip: { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height), scale: 1 },
-	});
-	writeFileSync(shotPath, Buffer.from(shot.data, "base64"));
+	const shots = [];
+	for (const width of widths) {
+		await s("Emulation.setDeviceMetricsOverride", { width, height: 900, deviceScaleFactor: 1, mobile: false });
+		const { result: over } = await s("Runtime.evaluate", {
+			returnByValue: true,
+			awaitPromise: true,
+			expression: `(async () => {
+				await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+				const root = document.documentElement, vw = root.clientWidth, bad = [];
+				if (root.scrollWidth > vw + 1) bad.push("the page is " + root.scrollWidth + " px wide in a " + vw + " px window");
+				const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+				const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+					(el.getAttribute("alt") ? "[" + el.getAttribute("alt").slice(0, 40) + "]" : "");
+				for (const el of document.body.querySelectorAll("*")) {
+					let inside = false;
+					for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) inside = inside || scrolls(p);
+					const parent = el.parentElement;
+					if (inside || !parent || getComputedStyle(el).display === "none") continue;
+					const r = el.getBoundingClientRect(), pr = parent.getBoundingClientRect();
+					if (r.width === 0 || r.height === 0) continue;
+					if (r.right > pr.right + 1 || r.left < pr.left - 1) {
+						bad.push(name(el) + " sticks out of its " + name(parent) + " by " +
+							Math.round(Math.max(r.right - pr.right, pr.left - r.left)) + " px");
+					}
+				}
+				return bad.slice(0, 20);
+			})()`,
+		});
+		for (const b of over.value) problems.push(`at ${width} px: ${b}`);
+		const metrics = await s("Page.getLayoutMetrics");
+		const size = metrics.cssContentSize || metrics.contentSize;
+		const shot = await s("Page.captureScreenshot", {
+			format: "png", captureBeyondViewport: true,
+			clip: { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height), scale: 1 },
+		});
+		const path = widths.length === 1 ? shotPath : shotPath.replace(/(\.png)?$/, `-${width}.png`);
+		writeFileSync(path, Buffer.from(shot.data, "base64"));
+		shots.push(`${path} (${Math.ceil(size.width)}×${Math.ceil(size.height)})`);
+	}
 	clearTimeout(timer);
 	await send("Browser.close").catch(() => {});
-	console.log(`check.mjs: ${pagePath}: "${info.title}", ${info.count} images, screenshot ${shotPath} (${Math.ceil(size.width)}×${Math.ceil(size.height)})`);
+	console.log(`check.mjs: ${pagePath}: "${info.title}", ${info.count} images, screenshots ${shots.join(", ")}`);
 	if (problems.length > 0) finish(1, problems.map((p) => `check.mjs: ${p}`).join("\n"));
 	finish(0);
 } catch (e) {

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
@@ -59,7 +60,7 @@ same calendar timestamps.
 
 The output is written to a temporary file renamed at the end; a progress bar
 shows on a terminal; one line sums up what was written and skipped.`,
-		Args: cobra.ExactArgs(1),
+		Args: wantArgs(1, 1, "one trace file", "schedsim convert TRACE.swf.gz --to trace.parquet"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.Trace = args[0]
 			if o.to == "" {
@@ -322,15 +323,15 @@ func writeSidecars(w *run.Workload, o convertOptions) (string, error) {
 // trace's cluster was not kept.
 func printConvertSummary(out io.Writer, w *run.Workload, o convertOptions, written int, kept string) {
 	skips := w.Skips()
-	fmt.Fprintf(out, "%s (%s) → %s: %d jobs written, %d records skipped", w.Name, w.Format, o.to, written, skips.Total)
+	fmt.Fprintf(out, "%s (%s) → %s: %s written, %s skipped", w.Name, w.Format, o.to, words.Count(written, "job"), words.Count(skips.Total, "record"))
 	if skips.First != nil {
 		fmt.Fprintf(out, " (first: %v)", skips.First)
 	}
 	switch {
 	case w.Nodes != nil && kept != "":
-		fmt.Fprintf(out, "; cluster of %d nodes (%s) %s", len(w.Nodes), w.Cluster, kept)
+		fmt.Fprintf(out, "; cluster of %s (%s) %s", words.Count(len(w.Nodes), "node"), w.Cluster, kept)
 	case w.Nodes != nil:
-		fmt.Fprintf(out, "; cluster of %d nodes (%s) not kept: give --cluster-out FILE", len(w.Nodes), w.Cluster)
+		fmt.Fprintf(out, "; cluster of %s (%s) not kept: give --cluster-out FILE", words.Count(len(w.Nodes), "node"), w.Cluster)
 	}
 	if n := len(w.NodeEvents); n > 0 {
 		fmt.Fprintf(out, "; %d node events", n)

@@ -120,8 +120,8 @@ func replay(t *testing.T, c convertCase, out string, flags []string) {
 // convertSkipped reads the skipped count from convert's summary line.
 func convertSkipped(t *testing.T, stdout string) string {
 	t.Helper()
-	_, rest, ok := strings.Cut(stdout, " jobs written, ")
-	n, _, ok2 := strings.Cut(rest, " records skipped")
+	_, rest, ok := strings.Cut(stdout, " written, ")
+	n, _, ok2 := strings.Cut(rest, " record")
 	if !ok || !ok2 {
 		t.Fatalf("convert printed %q", stdout)
 	}
@@ -255,7 +255,7 @@ func TestConvertLenient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout, "→ "+out+": 2 jobs written, 1 records skipped (first: "+in+":3: field runtime_s: not a number of seconds)") {
+	if !strings.Contains(stdout, "→ "+out+": 2 jobs written, 1 record skipped (first: "+in+":3: field runtime_s: not a number of seconds)") {
 		t.Errorf("summary: %q", stdout)
 	}
 	data, err := os.ReadFile(out)

@@ -22,7 +22,7 @@ func newExportCommand() *cobra.Command {
                 starting_time, execution_time, finish_time, waiting_time, turnaround_time,
                 stretch, allocated_resources (interval sets such as "0-3 7"),
                 consumed_energy, metadata — so evalys and Batsim users' scripts read the run.`,
-		Args: cobra.ExactArgs(1),
+		Args: wantArgs(1, 1, "one run directory", "schedsim export runs/easy --to batsim"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			if to != "batsim" {

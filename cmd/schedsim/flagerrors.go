@@ -5,7 +5,32 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
+
+// pflagUnknownFlag is pflag's wording of a flag it does not know.
+var pflagUnknownFlag = regexp.MustCompile(`^unknown (?:shorthand )?flag: '?(--?[\w-]+)'?`)
+
+// suggestFlag adds the nearest flag of c to an unknown flag's error, as
+// config keys get one: "unknown flag: --backfil (did you mean --backfill?)".
+func suggestFlag(c *cobra.Command, err error) error {
+	m := pflagUnknownFlag.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	name := strings.TrimLeft(m[1], "-")
+	name, _, _ = strings.Cut(name, "=")
+	var names []string
+	c.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if near := run.NearestName(name, names); near != "" {
+		return fmt.Errorf("%w (did you mean --%s?)", err, near)
+	}
+	return err
+}
 
 // pflagValueError is pflag's wording of a flag value its parser refused.
 var pflagValueError = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: (.*)$`)

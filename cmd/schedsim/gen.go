@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
@@ -108,7 +109,7 @@ func runGen(f *genFlags, stdout io.Writer) error {
 		}
 	}
 	if !f.quiet {
-		fmt.Fprintf(stdout, "wrote %d jobs (model %s, seed %d, for %d nodes) to %s\n", g.Jobs(), g.Model(), f.seed, c.Nodes(), f.out)
+		fmt.Fprintf(stdout, "wrote %s (model %s, seed %d, for %s) to %s\n", words.Count(g.Jobs(), "job"), g.Model(), f.seed, words.Count(c.Nodes(), "node"), f.out)
 		if f.clusterOut != "" {
 			fmt.Fprintf(stdout, "wrote the cluster (%s) to %s\n", c.Name, f.clusterOut)
 		}

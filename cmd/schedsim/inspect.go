@@ -5,10 +5,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/report"
 	"github.com/schedsim/schedsim/sim"
 )
@@ -51,6 +53,7 @@ sizes, one request CDF per resource).`,
 	fs.StringVar(&cfg.SWFModel, "swf-model", cfg.SWFModel, "cluster model for SWF traces: pool or nodes")
 	fs.IntVar(&cfg.ProcsPerNode, "swf-procs-per-node", 0, "processors per node in the nodes model")
 	fs.BoolVar(&cfg.Strict, "strict", false, "stop at the first bad trace record instead of skipping and counting it")
+	fs.StringVar(&cfg.TimeZone, "time-zone", "", "IANA zone of hours and days (default: the trace's own, e.g. an SWF header's TimeZoneString; else UTC); for Slurm accounting also the zone its times are read in")
 	fs.StringVar(&out, "out", "", "also write summary.txt and the PNG figures into this directory")
 	fs.BoolVar(&quiet, "quiet", false, "print nothing but errors")
 	return cmd
@@ -63,6 +66,7 @@ func runInspect(cfg *run.Spec, out string, quiet bool, stdout io.Writer) error {
 	}
 	defer w.Close()
 	stats := report.NewTraceStats()
+	stats.SetCalendar(w.Epoch, displayZone(cfg.TimeZone, w.TimeZone))
 	for {
 		j, err := w.Source.Next()
 		if err == io.EOF {
@@ -75,7 +79,7 @@ func runInspect(cfg *run.Spec, out string, quiet bool, stdout io.Writer) error {
 	}
 	info := report.TraceInfo{Name: cfg.Trace, Format: w.Format}
 	if w.Skips != nil {
-		info.Skipped = w.Skips().Total
+		info.Skips = w.Skips()
 	}
 	if ownCluster {
 		info.Cluster, info.Nodes, info.Capacity = w.Cluster, len(w.Nodes), leafCapacity(w.Nodes)
@@ -91,7 +95,7 @@ func runInspect(cfg *run.Spec, out string, quiet bool, stdout io.Writer) error {
 			return run.Failed(fmt.Errorf("inspect: %w", err))
 		}
 		if !quiet {
-			fmt.Fprintf(stdout, "\nwrote %d files to %s\n", len(written), out)
+			fmt.Fprintf(stdout, "\nwrote %s to %s\n", words.Count(len(written), "file"), out)
 		}
 	}
 	return nil
@@ -152,4 +156,19 @@ func leafCapacity(nodes []sim.NodeSpec) []sim.Quantity {
 		}
 	}
 	return total
+}
+
+// displayZone is the zone hours and days are shown in: --time-zone, else
+// the trace's own, else UTC. Validate checked the flag's name; a trace's
+// unknown zone name falls back to UTC.
+func displayZone(flag, trace string) *time.Location {
+	for _, name := range []string{flag, trace} {
+		if name == "" {
+			continue
+		}
+		if loc, err := time.LoadLocation(name); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
 }

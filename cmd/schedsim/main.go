@@ -36,6 +36,6 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(newCompareCommand())
 	root.AddCommand(newTuneCommand(), newAvailabilityCommand(), newCalibrateCommand())
 	root.AddCommand(newGenCommand(), newInspectCommand())
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return run.BadInput(plainFlagError(err)) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return run.BadInput(suggestFlag(c, plainFlagError(err))) })
 	return root
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -31,7 +32,7 @@ byte for byte what one process would have written. Every run of the experiment
 
 'merge DIR' reads a sweep directory the shards shared. 'merge SHARD_DIR… --out DIR'
 joins shards that wrote to separate directories: their runs are copied into DIR/runs/.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: wantArgs(1, -1, "a sweep directory, or its shard directories and --out", "schedsim merge runs/sweep-kth"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var sources []string
 			if out == "" {
@@ -87,7 +88,7 @@ func merge(out string, sources []string, maxRuns int, quiet bool, stdout io.Writ
 		return run.Failed(err)
 	}
 	if !quiet {
-		fmt.Fprintf(stdout, "merge: %d runs → %s, %s\n", len(runs),
+		fmt.Fprintf(stdout, "merge: %s → %s, %s\n", words.Count(len(runs), "run"),
 			filepath.Join(out, "summary.csv"), filepath.Join(out, "summary.parquet"))
 	}
 	return nil

@@ -42,7 +42,6 @@ func newOpenbCommand() *cobra.Command {
 		pods:       filepath.Join("..", "shared", "traces", "openb", "openb_pod_list_default.csv"),
 		policies:   gpu.Names,
 		seeds:      "42-51",
-		out:        filepath.Join("runs", "openb"),
 		workers:    runtime.NumCPU(),
 		ties:       "lowest",
 		inflation:  1.3,
@@ -68,14 +67,19 @@ Output is the same, byte for byte, for the same inputs and seeds, whatever --wor
 Policies:
 ` + doc.String(),
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runOpenb(cmd.OutOrStdout(), o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.out == "" {
+				o.out = defaultOut("openb", o.pods)
+			}
+			return runOpenb(cmd.OutOrStdout(), o)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.nodes, "nodes", o.nodes, "openb node list (CSV)")
 	f.StringVar(&o.pods, "pods", o.pods, "openb pod list (CSV)")
 	f.StringSliceVar(&o.policies, "policies", o.policies, "policies to run, comma-separated")
 	f.StringVar(&o.seeds, "seeds", o.seeds, "seeds: a list and ranges, e.g. 42-51 or 1,5,7-9")
-	f.StringVar(&o.out, "out", o.out, "output directory")
+	f.StringVar(&o.out, "out", o.out, "output directory (default runs/openb-<pod list name>)")
 	f.IntVar(&o.workers, "workers", o.workers, "runs in parallel (results do not depend on it)")
 	f.BoolVar(&o.quiet, "quiet", false, "print nothing but errors")
 	f.StringVar(&o.ties, "ties", o.ties, "score ties: lowest (node index) or random (seeded, as Kubernetes)")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -31,7 +32,7 @@ With no trace it replays the embedded KTH-SP2 log (Parallel Workloads Archive)
 on the cluster its header describes, with FCFS and EASY backfilling.
 
 ` + registry.Help(),
-		Args: cobra.MaximumNArgs(1),
+		Args: wantArgs(0, 1, "at most one trace file (none: the embedded KTH-SP2 log)", "schedsim replay TRACE.swf.gz --backfill easy"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				if cmd.Flags().Changed("trace") {
@@ -75,9 +76,11 @@ on the cluster its header describes, with FCFS and EASY backfilling.
 // withConfig loads a spec file and applies the flags given on the command
 // line over it.
 func withConfig(cmd *cobra.Command, path string) (run.Spec, error) {
-	fileCfg, err := run.Load(path)
-	if err != nil {
-		return fileCfg, run.BadInput(err)
+	fileCfg, loadErr := run.Load(path)
+	var pathErr *fs.PathError
+	if errors.As(loadErr, &pathErr) { // no file to read
+
+		return fileCfg, run.BadInput(loadErr)
 	}
 	over := pflag.NewFlagSet("config", pflag.ContinueOnError)
 	fileCfg.BindFlags(over)
@@ -93,7 +96,12 @@ func withConfig(cmd *cobra.Command, path string) (run.Spec, error) {
 		setErr = errors.Join(setErr, over.Set(f.Name, f.Value.String()))
 	})
 	if setErr != nil {
-		return fileCfg, run.BadInput(setErr)
+		return fileCfg, run.BadInput(errors.Join(loadErr, setErr))
+	}
+	if loadErr != nil {
+		// The values that did decode are checked too, so one bad value
+		// does not hide the others; every problem in line order.
+		return fileCfg, run.BadInput(run.InLineOrder(errors.Join(loadErr, fileCfg.Validate())))
 	}
 	return fileCfg, nil
 }

@@ -2,12 +2,13 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/report"
 )
 
@@ -17,7 +18,7 @@ import (
 // 2, the message names it and the missing file), and so is an option the
 // figures cannot use; a failed write is a failed run (exit 1).
 func newReportCommand() *cobra.Command {
-	var out, window string
+	var out, window, zone string
 	var quiet bool
 	var targets []string
 	var opts report.Options
@@ -44,7 +45,7 @@ func newReportCommand() *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				out = filepath.Join("reports", filepath.Base(filepath.Clean(args[0])))
+				out = defaultOut("report", args[0])
 			}
 			if window != "" {
 				w, err := report.ParseWindow(window)
@@ -52,6 +53,13 @@ func newReportCommand() *cobra.Command {
 					return run.BadInput(err)
 				}
 				opts.GanttWindow = w
+			}
+			if zone != "" {
+				loc, err := time.LoadLocation(zone)
+				if err != nil || zone == "Local" {
+					return run.BadInput(fmt.Errorf("--time-zone: unknown time zone %q (want an IANA name such as Europe/Stockholm, or UTC)", zone))
+				}
+				opts.TimeZone = loc
 			}
 			in, err := report.LoadInputs(args)
 			if err != nil {
@@ -68,13 +76,13 @@ func newReportCommand() *cobra.Command {
 				return run.Failed(err)
 			}
 			if !quiet {
-				fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files; open %s\n", len(written), written[len(written)-1])
+				fmt.Fprintf(cmd.OutOrStdout(), "wrote %s; open %s\n", words.Count(len(written), "file"), written[len(written)-1])
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&out, "out", "", "report directory (created if missing; default reports/<first input's name>)")
+	f.StringVar(&out, "out", "", "report directory (created if missing; default runs/report-<first input's name>)")
 	f.BoolVar(&quiet, "quiet", false, "print nothing but errors")
 	f.StringSliceVar(&opts.HeatmapMetrics, "heatmap-metric", nil,
 		"sweep summary columns drawn as weight heatmaps, one figure each (default: "+strings.Join(report.DefaultHeatmapMetrics, ",")+", those the sweep has)")
@@ -83,7 +91,8 @@ func newReportCommand() *cobra.Command {
 	f.IntVar(&opts.Size.Width, "width", 0, fmt.Sprintf("figure width in pixels (default %d at the default dpi)", report.DefaultSize.Width))
 	f.IntVar(&opts.Size.Height, "height", 0, fmt.Sprintf("figure height in pixels (default %d at the default dpi)", report.DefaultSize.Height))
 	f.IntVar(&opts.Size.DPI, "dpi", 0, fmt.Sprintf("pixels per inch of the PNGs; alone it keeps the figures' size in inches, sharper (default %d)", report.DefaultSize.DPI))
-	f.StringVar(&window, "gantt-window", "", "span of the Gantt charts since each run's first event, FROM,TO in seconds or with a unit: 2d,3d (default: the whole run up to 2000 jobs, else its first day)")
+	f.StringVar(&window, "gantt-window", "", "span of the Gantt charts since each run's first event, FROM,TO in seconds or with a unit: 2d,3d (default: the whole run up to 2000 jobs, else its busiest day by jobs started)")
+	f.StringVar(&zone, "time-zone", "", "IANA zone of the calendar axes, e.g. Europe/Stockholm (default: each trace's own, from run.yaml; else UTC)")
 	f.StringVar(&opts.GanttColor, "gantt-color", "user", "colour the Gantt bars by user or state")
 	f.StringArrayVar(&targets, "target", nil, `a planner's question over the sweeps, "METRIC OP VALUE" ("p95_wait_s <= 3600"), drawn first (default: the sweeps' experiment target)`)
 	return cmd

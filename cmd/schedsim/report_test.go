@@ -51,7 +51,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := string(page)
-	for _, label := range []string{"KTH-SP2-1996-2.1-cln · 1 node, cpu 100 · fcfs · none · first-fit", "KTH-SP2-1996-2.1-cln · 1 node, cpu 100 · fcfs · easy · first-fit"} {
+	for _, label := range []string{"KTH-SP2-1996-2.1-cln · a pool of 100 processors · fcfs · none · first-fit", "KTH-SP2-1996-2.1-cln · a pool of 100 processors · fcfs · easy · first-fit"} {
 		if !strings.Contains(html, label) {
 			t.Errorf("index.html lacks the run label %q", label)
 		}

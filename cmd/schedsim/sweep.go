@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +23,7 @@ import (
 
 	"github.com/schedsim/schedsim/cmd/schedsim/compare"
 	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 )
@@ -51,11 +51,11 @@ Sharding: --shard i/n runs the runs at positions i, i+n, … of the sorted keys 
 JOB_COMPLETION_INDEX=i with --shards n or SCHEDSIM_SHARDS=n, and a Slurm array task's
 SLURM_ARRAY_TASK_ID, _COUNT, _MIN and _STEP). Each shard writes its runs into DIR/runs/
 and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
-		Args: cobra.ExactArgs(1),
+		Args: wantArgs(1, 1, "the experiment file that lists the runs (EXPERIMENT.yaml, see docs/sweeps.md)", "schedsim sweep testdata/experiments/kth-lattice.yaml --out runs/sweep-kth"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				// Stable, so that running the same command again resumes it.
-				out = filepath.Join("sweeps", strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0])))
+				out = defaultOut("sweep", args[0])
 			}
 			if workers < 1 {
 				return run.BadInput(fmt.Errorf("--workers: want ≥ 1, got %d", workers))
@@ -81,7 +81,7 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 			return sw.sweep(spec, index, count, quiet, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "sweep directory (runs/, summary.csv, summary.parquet, experiment.yaml); default sweeps/<experiment file name>")
+	cmd.Flags().StringVar(&out, "out", "", "sweep directory (runs/, summary.csv, summary.parquet, experiment.yaml); default runs/sweep-<experiment file name>")
 	cmd.Flags().IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "runs at once, on as many cores (GOMAXPROCS, when set, decides the cores)")
 	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0 ≤ i < n) of the sorted run keys")
 	cmd.Flags().IntVar(&shards, "shards", 0, "shard count with JOB_COMPLETION_INDEX (Kubernetes Indexed Job); default $"+shardsEnv)
@@ -243,8 +243,8 @@ func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, std
 		outputs = path + "; when every shard is done: schedsim merge " + s.dir
 	}
 	if !quiet {
-		fmt.Fprintf(stdout, "sweep%s: %d runs (%d run now, %d already done) in %.1f s\n  summary: %s\n",
-			where, len(mine), s.ran, len(mine)-len(todo), time.Since(start).Seconds(), outputs)
+		fmt.Fprintf(stdout, "sweep%s: %s (%d run now, %d already done) in %.1f s\n  summary: %s\n",
+			where, words.Count(len(mine), "run"), s.ran, len(mine)-len(todo), time.Since(start).Seconds(), outputs)
 		if count == 1 {
 			if err := printSweepResults(stdout, s.dir, spec); err != nil {
 				return run.Failed(err)

@@ -53,7 +53,7 @@ best.yaml, a complete run spec: 'schedsim replay --config best.yaml' replays the
 (on the first run of the experiment; best-<run>.yaml for each when there are several).
 
 Exit status: 0 when a profile meets the constraints, 1 when none does or a replay fails, 2 bad input.`,
-		Args: cobra.ExactArgs(1),
+		Args: wantArgs(1, 1, "the experiment file with a tune: section (see docs/sweeps.md)", "schedsim tune testdata/tune/kth-tune.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if workers < 1 {
 				return run.BadInput(fmt.Errorf("--workers: want ≥ 1, got %d", workers))
@@ -72,7 +72,7 @@ Exit status: 0 when a profile meets the constraints, 1 when none does or a repla
 				t.cfg.Iterations = iterations
 			}
 			if out == "" {
-				out = filepath.Join("runs", "tune-"+t.name)
+				out = defaultOut("tune", t.name)
 			}
 			defer runtimeForManyRuns(workers)()
 			return t.run(workers, out, cmd.OutOrStdout())

@@ -2,6 +2,7 @@ package batsim
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,6 +36,15 @@ func OpenWorkload(path string, opt traces.Options) (*WorkloadReader, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b { // a gzipped workload, .json.gz
+		gz, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip: %w", path, err)
+		}
+		if data, err = io.ReadAll(gz); err != nil {
+			return nil, fmt.Errorf("%s: gzip: %w", path, err)
+		}
 	}
 	return ParseWorkload(path, data, opt)
 }

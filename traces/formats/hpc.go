@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces/batsim"
 	"github.com/schedsim/schedsim/traces/native"
@@ -36,9 +37,9 @@ func openSWF(req Request) (*Opened, error) {
 	}
 	g, _ := r.Header().Geometry(req.ProcsPerNode)
 	if o.Model == swf.Nodes {
-		out.Cluster = fmt.Sprintf("SWF header, nodes model: %d nodes × %d processors", g.Nodes, g.ProcsPerNode)
+		out.Cluster = fmt.Sprintf("SWF header, nodes model: %s × %s", words.Count(g.Nodes, "node"), words.Count(g.ProcsPerNode, "processor"))
 	} else {
-		out.Cluster = fmt.Sprintf("SWF header, pool model: one pool of %d processors (%d nodes)", g.Procs, g.Nodes)
+		out.Cluster = fmt.Sprintf("SWF header, pool model: one pool of %s (%s)", words.Count(g.Procs, "processor"), words.Count(g.Nodes, "node"))
 	}
 	return out, nil
 }
@@ -67,7 +68,7 @@ func openBatsim(req Request) (*Opened, error) {
 			Power:    sim.PowerModel{Resource: "host"},
 		}
 	}
-	out.Cluster = fmt.Sprintf("workload nb_res: %d hosts (no power model; give --platform for energy)", n)
+	out.Cluster = fmt.Sprintf("workload nb_res: %s (no power model; give --platform for energy)", words.Count(n, "host"))
 	return out, nil
 }
 

@@ -20,6 +20,9 @@ func Sniff(path string, data []byte) (string, error) {
 			return "swf", nil
 		}
 	}
+	if err := refuseOpenb(path); err != nil {
+		return "", err
+	}
 	for _, f := range registry {
 		if f.ByPath != nil && f.ByPath(path) {
 			return f.Name, nil
@@ -77,6 +80,29 @@ func fileHead(path string, data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return head[:n], nil
+}
+
+// openbHeaders begin the header lines of the openb trace's files (the
+// Alibaba GPU cluster trace of the FGD paper): its pod and node lists.
+var openbHeaders = []string{"name,cpu_milli,memory_mib,num_gpu,gpu_milli", "sn,cpu_milli,memory_mib,gpu"}
+
+// refuseOpenb says what to do with an openb CSV given as a trace: its
+// pods arrive and never leave, which `schedsim openb` replays, not replay.
+func refuseOpenb(path string) error {
+	if !hasExt(".csv")(path) {
+		return nil
+	}
+	head, err := fileHead(path, nil)
+	if err != nil {
+		return nil // the format's reader reports it
+	}
+	for _, h := range openbHeaders {
+		if bytes.HasPrefix(bytes.TrimLeft(head, "\ufeff"), []byte(h)) {
+			return fmt.Errorf("%s: an openb pod or node list (Alibaba GPU cluster trace), not a replay trace: "+
+				"run it with schedsim openb --nodes NODE_LIST.csv --pods POD_LIST.csv", path)
+		}
+	}
+	return nil
 }
 
 func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }

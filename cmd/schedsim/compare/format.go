@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"github.com/schedsim/schedsim/internal/words"
 	"io"
 	"math"
 	"slices"
@@ -236,12 +237,7 @@ func (r *Result) notes(b *strings.Builder, code func(string) string, verdict boo
 	}
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
+func plural(n int, what string) string { return words.Count(n, what) }
 
 func joinCode(xs []string, code func(string) string) string {
 	out := make([]string, len(xs))

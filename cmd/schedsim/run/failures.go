@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -96,7 +97,7 @@ func (t *failureTally) failOn(kinds []string) error {
 	var hit []string
 	for _, k := range kinds {
 		if n := t.counts[k]; n > 0 {
-			hit = append(hit, fmt.Sprintf("%s (%d jobs)", k, n))
+			hit = append(hit, fmt.Sprintf("%s (%s)", k, words.Count(n, "job")))
 		}
 	}
 	if len(hit) == 0 {

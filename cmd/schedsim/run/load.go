@@ -81,11 +81,9 @@ func Load(path string) (Spec, error) {
 	if err != nil {
 		return c, err
 	}
-	if err := c.decode(path, data); err != nil {
-		return c, err
-	}
+	err = c.decode(path, data) // on error, c holds the values that decoded
 	ResolvePaths(filepath.Dir(path), &c)
-	return c, nil
+	return c, err
 }
 
 // Overlay decodes the YAML mapping node of a spec (an experiment's
@@ -94,10 +92,8 @@ func (c *Spec) Overlay(file string, node *yaml.Node) error {
 	if node.Kind != yaml.MappingNode {
 		return fmt.Errorf("%s:%d: want a mapping of settings (key: value)", file, node.Line)
 	}
-	if err := c.checkKeys(file, node); err != nil {
-		return err
-	}
-	return c.decodeNode(file, node)
+	keyErr := c.checkKeys(file, node)
+	return InLineOrder(errors.Join(keyErr, c.decodeNode(file, node)))
 }
 
 func (c *Spec) decode(file string, data []byte) error {
@@ -116,10 +112,54 @@ func (c *Spec) decode(file string, data []byte) error {
 	if root.Kind != yaml.MappingNode {
 		return fmt.Errorf("%s:%d: want a mapping of settings (key: value)", file, root.Line)
 	}
-	if err := c.checkKeys(file, root); err != nil {
-		return err
+	// Unknown keys do not stop the decoding: every problem of the file
+	// is reported at once, in line order.
+	keyErr := c.checkKeys(file, root)
+	return InLineOrder(errors.Join(keyErr, c.decodeNode(file, root)))
+}
+
+// fileLine reads the "file:line:" a problem starts with.
+var fileLine = regexp.MustCompile(`^(.*?):(\d+):`)
+
+// InLineOrder lists err's problems (one a line) in the order of their
+// lines in their file, the problems of flags (no line) after them. nil
+// stays nil.
+func InLineOrder(err error) error {
+	if err == nil {
+		return nil
 	}
-	return c.decodeNode(file, root)
+	msgs := strings.Split(err.Error(), "\n")
+	type key struct {
+		file string
+		line int
+		ok   bool
+	}
+	keys := make([]key, len(msgs))
+	for i, m := range msgs {
+		if f := fileLine.FindStringSubmatch(m); f != nil {
+			n, _ := strconv.Atoi(f[2])
+			keys[i] = key{f[1], n, true}
+		}
+	}
+	idx := make([]int, len(msgs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ka, kb := keys[idx[a]], keys[idx[b]]
+		if ka.ok != kb.ok {
+			return ka.ok
+		}
+		if ka.file != kb.file {
+			return false // files stay in the order they came
+		}
+		return ka.line < kb.line
+	})
+	out := make([]string, len(msgs))
+	for i, j := range idx {
+		out[i] = msgs[j]
+	}
+	return errors.New(strings.Join(out, "\n"))
 }
 
 // checkKeys reports every unknown key, nested blocks included, with its
@@ -240,6 +280,17 @@ func nearest[V any](k string, known map[string]V) string {
 		}
 	}
 	return best
+}
+
+// NearestName is the name of names closest to k by edit distance, when
+// close enough to be a typo; "" otherwise. The CLI suggests flags with it
+// as the config loader suggests keys.
+func NearestName(k string, names []string) string {
+	known := make(map[string]bool, len(names))
+	for _, n := range names {
+		known[n] = true
+	}
+	return nearest(k, known)
 }
 
 // editDistance is Levenshtein's distance between a and b.

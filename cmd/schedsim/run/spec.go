@@ -219,8 +219,19 @@ func (c *Spec) paths() []*string {
 	return ps
 }
 
+// foldNames lower-cases the policy names, which are all lower case in
+// the registries: --queue FCFS, --backfill EASY and --placement First-Fit
+// name fcfs, easy and first-fit (and run directories and run.yaml say
+// so). Profile names and files keep their case.
+func (c *Spec) foldNames() {
+	c.Queue = strings.ToLower(strings.TrimSpace(c.Queue))
+	c.Backfill = strings.ToLower(strings.TrimSpace(c.Backfill))
+	c.Placement.Strategy = strings.ToLower(c.Placement.Strategy)
+}
+
 // validate reports every problem at once.
 func (c *Spec) Validate() error {
+	c.foldNames()
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	addAt := func(key, format string, args ...any) { errs = append(errs, c.problem(key, format, args...)) }

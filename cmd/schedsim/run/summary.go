@@ -15,6 +15,8 @@ import (
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/swf"
+
+	"github.com/schedsim/schedsim/internal/words"
 )
 
 // printSummary prints the run's summary.csv as a readable table and lists
@@ -320,16 +322,5 @@ func grouped(v float64) string {
 	if math.Abs(v) < 100 && v != math.Trunc(v) {
 		return strconv.FormatFloat(v, 'g', 3, 64)
 	}
-	digits := strconv.FormatFloat(math.Abs(math.Round(v)), 'f', 0, 64)
-	var b strings.Builder
-	if v < 0 {
-		b.WriteByte('-')
-	}
-	for i, d := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(d)
-	}
-	return b.String()
+	return words.Thousands(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
 }
