@@ -3,8 +3,9 @@
 # (no backfill on the SWF pool model as CSV, EASY as Parquet, conservative on
 # the nodes model, 100 nodes, as Arrow IPC), render `schedsim report` of the
 # three runs with the small sweep of testdata/sweeps, and of the sweep alone,
-# and the README tour's report (the embedded KTH-SP2 log without and with
-# EASY backfilling); open each index.html in headless Chromium at 1280 and
+# the README tour's report (the embedded KTH-SP2 log without and with
+# EASY backfilling) and the walkthrough's two projection sweeps (the answer
+# to a target and the effects table first); open each index.html in headless Chromium at 1280 and
 # 1920 pixels wide and fail if an image does not load, the page logs an
 # error or anything overflows its column (check.mjs, DevTools protocol over a
 # pipe, no npm package). Full-page screenshots at both widths go to
@@ -59,6 +60,12 @@ report "$tmp/report-sweep" "$shots/report-sweep.png" testdata/sweeps/weights
 "$tmp/schedsim" replay --quiet --backfill none --out "$tmp/runs/tour-none" </dev/null
 "$tmp/schedsim" replay --quiet --backfill easy --out "$tmp/runs/tour-easy" </dev/null
 report "$tmp/report-tour" "$shots/report-tour.png" "$tmp/runs/tour-none" "$tmp/runs/tour-easy"
+# The walkthrough's projection: two sweeps with replicas and a target, so the
+# page opens with the answer and the effects table.
+for e in today-1.3x plus20-1.3x; do
+	"$tmp/schedsim" sweep --quiet "testdata/walkthrough/$e.yaml" --out "$tmp/sweeps/$e" </dev/null
+done
+report "$tmp/report-whatif" "$shots/report-whatif.png" "$tmp/sweeps/today-1.3x" "$tmp/sweeps/plus20-1.3x"
 
 # The check can fail: one broken image, one console error, one figure wider
 # than its column.
