@@ -145,11 +145,24 @@ func effectCells(e Effect) []string {
 	if !math.IsNaN(e.LoPct) {
 		ci = "[" + pct(e.LoPct) + ", " + pct(e.HiPct) + "] (" + e.Interval + ")"
 	}
-	num := func(v float64) string {
-		if math.IsNaN(v) {
-			return "n/a"
-		}
-		return strconv.FormatFloat(v, 'g', 4, 64)
+	return []string{e.Metric, e.Group, valueCell(e.Metric, e.BaseMean), valueCell(e.Metric, e.CandMean), pct(e.RelPct), ci, e.N, e.Verdict}
+}
+
+// valueCell prints a metric's value in its axis unit (metricUnit), with
+// four significant digits and no exponent.
+func valueCell(metric string, v float64) string {
+	if math.IsNaN(v) {
+		return "n/a"
 	}
-	return []string{e.Metric, e.Group, num(e.BaseMean), num(e.CandMean), pct(e.RelPct), ci, e.N, e.Verdict}
+	unit, scale := metricUnit(metric)
+	v *= scale
+	digits := 0
+	if a := math.Abs(v); a > 0 && a < 1000 {
+		digits = min(6, 3-int(math.Floor(math.Log10(a))))
+	}
+	text := strconv.FormatFloat(v, 'f', digits, 64)
+	if unit == "value" {
+		return text
+	}
+	return text + " " + unit
 }

@@ -39,3 +39,19 @@ func TestAnswerFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Effect cells print values in the metric's unit, without exponents.
+func TestEffectCells(t *testing.T) {
+	got := effectCells(Effect{Metric: "p95_wait_s", Group: "g", BaseMean: 144962, CandMean: 93418, RelPct: -35.556, LoPct: -60.9, HiPct: -10.22,
+		Interval: "paired t", N: "5", Verdict: "improved"})
+	want := []string{"p95_wait_s", "g", "40.27 h", "25.95 h", "-35.56 %", "[-60.90 %, -10.22 %] (paired t)", "5", "improved"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if v := valueCell("jain_bsld", 0.06848); v != "0.06848" {
+		t.Errorf("jain_bsld: %q", v)
+	}
+	if v := valueCell("utilization", 0.7369); v != "73.69 %" {
+		t.Errorf("utilization: %q", v)
+	}
+}
