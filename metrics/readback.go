@@ -56,6 +56,9 @@ type Table struct {
 	cols  map[string]*column
 	rows  int
 	meta  map[string]string // the file's metadata (Parquet, Arrow); nil for csv
+	// keep says which columns to read (nil: all); the others are not
+	// decoded (Parquet) or dropped as they are met.
+	keep func(name string) bool
 }
 
 // column is one column, in the slice of its type; null[i] marks a null.
@@ -72,17 +75,31 @@ type column struct {
 // the first found. A csv's columns are typed by the jobs schema (a column
 // the schema does not know is text).
 func ReadJobs(dir string) (*Table, error) {
-	fields := append(slices.Clip(jobsFields), jobsCalendarFields...)
-	return readTableFile(dir, "jobs", append(fields, jobsMeasuredField))
+	return ReadTable(dir, "jobs", nil)
 }
 
-func readTableFile(dir, name string, fields []arrow.Field) (*Table, error) {
+// ReadTable reads the columns keep accepts (nil: every column) of dir's
+// table name (jobs, timeseries, nodes, tenants…): name.parquet,
+// name.arrow or name.csv, the first found. A csv's columns are typed by
+// the jobs schema where it names them, else read as text.
+func ReadTable(dir, name string, keep func(string) bool) (*Table, error) {
+	var fields []arrow.Field
+	if name == "jobs" {
+		fields = append(slices.Concat(jobsFields, jobsCalendarFields), jobsMeasuredField)
+	}
+	return readTableFile(dir, name, fields, keep)
+}
+
+func readTableFile(dir, name string, fields []arrow.Field, keep func(string) bool) (*Table, error) {
+	if keep == nil {
+		keep = func(string) bool { return true }
+	}
 	for _, ext := range []string{FormatParquet, FormatArrow, FormatCSV} {
 		path := filepath.Join(dir, name+"."+ext)
 		if _, err := os.Stat(path); err != nil {
 			continue
 		}
-		t := &Table{path: path, cols: map[string]*column{}}
+		t := &Table{path: path, cols: map[string]*column{}, keep: keep}
 		var err error
 		switch ext {
 		case FormatParquet:
@@ -115,6 +132,15 @@ func (t *Table) Has(name string) bool { return t.cols[name] != nil }
 // Metadata returns a key of the file's metadata (MetaEpoch…); "" when
 // absent, and always for csv, which has none.
 func (t *Table) Metadata(key string) string { return t.meta[key] }
+
+// Type is column name's type: FLOAT64, INT64, STRING, TIMESTAMP
+// (microseconds, UTC) or BOOL; NULL when the table has no such column.
+func (t *Table) Type(name string) arrow.Type {
+	if c := t.cols[name]; c != nil {
+		return c.typ
+	}
+	return arrow.NULL
+}
 
 // hasType reports whether column name exists with type typ.
 func (t *Table) hasType(name string, typ arrow.Type) bool {
@@ -178,18 +204,27 @@ func (t *Table) readParquet() error {
 	if err != nil {
 		return err
 	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		return err
-	}
-	defer rr.Release()
 	schema, err := fr.Schema()
 	if err != nil {
 		return err
 	}
+	var kept []int // only the columns kept are decoded
+	for i, f := range schema.Fields() {
+		if t.keep(f.Name) {
+			kept = append(kept, i)
+		}
+	}
 	if err := t.declare(schema); err != nil {
 		return err
 	}
+	if len(kept) == 0 {
+		return nil
+	}
+	rr, err := fr.GetRecordReader(context.Background(), kept, nil)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
 	for rr.Next() {
 		t.appendRecord(rr.Record())
 	}
@@ -228,9 +263,12 @@ func (t *Table) readIPC() error {
 	return nil
 }
 
-// declare makes a column per field of schema.
+// declare makes a column per field of schema that t keeps.
 func (t *Table) declare(schema *arrow.Schema) error {
 	for _, f := range schema.Fields() {
+		if !t.keep(f.Name) {
+			continue
+		}
 		switch f.Type.ID() {
 		case arrow.FLOAT64, arrow.INT64, arrow.STRING, arrow.TIMESTAMP, arrow.BOOL:
 		default:
@@ -245,6 +283,9 @@ func (t *Table) declare(schema *arrow.Schema) error {
 func (t *Table) appendRecord(rec arrow.Record) {
 	for k, f := range rec.Schema().Fields() {
 		c := t.cols[f.Name]
+		if c == nil {
+			continue // not kept
+		}
 		for i := 0; i < int(rec.NumRows()); i++ {
 			null := rec.Column(k).IsNull(i)
 			c.null = append(c.null, null)
@@ -282,6 +323,9 @@ func (t *Table) readCSV(fields []arrow.Field) error {
 	header = slices.Clone(header) // the reader reuses its record
 	cols := make([]*column, len(header))
 	for k, name := range header {
+		if !t.keep(name) {
+			continue
+		}
 		typ := arrow.STRING
 		if i := slices.IndexFunc(fields, func(f arrow.Field) bool { return f.Name == name }); i >= 0 {
 			typ = fields[i].Type.ID()
@@ -299,6 +343,9 @@ func (t *Table) readCSV(fields []arrow.Field) error {
 			return err
 		}
 		for k, v := range rec {
+			if cols[k] == nil {
+				continue // not kept
+			}
 			if err := cols[k].appendText(v); err != nil {
 				return fmt.Errorf("line %d: column %s: %w", line, header[k], err)
 			}

@@ -1,26 +1,18 @@
 package report
 
 import (
-	"context"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow/go/v17/arrow"
-	"github.com/apache/arrow/go/v17/arrow/array"
-	"github.com/apache/arrow/go/v17/arrow/ipc"
-	"github.com/apache/arrow/go/v17/arrow/memory"
-	"github.com/apache/arrow/go/v17/parquet/file"
-	"github.com/apache/arrow/go/v17/parquet/pqarrow"
 
-	"github.com/schedsim/schedsim/traces/pqcheck"
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // tableExts are the table formats a run can be written in, in the order
@@ -81,23 +73,29 @@ func findTable(dir, name string) (string, string, error) {
 	return "", "", fmt.Errorf("%s is not a run directory: no %s.parquet, %s.arrow or %s.csv", dir, name, name, name)
 }
 
-// readTable reads the columns spec names from dir/name.*.
+// readTable reads the columns spec names from dir/name.*, with the table
+// reader of package metrics (one reader of schedsim's tables for every
+// command): numeric columns as float64 with NaN for null, text columns as
+// strings ("" for null; a number, a bool or a timestamp as text: the
+// shortest decimal, true/false, RFC 3339).
 func readTable(dir, name string, spec tableSpec) (*table, error) {
-	path, ext, err := findTable(dir, name)
+	path, _, err := findTable(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	mt, err := metrics.ReadTable(dir, name, func(col string) bool { return spec.wantsNum(col) || spec.wantsText(col) })
 	if err != nil {
 		return nil, err
 	}
 	t := &table{num: columns{}, text: map[string][]string{}}
-	switch ext {
-	case "csv":
-		err = readCSV(path, spec, t)
-	case "parquet":
-		err = readParquet(path, spec, t)
-	default:
-		err = readIPC(path, spec, t)
+	t.register(mt.Names(), spec)
+	for col := range t.text {
+		t.text[col] = textColumn(mt, col)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	for col := range t.num {
+		if t.num[col], err = numColumn(mt, col); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	for _, w := range spec.num {
 		if _, ok := t.num[w]; !ok {
@@ -128,157 +126,60 @@ func (t *table) register(names []string, spec tableSpec) {
 	}
 }
 
-func readCSV(path string, spec tableSpec, t *table) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.ReuseRecord = true
-	header, err := r.Read()
-	if err != nil {
-		return fmt.Errorf("header: %w", err)
-	}
-	header = append([]string(nil), header...)
-	t.register(header, spec)
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		for i, h := range header {
-			if _, ok := t.text[h]; ok {
-				t.text[h] = append(t.text[h], rec[i])
-			} else if _, ok := t.num[h]; ok {
-				v, perr := strconv.ParseFloat(rec[i], 64)
-				if perr != nil {
-					v = math.NaN()
-				}
-				t.num[h] = append(t.num[h], v)
-			}
-		}
-	}
-}
-
-func readParquet(path string, spec tableSpec, t *table) error {
-	pf, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		return err
-	}
-	defer pf.Close()
-	if err := pqcheck.CheckFile(path, pf.MetaData()); err != nil {
-		return fmt.Errorf("corrupt Parquet file: %w", err)
-	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, memory.DefaultAllocator)
-	if err != nil {
-		return err
-	}
-	schema, err := fr.Schema()
-	if err != nil {
-		return err
-	}
-	var idx []int
-	var names []string
-	for i, f := range schema.Fields() {
-		if spec.wantsNum(f.Name) || spec.wantsText(f.Name) {
-			idx = append(idx, i)
-			names = append(names, f.Name)
-		}
-	}
-	t.register(names, spec)
-	rr, err := fr.GetRecordReader(context.Background(), idx, nil)
-	if err != nil {
-		return err
-	}
-	defer rr.Release()
-	for rr.Next() {
-		if err := t.appendRecord(rr.Record()); err != nil {
-			return err
-		}
-	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	return nil
-}
-
-func readIPC(path string, spec tableSpec, t *table) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r, err := ipc.NewFileReader(f)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	var names []string
-	for _, fl := range r.Schema().Fields() {
-		names = append(names, fl.Name)
-	}
-	t.register(names, spec)
-	for i := 0; i < r.NumRecords(); i++ {
-		rec, err := r.Record(i)
-		if err != nil {
-			return err
-		}
-		if err := t.appendRecord(rec); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// appendRecord appends the record's columns that t reads: numeric ones as
-// float64, text ones as strings (a numeric column read as text is
-// formatted, as a CSV would hold it).
-func (t *table) appendRecord(rec arrow.Record) error {
-	for i, f := range rec.Schema().Fields() {
-		col := rec.Column(i)
-		if xs, ok := t.text[f.Name]; ok {
-			for j := 0; j < col.Len(); j++ {
-				if col.IsNull(j) {
-					xs = append(xs, "")
-				} else {
-					xs = append(xs, col.ValueStr(j))
-				}
-			}
-			t.text[f.Name] = xs
-			continue
-		}
-		xs, ok := t.num[f.Name]
-		if !ok {
-			continue
-		}
-		switch a := col.(type) {
-		case *array.Float64:
-			for j := 0; j < a.Len(); j++ {
-				xs = append(xs, nullOr(a.IsNull(j), a.Value(j)))
-			}
-		case *array.Int64:
-			for j := 0; j < a.Len(); j++ {
-				xs = append(xs, nullOr(a.IsNull(j), float64(a.Value(j))))
-			}
-		case *array.Int32:
-			for j := 0; j < a.Len(); j++ {
-				xs = append(xs, nullOr(a.IsNull(j), float64(a.Value(j))))
-			}
+// numColumn is column col as float64, NaN where null. A text column (a
+// csv column the jobs schema does not type) is parsed, NaN where it is
+// not a number.
+func numColumn(mt *metrics.Table, col string) ([]float64, error) {
+	xs := make([]float64, mt.Len())
+	for i := range xs {
+		var v float64
+		ok := true
+		switch mt.Type(col) {
+		case arrow.FLOAT64:
+			v, ok = mt.Float(col, i)
+		case arrow.INT64:
+			var n int64
+			n, ok = mt.Int(col, i)
+			v = float64(n)
+		case arrow.STRING:
+			var err error
+			v, err = strconv.ParseFloat(mt.Str(col, i), 64)
+			ok = err == nil
 		default:
-			return fmt.Errorf("column %q: type %s is not numeric", f.Name, f.Type)
+			return nil, fmt.Errorf("column %q: type %s is not numeric", col, mt.Type(col))
 		}
-		t.num[f.Name] = xs
+		if !ok {
+			v = math.NaN()
+		}
+		xs[i] = v
 	}
-	return nil
+	return xs, nil
 }
 
-func nullOr(null bool, v float64) float64 {
-	if null {
-		return math.NaN()
+// textColumn is column col as text, "" where null.
+func textColumn(mt *metrics.Table, col string) []string {
+	xs := make([]string, mt.Len())
+	for i := range xs {
+		switch mt.Type(col) {
+		case arrow.STRING:
+			xs[i] = mt.Str(col, i)
+		case arrow.FLOAT64:
+			if v, ok := mt.Float(col, i); ok {
+				xs[i] = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+		case arrow.INT64:
+			if v, ok := mt.Int(col, i); ok {
+				xs[i] = strconv.FormatInt(v, 10)
+			}
+		case arrow.BOOL:
+			if v, ok := mt.Bool(col, i); ok {
+				xs[i] = strconv.FormatBool(v)
+			}
+		case arrow.TIMESTAMP:
+			if v, ok := mt.Time(col, i); ok {
+				xs[i] = v.Format(time.RFC3339Nano)
+			}
+		}
 	}
-	return v
+	return xs
 }
