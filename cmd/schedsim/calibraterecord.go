@@ -116,20 +116,20 @@ func userConcurrency(jobs []availability.Job) (maxJobs, maxProcs int64) {
 
 // availabilityFor infers the availability of the record on spec's
 // cluster (once per cluster) and returns its node-events file.
-func (c *calibrator) availabilityFor(spec run.Spec) (string, error) {
-	key := strings.Join([]string{spec.Cluster, spec.Platform, spec.SWFModel, fmt.Sprint(spec.ProcsPerNode)}, "|")
+func (c *calibrator) availabilityFor(spec run.Spec, rule availability.Rule) (string, error) {
+	key := strings.Join([]string{spec.Cluster, spec.Platform, spec.SWFModel, fmt.Sprint(spec.ProcsPerNode), fmt.Sprint(rule.BusyShare), fmt.Sprint(rule.MinDuration)}, "|")
 	if c.events == nil {
 		c.events = map[string]string{}
 	}
 	if p, ok := c.events[key]; ok {
 		return p, nil
 	}
-	a, err := run.InferAvailability(&spec, availability.DefaultRule)
+	a, err := run.InferAvailability(&spec, rule)
 	if err != nil {
 		return "", err
 	}
 	dir := filepath.Join(c.out, fmt.Sprintf("availability-%d", len(c.events)+1))
-	if err := writeAvailability(dir, a, availability.DefaultRule); err != nil {
+	if err := writeAvailability(dir, a, rule); err != nil {
 		return "", err
 	}
 	abs, err := filepath.Abs(filepath.Join(dir, "node-events.csv"))
