@@ -18,7 +18,8 @@ type easy struct {
 	hold headHold
 	// After a pass, every job then queued has been tried against the state
 	// the pass left. If no job has ended since and the head is the same,
-	// none of them can start now either, so only newer jobs are tried.
+	// none of them can start now either, so only newer jobs are tried —
+	// unless caps now show a job they hid then (Context.Revealed).
 	lastHead *sim.JobRun
 	tried    int64 // jobs with Seq < tried were tried in the last pass
 }
@@ -54,7 +55,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 		return nil
 	}
 	head := q[i]
-	unchanged := len(c.Ended()) == 0 && len(c.NodeChanges()) == 0 && head == s.lastHead
+	unchanged := len(c.Ended()) == 0 && len(c.NodeChanges()) == 0 && len(c.Revealed()) == 0 && head == s.lastHead
 	s.lastHead = head
 	tried := s.tried
 	s.tried = c.Arrived()

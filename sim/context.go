@@ -28,6 +28,17 @@ func (c *Context) Queue() []*JobRun {
 	return c.e.queue
 }
 
+// Revealed returns the jobs of Queue that the previous pass's caps hid
+// (Config.Limits): a job of the same user or queue ended or was rejected.
+// A policy that skips the jobs it tried in an earlier pass when nothing
+// changed must try these. Empty without limits.
+func (c *Context) Revealed() []*JobRun {
+	if c.e.inPass {
+		return c.e.limits.revealed
+	}
+	return nil
+}
+
 // Running returns the running jobs, in no particular but deterministic order.
 func (c *Context) Running() []*JobRun { return c.e.running }
 

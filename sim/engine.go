@@ -90,13 +90,15 @@ type Engine struct {
 	// for a scheduling cycle's passes on submit and end.
 	sawSubmit, sawEnd bool
 	// limits counts what runs by user and queue; nil without Limits.
-	limits    *limitState
-	inPass    bool // the scheduler is running: Context.Queue is limits.shown
-	nodes     nodeState
-	preempted []*JobRun // stopped by the scheduler this pass, queued after it
-	jobEvents int       // submit, release and live finish events in the heap (a stopped run's does not count)
-	deps      depState
-	pd        *powerDownState // nil without power-down
+	limits *limitState
+	inPass bool // the scheduler is running: Context.Queue is limits.shown
+	// rejectedInPass says the scheduler rejected a job in the pass.
+	rejectedInPass bool
+	nodes          nodeState
+	preempted      []*JobRun // stopped by the scheduler this pass, queued after it
+	jobEvents      int       // submit, release and live finish events in the heap (a stopped run's does not count)
+	deps           depState
+	pd             *powerDownState // nil without power-down
 	// split holds the per-task jobs of a job with independent tasks not
 	// yet submitted (split.go).
 	split []*Job
@@ -222,19 +224,8 @@ func (e *Engine) Run() error {
 			continue
 		}
 		e.sawSubmit, e.sawEnd = false, false
-		// The scheduler runs even on an empty queue so that stateful
-		// policies see every job end (Context.Ended).
-		if e.limits != nil {
-			e.limits.passQueue(e.cfg.Limits, e.queue)
-			e.inPass = true
-		}
-		if err := e.sched.Schedule(&e.ctx); err != nil {
-			return fmt.Errorf("scheduler at t=%s s: %w", e.now, err)
-		}
-		e.inPass = false
-		if e.startedInPass {
-			e.compactQueue()
-			e.startedInPass = false
+		if err := e.pass(); err != nil {
+			return err
 		}
 		for _, j := range e.preempted { // queued again after the pass, not under it
 			e.enqueue(j)
@@ -255,6 +246,35 @@ func (e *Engine) Run() error {
 		o.Finished(e.now, &e.ctx)
 	}
 	return nil
+}
+
+// pass runs the scheduler. The scheduler runs even on an empty queue so
+// that stateful policies see every job end (Context.Ended). With caps, a
+// job the scheduler rejected may leave room under its user's or queue's
+// cap for a job the pass hid: the pass then runs again at once on the
+// rebuilt queue, with nothing new ended, for as long as it reveals a job.
+func (e *Engine) pass() error {
+	for {
+		if e.limits != nil {
+			e.limits.passQueue(e.cfg.Limits, e.queue)
+			e.inPass = true
+		}
+		e.rejectedInPass = false
+		if err := e.sched.Schedule(&e.ctx); err != nil {
+			e.inPass = false
+			return fmt.Errorf("scheduler at t=%s s: %w", e.now, err)
+		}
+		e.inPass = false
+		if e.startedInPass {
+			e.compactQueue()
+			e.startedInPass = false
+		}
+		if e.limits == nil || !e.rejectedInPass || !e.limits.wouldReveal(e.cfg.Limits, e.queue) {
+			return nil
+		}
+		e.ended = e.ended[:0]
+		e.nodes.changed = e.nodes.changed[:0]
+	}
 }
 
 // pull reads the next trace job and schedules its arrival.
@@ -539,6 +559,7 @@ func (e *Engine) reject(j *JobRun, reason string) error {
 	j.Status = Rejected
 	j.Reason = reason
 	e.startedInPass = true // compact it out of the queue after the pass
+	e.rejectedInPass = true
 	for _, o := range e.observers {
 		o.Rejected(e.now, j)
 	}

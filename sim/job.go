@@ -123,6 +123,9 @@ type JobRun struct {
 	// list of ends there), an integer that PolicyState would box. The
 	// engine never reads it.
 	PolicySlot int32
+	// hiddenPass is the last scheduling pass whose per-user or per-queue
+	// caps hid the job (limits.go); 0: none did.
+	hiddenPass int64
 	// PlacerState is the placer's own per-job state, kept here for the
 	// same reason (the pipeline placer's booking of the job). The engine
 	// never reads it.

@@ -14,6 +14,12 @@ package sim
 // ones in queue order that fit under the caps together with what runs, so
 // a shown job that does not fit keeps a later one of the same user out
 // until the next pass.
+//
+// A hidden job becomes visible when a job of its user or queue ends, and
+// also when the scheduler rejects a shown one: the engine then runs the
+// pass again at the same instant with the queue rebuilt, and
+// Context.Revealed names the jobs shown that the previous pass hid (a
+// policy that skips jobs it already tried must try those).
 type Limits struct {
 	JobsPerUser, ProcsPerUser   int64
 	JobsPerQueue, ProcsPerQueue int64
@@ -32,6 +38,10 @@ type limitState struct {
 	user, queue  map[string]usage
 	shown        []*JobRun // the queue of the current pass
 	tUser, tQueu map[string]usage
+	// pass numbers the passes; a hidden job's hiddenPass is the last pass
+	// that hid it, so a job shown with hiddenPass == pass-1 is revealed.
+	pass     int64
+	revealed []*JobRun
 }
 
 func newLimitState(c *Cluster) *limitState {
@@ -76,12 +86,12 @@ func within(u usage, p, maxJobs, maxProcs int64) bool {
 	return (maxJobs == 0 || u.jobs+1 <= maxJobs) && (maxProcs == 0 || u.procs+p <= maxProcs)
 }
 
-// passQueue is the queue the scheduler sees in a pass: the jobs that fit
-// under the caps, in queue order.
-func (s *limitState) passQueue(l Limits, queue []*JobRun) []*JobRun {
+// walk visits the queued jobs in queue order, each with whether it fits
+// under the caps together with what runs and the jobs shown before it;
+// visit returns false to stop.
+func (s *limitState) walk(l Limits, queue []*JobRun, visit func(j *JobRun, shown bool) bool) {
 	clear(s.tUser)
 	clear(s.tQueu)
-	s.shown = s.shown[:0]
 	for _, j := range queue {
 		if j.Status != Queued {
 			continue
@@ -95,13 +105,45 @@ func (s *limitState) passQueue(l Limits, queue []*JobRun) []*JobRun {
 		if !ok {
 			q = s.queue[j.Job.Queue]
 		}
-		if j.Job.User != "" && !within(u, p, l.JobsPerUser, l.ProcsPerUser) ||
-			j.Job.Queue != "" && !within(q, p, l.JobsPerQueue, l.ProcsPerQueue) {
-			continue
+		shown := (j.Job.User == "" || within(u, p, l.JobsPerUser, l.ProcsPerUser)) &&
+			(j.Job.Queue == "" || within(q, p, l.JobsPerQueue, l.ProcsPerQueue))
+		if shown {
+			s.tUser[j.Job.User] = usage{u.jobs + 1, u.procs + p}
+			s.tQueu[j.Job.Queue] = usage{q.jobs + 1, q.procs + p}
 		}
-		s.tUser[j.Job.User] = usage{u.jobs + 1, u.procs + p}
-		s.tQueu[j.Job.Queue] = usage{q.jobs + 1, q.procs + p}
-		s.shown = append(s.shown, j)
+		if !visit(j, shown) {
+			return
+		}
 	}
+}
+
+// passQueue is the queue the scheduler sees in a pass: the jobs that fit
+// under the caps, in queue order. It numbers the pass and notes the jobs
+// the previous pass hid.
+func (s *limitState) passQueue(l Limits, queue []*JobRun) []*JobRun {
+	s.shown = s.shown[:0]
+	s.revealed = s.revealed[:0]
+	s.pass++
+	s.walk(l, queue, func(j *JobRun, shown bool) bool {
+		if !shown {
+			j.hiddenPass = s.pass
+			return true
+		}
+		if j.hiddenPass != 0 && j.hiddenPass == s.pass-1 {
+			s.revealed = append(s.revealed, j)
+		}
+		s.shown = append(s.shown, j)
+		return true
+	})
 	return s.shown
+}
+
+// wouldReveal says whether a pass now would show a job the last pass hid.
+func (s *limitState) wouldReveal(l Limits, queue []*JobRun) bool {
+	found := false
+	s.walk(l, queue, func(j *JobRun, shown bool) bool {
+		found = shown && j.hiddenPass == s.pass
+		return !found
+	})
+	return found
 }

@@ -160,10 +160,10 @@ func availabilityFigure(a *run.Availability) (*plot.Plot, error) {
 		}
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s: recorded busy processors (6-hour means); red: %d stretches inferred unavailable (bars below: where)", a.Trace, len(a.Stretches))
+	p.Title.Text = fmt.Sprintf("%s: recorded busy processors and %d stretches inferred unavailable", a.Trace, len(a.Stretches))
 	p.X.Label.Text = "day of the trace"
 	p.Y.Label.Text = "processors"
-	p.Y.Min, p.Y.Max = -0.08*a.Capacity, a.Capacity*1.02
+	p.Y.Min, p.Y.Max = -0.08*a.Capacity, a.Capacity*1.3 // headroom for the legend
 	for _, s := range a.Stretches {
 		x0, x1 := s.Start.Seconds()/86400, s.End.Seconds()/86400
 		top := a.Capacity
@@ -198,8 +198,15 @@ func availabilityFigure(a *run.Availability) (*plot.Plot, error) {
 	}
 	capLine.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
 	p.Add(capLine)
-	p.Legend.Add("recorded busy", line)
+	p.Legend.Add("recorded busy processors (6-hour means)", line)
 	p.Legend.Add("capacity", capLine)
+	shade, err := plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
+	if err != nil {
+		return nil, err
+	}
+	shade.Color = color.NRGBA{R: 214, G: 39, B: 40, A: 160}
+	shade.LineStyle.Width = 0
+	p.Legend.Add("inferred unavailable processors (darker: more confident); bars under 0: where", shade)
 	p.Legend.Top = true
 	p.Legend.Left = true
 	return p, nil

@@ -23,6 +23,8 @@ import (
 
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces/availability"
 )
 
 // newCalibrateCommand is `schedsim calibrate TRACE --space SPACE.yaml`:
@@ -58,7 +60,8 @@ SPACE.yaml (see docs/what-if.md):
       queue: [fcfs, sjf]
       backfill: [easy, none]
       scheduling_interval_s: [0, 60]
-      availability: [off, on]           # inferred availability ('schedsim availability') as node events
+      availability: [off, on, 0.3/2]    # inferred availability (schedsim availability) as node events: on is
+                                        # its default rule, 0.3/2 at most 30 % busy for at least 2 h
       max_jobs_per_user: [0, inferred]  # inferred: the most any user had running at once in the record
 
 Flags set the run spec the candidates start from, as for replay. It writes into --out:
@@ -364,16 +367,19 @@ func (c *calibrator) candidates() ([]*candidate, error) {
 		cd := &candidate{id: fmt.Sprintf("c%04d", k), parts: map[string]run.Spec{}, result: map[string][]string{}}
 		spec := base
 		over := &yaml.Node{Kind: yaml.MappingNode}
+		var rule *availability.Rule // inferred availability on, by this rule
 		for i, a := range c.space.axes {
 			v := a.values[idx[i]]
-			cd.values = append(cd.values, v.Value)
+			cd.values = append(cd.values, axisValueText(v))
 			switch {
 			case a.key == "availability":
-				switch v.Value {
-				case "off", "false":
-				case "on", "true":
-				default:
-					return nil, fmt.Errorf("%s:%d: axes.availability: want off or on, got %q", c.space.file, v.Line, v.Value)
+				r, on, err := availabilityRule(v.Value)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: axes.availability: %v", c.space.file, v.Line, err)
+				}
+				rule = r
+				if !on {
+					rule = nil
 				}
 				continue
 			case v.Value == "inferred" && (a.key == "max_jobs_per_user" || a.key == "max_procs_per_user"):
@@ -388,8 +394,8 @@ func (c *calibrator) candidates() ([]*candidate, error) {
 		if err := spec.Overlay(c.space.file, over); err != nil {
 			return nil, err
 		}
-		if i := slices.IndexFunc(c.space.axes, func(a axis) bool { return a.key == "availability" }); i >= 0 && (cd.values[i] == "on" || cd.values[i] == "true") {
-			path, err := c.availabilityFor(spec)
+		if rule != nil {
+			path, err := c.availabilityFor(spec, *rule)
 			if err != nil {
 				return nil, err
 			}
@@ -412,6 +418,43 @@ func (c *calibrator) candidates() ([]*candidate, error) {
 		out = append(out, cd)
 	}
 	return out, nil
+}
+
+// availabilityRule reads a value of the availability axis: off, on (the
+// default rule: at most 20 % busy for at least an hour), or a rule of its
+// own as BUSY_SHARE/MIN_HOURS (0.3/2: at most 30 % busy for at least 2 h).
+func availabilityRule(v string) (*availability.Rule, bool, error) {
+	switch v {
+	case "off", "false":
+		return nil, false, nil
+	case "on", "true":
+		r := availability.DefaultRule
+		return &r, true, nil
+	}
+	share, hours, ok := strings.Cut(v, "/")
+	b, err1 := strconv.ParseFloat(share, 64)
+	h, err2 := strconv.ParseFloat(hours, 64)
+	if !ok || err1 != nil || err2 != nil || !(b > 0 && b < 1) || !(h > 0 && h <= 1e6) {
+		return nil, false, fmt.Errorf("want off, on, or BUSY_SHARE/MIN_HOURS with a share in (0, 1) and hours > 0 (0.3/2), got %q", v)
+	}
+	d, err := sim.CheckSeconds(h * 3600)
+	if err != nil {
+		return nil, false, fmt.Errorf("%q: %v", v, err)
+	}
+	return &availability.Rule{BusyShare: b, MinDuration: d}, true, nil
+}
+
+// axisValueText is how calibration.csv and the table print an axis value:
+// a scalar as written, a list in YAML's flow style ([submit, end]).
+func axisValueText(v *yaml.Node) string {
+	if v.Kind != yaml.SequenceNode {
+		return v.Value
+	}
+	var items []string
+	for _, it := range v.Content {
+		items = append(items, axisValueText(it))
+	}
+	return "[" + strings.Join(items, ", ") + "]"
 }
 
 func (c *calibrator) runDir(cd *candidate, part string) string {

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/sim"
 )
@@ -100,5 +103,41 @@ func TestDetectResolution(t *testing.T) {
 	}
 	if r := detectResolution(make([]sim.Time, 500)); r != 0 {
 		t.Errorf("all zero: %g, want 0 (nothing to tell)", r)
+	}
+}
+
+// TestAvailabilityAxisValues reads the availability axis's rules and
+// refuses a bad one with the space file's line and exit 2, before any
+// replay.
+func TestAvailabilityAxisValues(t *testing.T) {
+	for v, want := range map[string]string{"on": "0.2/3600", "0.3/2": "0.3/7200", "0.1/0.5": "0.1/1800"} {
+		r, on, err := availabilityRule(v)
+		if err != nil || !on {
+			t.Errorf("%s: %v, on %v", v, err, on)
+			continue
+		}
+		if got := fmt.Sprintf("%g/%g", r.BusyShare, r.MinDuration.Seconds()); got != want {
+			t.Errorf("%s: rule %s, want %s", v, got, want)
+		}
+	}
+	if r, on, err := availabilityRule("off"); r != nil || on || err != nil {
+		t.Errorf("off: %v %v %v", r, on, err)
+	}
+	for _, bad := range []string{"0/1", "1/1", "0.2/0", "0.2", "x/1", "0.2/-1"} {
+		if _, _, err := availabilityRule(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	dir := t.TempDir()
+	space := filepath.Join(dir, "space.yaml")
+	if err := os.WriteFile(space, []byte("axes:\n  availability:\n    - on\n    - 0.2/-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := execute(t, "calibrate", "../../testdata/experiments/kth-sp2-2000.swf.gz", "--space", space, "--out", filepath.Join(dir, "cal"))
+	if exitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), "space.yaml:4: axes.availability") {
+		t.Errorf("bad rule: exit %d, %v", exitCode(err), err)
+	}
+	if vals := axisValueText(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "submit"}, {Kind: yaml.ScalarNode, Value: "end"}}}); vals != "[submit, end]" {
+		t.Errorf("list value prints %q", vals)
 	}
 }

@@ -116,20 +116,20 @@ func userConcurrency(jobs []availability.Job) (maxJobs, maxProcs int64) {
 
 // availabilityFor infers the availability of the record on spec's
 // cluster (once per cluster) and returns its node-events file.
-func (c *calibrator) availabilityFor(spec run.Spec) (string, error) {
-	key := strings.Join([]string{spec.Cluster, spec.Platform, spec.SWFModel, fmt.Sprint(spec.ProcsPerNode)}, "|")
+func (c *calibrator) availabilityFor(spec run.Spec, rule availability.Rule) (string, error) {
+	key := strings.Join([]string{spec.Cluster, spec.Platform, spec.SWFModel, fmt.Sprint(spec.ProcsPerNode), fmt.Sprint(rule.BusyShare), fmt.Sprint(rule.MinDuration)}, "|")
 	if c.events == nil {
 		c.events = map[string]string{}
 	}
 	if p, ok := c.events[key]; ok {
 		return p, nil
 	}
-	a, err := run.InferAvailability(&spec, availability.DefaultRule)
+	a, err := run.InferAvailability(&spec, rule)
 	if err != nil {
 		return "", err
 	}
 	dir := filepath.Join(c.out, fmt.Sprintf("availability-%d", len(c.events)+1))
-	if err := writeAvailability(dir, a, availability.DefaultRule); err != nil {
+	if err := writeAvailability(dir, a, rule); err != nil {
 		return "", err
 	}
 	abs, err := filepath.Abs(filepath.Join(dir, "node-events.csv"))
@@ -155,14 +155,38 @@ func calibrationFigure(path, trace string, ranked []*candidate, parts []string, 
 			pts = append(pts, plotter.XY{X: x, Y: y})
 		}
 	}
-	p.Title.Text = fmt.Sprintf("%s: %d candidate baselines (objective = KS + |ln mean ratio| + |ln p95 ratio|, 0 = the record)", trace, len(ranked))
-	p.X.Label.Text = "objective, " + parts[0]
+	var names []string
+	for i, a := range axes {
+		names = append(names, a.key+"="+ranked[0].values[i])
+	}
+	p.Title.Text = fmt.Sprintf("%s: %d candidate baselines; objective = KS + |ln mean ratio| + |ln p95 ratio| (0: the record)\nchosen (circled): %s",
+		trace, len(ranked), strings.Join(names, ", "))
+	p.X.Label.Text = "objective on the " + parts[0] + " part (the choice)"
 	if len(parts) > 1 {
-		p.Y.Label.Text = "objective, " + parts[1] + " (never seen when choosing)"
+		p.Y.Label.Text = "objective on the " + parts[1] + " part (never seen when choosing)"
 	} else {
 		p.Y.Label.Text = "rank"
 	}
 	if len(pts) > 0 {
+		// From 0 (a replay that matches the record) with headroom at the
+		// top for the legend, so that it covers no candidate.
+		maxX, maxY := 0.0, 0.0
+		for _, pt := range pts {
+			maxX, maxY = max(maxX, pt.X), max(maxY, pt.Y)
+		}
+		p.X.Min, p.X.Max = 0, max(maxX*1.05, 0.1)
+		p.Y.Min, p.Y.Max = 0, max(maxY*1.35, 0.1)
+		if len(parts) > 1 {
+			lim := min(p.X.Max, p.Y.Max)
+			diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: lim, Y: lim}})
+			if err != nil {
+				return err
+			}
+			diag.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
+			diag.Color = color.Gray{Y: 120}
+			p.Add(diag)
+			p.Legend.Add("held out = fit (above: worse on the months not seen)", diag)
+		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
 			return err
@@ -177,13 +201,10 @@ func calibrationFigure(path, trace string, ranked []*candidate, parts []string, 
 		best.GlyphStyle.Radius = vg.Points(7)
 		best.GlyphStyle.Color = color.NRGBA{R: 214, G: 39, B: 40, A: 255}
 		p.Add(best)
-		var names []string
-		for i, a := range axes {
-			names = append(names, a.key+"="+ranked[0].values[i])
-		}
-		p.Legend.Add("best: "+strings.Join(names, ", "), best)
 		p.Legend.Add("candidate", sc)
+		p.Legend.Add("chosen: lowest objective on the "+parts[0]+" part", best)
 		p.Legend.Top = true
+		p.Legend.Left = true
 	}
 	return metrics.WriteFileAtomic(path, func(w io.Writer) error {
 		wt, err := p.WriterTo(10*vg.Inch, 6*vg.Inch, "png")

@@ -523,8 +523,8 @@ func TestSweepPrintsResultsWithIntervals(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, want := range []string{
-		"  group                           runs  mean_wait_s (95% CI)    p95_wait_s (95% CI)      mean_bsld (95% CI)    utilization (95% CI)     meets p95_wait_s <= 3600\n",
-		"  kth__sp2__sjf__none__first-fit     5  10.8 h [8.7 h, 12.9 h]  40.3 h [31.0 h, 49.5 h]  434.5 [276.9, 592.2]  73.7 % [72.3 %, 75.1 %]                    0 of 5\n",
+		"  group                           runs  mean_wait_s (95% CI)     p95_wait_s (95% CI)      mean_bsld (95% CI)    utilization (95% CI)     meets p95_wait_s <= 3600\n",
+		"  kth__sp2__sjf__none__first-fit     5  14.1 h [13.6 h, 14.7 h]  62.3 h [57.8 h, 66.8 h]  622.9 [595.1, 650.6]  70.7 % [70.2 %, 71.3 %]                    0 of 5\n",
 		"best on p95_wait_s (lower is better): kth__sp2__sjf__none__first-fit, the only group\n",
 	} {
 		if !strings.Contains(out, want) {
