@@ -55,3 +55,34 @@ func TestEffectCells(t *testing.T) {
 		t.Errorf("utilization: %q", v)
 	}
 }
+
+// The summary table marks a best run only where it beats every other by
+// more than the tolerance: 100 vs 103 s of mean wait are within 5 %, 100
+// vs 200 are not.
+func TestSummaryBestOnlyPastTolerance(t *testing.T) {
+	run := func(wait string) *Run { return &Run{SummaryVals: map[string]string{"mean_wait_s": wait, "jobs": "10"}} }
+	within5 := func(col string, a, b float64) bool { return math.Abs(b-a) > 0.05*math.Abs(a) }
+	best := func(runs []*Run) []bool {
+		st := buildSummary(runs, within5)
+		for _, r := range st.Rows {
+			if r.Name == "mean wait" {
+				var out []bool
+				for _, c := range r.Values {
+					out = append(out, c.Best)
+				}
+				return out
+			}
+		}
+		t.Fatal("no mean wait row")
+		return nil
+	}
+	if got := best([]*Run{run("100"), run("103")}); got[0] || got[1] {
+		t.Errorf("100 vs 103 s: best %v, want none (within 5 %%)", got)
+	}
+	if got := best([]*Run{run("100"), run("200")}); !got[0] || got[1] {
+		t.Errorf("100 vs 200 s: best %v, want the first", got)
+	}
+	if got := best([]*Run{run("100"), run("200"), run("104")}); got[0] || got[1] || got[2] {
+		t.Errorf("100, 200, 104 s: best %v, want none (104 is within 5 %% of the best)", got)
+	}
+}

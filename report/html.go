@@ -43,6 +43,7 @@ type lead struct {
 	answers     []Answer
 	figures     []Figure
 	comparisons []Comparison
+	differs     Differs
 }
 
 // pageOpenb is an openb output's section: its figures and its summary as
@@ -145,7 +146,7 @@ figcaption { color: #555; font-size: 0.9em; }
 <tr><th>metric</th>{{range $.Runs}}<th><span class="swatch" style="background:{{.Color}}"></span>{{.Short}}</th>{{end}}</tr>
 {{range .Rows}}<tr><td>{{.Name}}</td>{{range .Values}}<td{{if .Exact}} title="{{.Exact}}"{{end}}{{if .Best}} class="best"{{end}}>{{.Text}}{{if .Best}} ★{{end}}</td>{{end}}</tr>
 {{end}}</table>
-<p>★ the best run of each row (lowest wait, slowdown and energy; highest utilization and Jain's index). Hover over a value for the exact number in <code>summary.csv</code>.</p>
+<p>★ the best run of each row (lowest wait, slowdown and energy; highest utilization and Jain's index), marked only where it beats every other run by more than <code>schedsim compare</code>'s tolerance for that metric. Hover over a value for the exact number in <code>summary.csv</code>.</p>
 {{end}}{{if .Same}}<p>{{if gt (len $.Runs) 1}}The same in every run{{else}}Zero{{end}}: {{range $i, $s := .Same}}{{if $i}}; {{end}}{{$s}}{{end}}.</p>
 {{end}}<details><summary>Every column of <code>summary.csv</code>, exact values</summary>
 <div class="scroll"><table>
@@ -214,7 +215,7 @@ func renderIndex(in *Inputs, runFigs []Figure, views []*sweepView, compared []Fi
 		}
 		pg.Runs = append(pg.Runs, pageRun{N: i + 1, Label: r.Label, Short: short, Dir: r.Dir, Color: cssColor(runColor(i))})
 	}
-	pg.Summary = buildSummary(runs)
+	pg.Summary = buildSummary(runs, ld.differs)
 	pg.Figures = pageFigures(runFigs, pngs)
 	pg.Compared = pageFigures(compared, pngs)
 	for _, v := range views {

@@ -47,6 +47,10 @@ type Options struct {
 	// Answers are the planner's questions answered over the inputs
 	// (compare's targets): drawn first, each a figure and a sentence.
 	Answers []Answer
+	// Differs, when set, says whether two values of a summary column
+	// differ by more than their tolerance: the summary table marks a best
+	// run only where it does.
+	Differs Differs
 	// Comparisons are the effects of each other sweep against the first,
 	// as compare computes them: a table each, after the answers, and its
 	// CSV written beside the figures.
@@ -198,7 +202,7 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 			return nil, err
 		}
 	}
-	page, err := renderIndex(in, runFigs, views, compared, openbFigs, pngs, lead{answers: opts.Answers, figures: answerFigs, comparisons: opts.Comparisons})
+	page, err := renderIndex(in, runFigs, views, compared, openbFigs, pngs, lead{answers: opts.Answers, figures: answerFigs, comparisons: opts.Comparisons, differs: opts.Differs})
 	if err != nil {
 		return nil, err
 	}

@@ -60,11 +60,17 @@ type summaryTable struct {
 	Details []pageRow
 }
 
+// Differs says whether two values of a summary column differ by more than
+// the tolerance a comparison gives it (compare's); nil: any difference
+// counts.
+type Differs func(col string, a, b float64) bool
+
 // buildSummary lays out the summary table. A curated metric no run has a
 // value for is left out; one that is zero in every run, or the same in
 // every run of several, moves to Same. The best value of a row is marked
-// in every run that has it, when the runs differ.
-func buildSummary(runs []*Run) summaryTable {
+// in every run that has it, when it beats every other run's by more than
+// the tolerance (differs).
+func buildSummary(runs []*Run, differs Differs) summaryTable {
 	var st summaryTable
 	for _, m := range summaryMetrics {
 		vals := make([]float64, len(runs))
@@ -110,8 +116,14 @@ func buildSummary(runs []*Run) summaryTable {
 			distinct[c.Text] = true
 			row.Values = append(row.Values, c)
 		}
+		apart := len(distinct) > 1 && bestText != ""
+		for _, v := range vals {
+			if apart && differs != nil && !math.IsNaN(v) && m.format(v) != bestText && !differs(m.Col, v, best) {
+				apart = false // a run within the tolerance of the best: no winner
+			}
+		}
 		for i := range row.Values {
-			row.Values[i].Best = len(distinct) > 1 && bestText != "" && row.Values[i].Text == bestText
+			row.Values[i].Best = apart && row.Values[i].Text == bestText
 		}
 		st.Rows = append(st.Rows, row)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/schedsim/schedsim/cmd/schedsim/compare"
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/report"
@@ -71,6 +72,7 @@ func newReportCommand() *cobra.Command {
 			if opts.Answers, opts.Comparisons, err = reportComparisons(in, targets); err != nil {
 				return run.BadInput(err)
 			}
+			opts.Differs = compare.DefaultTolerances().Differs
 			written, err := report.Write(in, out, opts)
 			if err != nil {
 				return run.Failed(err)

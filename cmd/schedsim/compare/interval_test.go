@@ -99,3 +99,26 @@ func TestNoInterval(t *testing.T) {
 		}
 	}
 }
+
+// Differs weighs a difference as compare's verdict does: relative
+// tolerances against the first value, near-1 metrics by their distance
+// from 1, metrics without a tolerance by any difference.
+func TestTolerancesDiffers(t *testing.T) {
+	tols := DefaultTolerances()
+	for _, c := range []struct {
+		metric string
+		a, b   float64
+		want   bool
+	}{
+		{"mean_wait_s", 100, 104, false}, // 5 %
+		{"mean_wait_s", 100, 106, true},
+		{"calib_p95_wait_ratio", 0.9, 1.1, false}, // both 0.1 from 1
+		{"calib_p95_wait_ratio", 0.9, 1.2, true},
+		{"jobs", 10, 10, false},
+		{"jobs", 10, 11, true},
+	} {
+		if got := tols.Differs(c.metric, c.a, c.b); got != c.want {
+			t.Errorf("%s %v vs %v: differs %v, want %v", c.metric, c.a, c.b, got, c.want)
+		}
+	}
+}

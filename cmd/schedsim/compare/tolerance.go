@@ -151,6 +151,25 @@ func RankableMetrics() []string {
 	return names
 }
 
+// Differs says whether b differs from a by more than metric's tolerance
+// taken against a (as a comparison with base a would weigh it; for a
+// metric better near 1, the change of the distance from 1). Metrics
+// without a tolerance, or whose tolerance is off, differ whenever they are
+// not equal.
+func (t *Tolerances) Differs(metric string, a, b float64) bool {
+	for _, m := range t.Metrics {
+		if m.Name != metric || m.Tolerance.Off {
+			continue
+		}
+		change := math.Abs(b - a)
+		if m.Direction == NearOne {
+			change = math.Abs(math.Abs(b-1) - math.Abs(a-1))
+		}
+		return change > m.Tolerance.amount(a)
+	}
+	return a != b
+}
+
 // Tolerances are the metrics of a comparison, in order, and the
 // targets a tolerances file asks about.
 type Tolerances struct {
