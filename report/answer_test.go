@@ -86,3 +86,14 @@ func TestSummaryBestOnlyPastTolerance(t *testing.T) {
 		t.Errorf("100, 200, 104 s: best %v, want none (104 is within 5 %% of the best)", got)
 	}
 }
+
+// Every figure of a report says what to look for, whatever its prefix.
+func TestLookFor(t *testing.T) {
+	for _, name := range []string{"answer", "answer2", "wait_cdf", "bsld_box", "calibration", "tenant_bsld", "tenant_usage_share",
+		"utilization", "queue", "power", "fragmentation", "nodes_asleep", "energy", "gantt", "gantt_3",
+		"sweep_heatmap_mean_wait_s", "sweep2_heatmap_jain_bsld", "sweep_pareto", "sweep1_pareto", "sweeps_p95_wait_s", "sweep_tune_weights"} {
+		if lookFor(name) == "" {
+			t.Errorf("%s: no line on what to look for", name)
+		}
+	}
+}

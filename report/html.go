@@ -65,6 +65,7 @@ type pageRun struct {
 
 type pageFigure struct {
 	Name, Title, Caption string
+	Look                 string // what to look for, the caption's first line
 	PNG                  template.URL // data URI: the page needs no other file
 }
 
@@ -181,7 +182,7 @@ figcaption { color: #555; font-size: 0.9em; }
 {{define "figure"}}<figure id="{{.Name}}">
 <h2>{{.Title}}</h2>
 <img src="{{.PNG}}" alt="{{.Title}}">
-<figcaption>{{.Caption}} Also as <a href="{{.Name}}.svg">{{.Name}}.svg</a> and <a href="{{.Name}}.png">{{.Name}}.png</a>.</figcaption>
+<figcaption>{{if .Look}}<strong>{{.Look}}</strong><br>{{end}}{{.Caption}} Also as <a href="{{.Name}}.svg">{{.Name}}.svg</a> and <a href="{{.Name}}.png">{{.Name}}.png</a>.</figcaption>
 </figure>
 {{end}}`))
 
@@ -232,7 +233,7 @@ func pageFigures(figs []Figure, pngs map[string][]byte) []pageFigure {
 	var out []pageFigure
 	for _, f := range figs {
 		uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(pngs[f.Name])
-		out = append(out, pageFigure{Name: f.Name, Title: f.Title, Caption: f.Caption, PNG: template.URL(uri)})
+		out = append(out, pageFigure{Name: f.Name, Title: f.Title, Look: lookFor(f.Name), Caption: f.Caption, PNG: template.URL(uri)})
 	}
 	return out
 }
