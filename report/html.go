@@ -65,7 +65,7 @@ type pageRun struct {
 
 type pageFigure struct {
 	Name, Title, Caption string
-	Look                 string // what to look for, the caption's first line
+	Look                 string       // what to look for, the caption's first line
 	PNG                  template.URL // data URI: the page needs no other file
 }
 
