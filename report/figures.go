@@ -257,14 +257,15 @@ func bsldBoxes(runs []*Run, lt legendText) (Figure, error) {
 
 // maxSeriesPanels is the most runs a time series draws as small
 // multiples, one panel each with its band; more runs share one panel,
-// lines only (bands of many runs overlap into mud).
-const maxSeriesPanels = 6
+// lines only (bands of many runs overlap into mud). Four panels or more
+// stacked in a 720-pixel figure leave each too short to read.
+const maxSeriesPanels = 3
 
 // timeSeries draws, per run, the bucket means of a time series as a line
 // and the range of the finer means within each bucket as a light band,
-// every run in buckets of one width chosen from the longest span. Two
-// runs or more are small multiples: one panel per run, one above the
-// other on the same axes, so that no band hides another.
+// every run in buckets of one width chosen from the longest span. Two or
+// three runs are small multiples: one panel per run, one above the other
+// on the same axes, so that no band hides another; more share one panel.
 func timeSeries(runs []*Run, lt legendText, s seriesSpec) (Figure, error) {
 	f := Figure{Name: s.name, Title: s.title}
 	span, epoch, loc := runsSpan(runs)
