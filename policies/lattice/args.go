@@ -51,8 +51,9 @@ type VClusterArgs struct {
 	BorrowPenalty float64 `yaml:"borrow_penalty"` // subtracted from a borrowing job's score
 }
 
-// IsZero says whether the block sets nothing.
-func (l *Args) IsZero() bool {
+// IsZero says whether the block sets nothing; run.yaml then leaves it out
+// (yaml omitempty asks the value, hence the value receiver).
+func (l Args) IsZero() bool {
 	return l.ReferenceWaitS == 0 && l.HalfLifeS == 0 && l.Tenants == "" && l.TenantBuckets == 0 && l.Usage == "" &&
 		len(l.Shares) == 0 && l.TopologyAttribute == "" && l.ConformanceAttribute == "" && l.PowerBudgetKW == 0 &&
 		l.EnergyPrices == "" && l.CycleS == 0 && len(l.QueueProfiles) == 0 && l.ProfilesFile == "" && !l.Preemption && l.VClusters == (VClusterArgs{}) &&

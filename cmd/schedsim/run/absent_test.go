@@ -134,3 +134,37 @@ func TestSummaryNamesItsAssumptions(t *testing.T) {
 		t.Errorf("with --time-zone the summary still says UTC:\n%s", printed)
 	}
 }
+
+// run.yaml carries its spec_version and leaves out blocks that set
+// nothing; a newer version is refused with its line, a run.yaml written
+// before versions (none) still loads.
+func TestRunYAMLVersion(t *testing.T) {
+	c := Default()
+	c.Trace, c.Format = smallTrace, "csv"
+	_, _, dir := replayPrinting(t, c)
+	data, err := os.ReadFile(filepath.Join(dir, "run.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if !strings.HasPrefix(text, "spec_version: 1\n") || strings.Contains(text, "lattice:") {
+		t.Errorf("run.yaml of an FCFS run:\n%s", text)
+	}
+	for _, tc := range []struct{ first, err string }{
+		{"spec_version: 2\n", "run.yaml:1: spec_version: version 2 is not one this schedsim reads (it reads up to 1)"},
+		{"", ""},
+	} {
+		path := filepath.Join(t.TempDir(), "run.yaml")
+		os.WriteFile(path, []byte(tc.first+strings.TrimPrefix(text, "spec_version: 1\n")), 0o644)
+		spec, err := Load(path)
+		if err == nil {
+			err = spec.Validate()
+		}
+		if tc.err == "" && err != nil {
+			t.Errorf("a run.yaml without spec_version: %v", err)
+		}
+		if tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("spec_version 2: %v", err)
+		}
+	}
+}

@@ -329,7 +329,7 @@ func traceLabel(cfg *Spec) string {
 // to the run directory, and the provenance section that loading skips.
 func writeRunYAML(dir, final string, cfg *Spec, w *Workload, c *sim.Cluster, skips traces.Skips, p provenance) error {
 	spec := *cfg
-	spec.Out, spec.Quiet = "", false
+	spec.Out, spec.Quiet, spec.SpecVersion = "", false, SpecVersion
 	relativePaths(final, &spec)
 	var doc yaml.Node
 	if err := doc.Encode(&spec); err != nil {

@@ -27,6 +27,11 @@ import (
 // each key is the flag of the same name with '_' for '-' (a few carry the
 // unit: mtbf_s for --mtbf). Flags are a view of it (BindFlags).
 type Spec struct {
+	// SpecVersion is the version of this format run.yaml is written in
+	// (SpecVersion); 0 for a hand-written spec or a run.yaml written
+	// before versions, read as version 1. A newer one is refused.
+	SpecVersion int `yaml:"spec_version,omitempty"`
+
 	TraceSpec     `yaml:",inline"`
 	ClusterSpec   `yaml:",inline"`
 	QueueSpec     `yaml:",inline"`
@@ -39,6 +44,11 @@ type Spec struct {
 	// source is where the spec was loaded from, for error messages.
 	source source
 }
+
+// SpecVersion is the version of the run spec this schedsim writes and
+// reads. It changes only when a key's meaning changes, so that an old
+// run.yaml is never read as something else.
+const SpecVersion = 1
 
 // TraceSpec is the workload: which trace and how to read it.
 type TraceSpec struct {
@@ -235,6 +245,9 @@ func (c *Spec) Validate() error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	addAt := func(key, format string, args ...any) { errs = append(errs, c.problem(key, format, args...)) }
+	if c.SpecVersion < 0 || c.SpecVersion > SpecVersion {
+		addAt("spec_version", "version %d is not one this schedsim reads (it reads up to %d): use the schedsim that wrote it, or a newer one", c.SpecVersion, SpecVersion)
+	}
 	if _, err := policies.ParseBackfill(c.Backfill); err != nil {
 		addAt("backfill", "%v", err)
 	}
