@@ -30,6 +30,7 @@ type Spec struct {
 	TraceSpec     `yaml:",inline"`
 	ClusterSpec   `yaml:",inline"`
 	QueueSpec     `yaml:",inline"`
+	SchedulerSpec `yaml:",inline"`
 	PlacementSpec `yaml:",inline"`
 	EngineSpec    `yaml:",inline"`
 	MetricsSpec   `yaml:",inline"`
@@ -175,6 +176,7 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.Carbon, "carbon", c.Carbon, "carbon intensity series, CSV time_s,value (gCO₂ per kWh): carbon_kg in the summary")
 	fs.StringVar(&c.Tenants, "tenants", c.Tenants, "tenants of the tenants table and the Jain columns: user, group, queue (default: the lattice block's, else user)")
 	c.bindTransformFlags(fs)
+	c.bindSchedulerFlags(fs)
 }
 
 // ResolvePaths makes the config's relative file paths relative to
@@ -230,6 +232,7 @@ func (c *Spec) Validate() error {
 	errs = append(errs, c.validateQueue()...)
 	errs = append(errs, c.validateEnergy()...)
 	errs = append(errs, c.validateTransform()...)
+	errs = append(errs, c.validateScheduler()...)
 	if c.Script.Path != "" {
 		if err := c.Script.Validate(); err != nil { // fills the defaults too, for run.yaml
 			addAt("script", "%v", err)
