@@ -38,16 +38,16 @@ type simulationBegins struct {
 // beginConfig is Batsim's configuration as a run without Redis, with
 // profiles forwarded on submission and without dynamic jobs sends it.
 type beginConfig struct {
-	RedisEnabled             bool   `json:"redis-enabled"`
-	RedisHostname            string `json:"redis-hostname"`
-	RedisPort                int    `json:"redis-port"`
-	RedisPrefix              string `json:"redis-prefix"`
-	ProfilesForwarded        bool   `json:"profiles-forwarded-on-submission"`
-	DynamicJobsEnabled       bool   `json:"dynamic-jobs-enabled"`
-	DynamicJobsAcknowledged  bool   `json:"dynamic-jobs-acknowledged"`
-	ProfileReuseEnabled      bool   `json:"profile-reuse-enabled"`
-	SchedConfig              string `json:"sched-config"`
-	ForwardUnknownEvents     bool   `json:"forward-unknown-events"`
+	RedisEnabled            bool   `json:"redis-enabled"`
+	RedisHostname           string `json:"redis-hostname"`
+	RedisPort               int    `json:"redis-port"`
+	RedisPrefix             string `json:"redis-prefix"`
+	ProfilesForwarded       bool   `json:"profiles-forwarded-on-submission"`
+	DynamicJobsEnabled      bool   `json:"dynamic-jobs-enabled"`
+	DynamicJobsAcknowledged bool   `json:"dynamic-jobs-acknowledged"`
+	ProfileReuseEnabled     bool   `json:"profile-reuse-enabled"`
+	SchedConfig             string `json:"sched-config"`
+	ForwardUnknownEvents    bool   `json:"forward-unknown-events"`
 }
 
 type computeResource struct {

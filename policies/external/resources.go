@@ -14,7 +14,7 @@ type resources struct {
 	pool    bool
 	poolRes int32 // the pool's resource index (cpu)
 	names   []string
-	busy    []string // by resource id: the id of the running job holding it, or 
+	busy    []string // by resource id: the id of the running job holding it, or
 }
 
 func newResources(c *sim.Cluster, pool bool) (*resources, error) {
