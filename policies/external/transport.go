@@ -106,12 +106,14 @@ func (t *zmqTransport) Exchange(req []byte) ([]byte, error) {
 	select {
 	case r := <-got:
 		if r.err != nil {
-			select {
-			case <-t.exited:
-				return nil, errExited
-			default:
+			if t.exited != nil { // the connection broke: did the process die?
+				select {
+				case <-t.exited:
+					return nil, errExited
+				case <-time.After(time.Second):
+				}
 			}
-			return nil, fmt.Errorf("receive: %w (the scheduler closed the connection?)", r.err)
+			return nil, fmt.Errorf("receive: %w (the scheduler closed the connection)", r.err)
 		}
 		if len(r.msg.Frames) != 1 {
 			return nil, fmt.Errorf("the reply has %d frames, want 1", len(r.msg.Frames))

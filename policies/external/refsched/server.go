@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"time"
 
 	"github.com/go-zeromq/zmq4"
 )
@@ -69,6 +70,18 @@ func (s *Server) Serve() error {
 		if err := s.sock.Send(zmq4.NewMsg(reply)); err != nil {
 			return err
 		}
+	}
+	// The socket sends from a goroutine of its own: closing it at once
+	// could drop the last reply. Batsim closes its side once it has the
+	// reply, which a REP socket does not report; wait a moment.
+	closed := make(chan struct{})
+	go func() {
+		s.sock.Recv()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(200 * time.Millisecond):
 	}
 	return nil
 }
