@@ -196,3 +196,11 @@ func backfillLabel(cfg *Spec) string {
 	}
 	return cfg.Backfill
 }
+
+// externalLabel says which external scheduler decided, for the summary.
+func externalLabel(cfg *Spec) string {
+	if cfg.SchedulerCommand != "" {
+		return fmt.Sprintf("%q (started by schedsim)", cfg.SchedulerCommand)
+	}
+	return cfg.Scheduler
+}
