@@ -61,6 +61,7 @@ type Scheduler struct {
 	// Messages counts the requests sent.
 	Messages int64
 	buf      []byte
+	sent     []string // the event types of the last request
 }
 
 // jobState is the scheduler's record of a job, kept in JobRun.PolicyState.
@@ -274,12 +275,18 @@ func dedup(ids []int) []int {
 // exchange sends the pending events and applies the reply's decisions.
 func (s *Scheduler) exchange(c *sim.Context) error {
 	now := c.Now()
-	s.buf = s.buf[:0]
-	req, err := json.Marshal(message{Now: seconds(now), Events: s.pending})
+	req, err := appendMessage(s.buf[:0], seconds(now), s.pending)
 	if err != nil {
 		return err
 	}
-	desc := describe(now, s.pending)
+	s.buf = req
+	// The events are named only if something goes wrong.
+	sent := s.sent[:0]
+	for _, e := range s.pending {
+		sent = append(sent, e.Type)
+	}
+	s.sent = sent
+	desc := func() string { return describe(now, sent) }
 	s.pending = s.pending[:0]
 	s.Messages++
 	s.log("> ", req)
@@ -289,60 +296,56 @@ func (s *Scheduler) exchange(c *sim.Context) error {
 			<-s.opt.Process.Exited()
 			err = fmt.Errorf("the scheduler process (pid %d) exited (%s) before it replied", s.opt.Process.Pid(), s.opt.Process.Status())
 		}
-		return s.fail("the reply to "+desc, err, req)
+		return s.fail("the reply to "+desc(), err, req)
 	}
 	s.log("< ", reply)
 	var m struct {
-		Now    *float64           `json:"now"`
-		Events *[]json.RawMessage `json:"events"`
+		Now    *float64   `json:"now"`
+		Events *[]inEvent `json:"events"`
 	}
-	name := "the reply to " + desc
+	name := func() string { return "the reply to " + desc() }
 	if err := json.Unmarshal(reply, &m); err != nil {
-		return s.fail(name, fmt.Errorf("malformed JSON: %v", err), reply)
+		return s.fail(name(), fmt.Errorf("malformed JSON: %v", err), reply)
 	}
 	if m.Now == nil {
-		return s.fail(name, errors.New(`no "now" field`), reply)
+		return s.fail(name(), errors.New(`no "now" field`), reply)
 	}
 	if m.Events == nil {
-		return s.fail(name, errors.New(`no "events" array`), reply)
+		return s.fail(name(), errors.New(`no "events" array`), reply)
 	}
 	replyNow, err := sim.CheckSeconds(*m.Now)
 	if err != nil {
-		return s.fail(name, fmt.Errorf("now: %v", err), reply)
+		return s.fail(name(), fmt.Errorf("now: %v", err), reply)
 	}
 	if replyNow < now {
-		return s.fail(name, fmt.Errorf("now=%s s is in the past: the message it answers is at now=%s s", replyNow, now), reply)
+		return s.fail(name(), fmt.Errorf("now=%s s is in the past: the message it answers is at now=%s s", replyNow, now), reply)
 	}
 	last := now
-	for i, raw := range *m.Events {
-		var ev inEvent
-		if err := json.Unmarshal(raw, &ev); err != nil {
-			return s.fail(fmt.Sprintf("event %d of %s", i, name), fmt.Errorf("malformed event: %v", err), reply)
-		}
-		evName := fmt.Sprintf("event %d (%s) of %s", i, ev.typeName(), name)
+	for i, ev := range *m.Events {
+		evName := func() string { return fmt.Sprintf("event %d (%s) of %s", i, ev.typeName(), name()) }
 		if ev.Type == nil || ev.Timestamp == nil || ev.Data == nil {
-			return s.fail(evName, errors.New(`an event needs "timestamp", "type" and "data"`), reply)
+			return s.fail(evName(), errors.New(`an event needs "timestamp", "type" and "data"`), reply)
 		}
 		at, err := sim.CheckSeconds(*ev.Timestamp)
 		if err != nil {
-			return s.fail(evName, fmt.Errorf("timestamp: %v", err), reply)
+			return s.fail(evName(), fmt.Errorf("timestamp: %v", err), reply)
 		}
 		switch {
 		case at < now:
-			return s.fail(evName, fmt.Errorf("timestamp %s s is in the past: the message it answers is at now=%s s", at, now), reply)
+			return s.fail(evName(), fmt.Errorf("timestamp %s s is in the past: the message it answers is at now=%s s", at, now), reply)
 		case at > replyNow:
-			return s.fail(evName, fmt.Errorf("timestamp %s s is after the reply's now=%s s", at, replyNow), reply)
+			return s.fail(evName(), fmt.Errorf("timestamp %s s is after the reply's now=%s s", at, replyNow), reply)
 		case at < last:
-			return s.fail(evName, fmt.Errorf("timestamp %s s is before the previous event's %s s: events must be in time order", at, last), reply)
+			return s.fail(evName(), fmt.Errorf("timestamp %s s is before the previous event's %s s: events must be in time order", at, last), reply)
 		}
 		last = at
 		if at > now {
-			s.delayed = append(s.delayed, delayedDecision{at: at, name: evName, ev: ev, reply: reply})
+			s.delayed = append(s.delayed, delayedDecision{at: at, name: evName(), ev: ev, reply: reply})
 			c.WakeAt(at)
 			continue
 		}
 		if err := s.apply(c, ev); err != nil {
-			return s.fail(evName, err, reply)
+			return s.fail(evName(), err, reply)
 		}
 	}
 	s.busyUntil = replyNow
@@ -370,7 +373,7 @@ func (s *Scheduler) applyDue(c *sim.Context) error {
 // scheduler's acknowledgement.
 func (s *Scheduler) End(now sim.Time) error {
 	s.pending = append(s.pending[:0], event{Timestamp: seconds(now), Type: "SIMULATION_ENDS", Data: empty{}})
-	req, err := json.Marshal(message{Now: seconds(now), Events: s.pending})
+	req, err := appendMessage(nil, seconds(now), s.pending)
 	if err != nil {
 		return err
 	}
@@ -407,11 +410,11 @@ func (s *Scheduler) log(prefix string, msg []byte) {
 }
 
 // describe names a request in error messages: its time and event types.
-func describe(now sim.Time, evs []event) string {
+func describe(now sim.Time, sent []string) string {
 	var types []string
-	for _, e := range evs {
-		if len(types) == 0 || types[len(types)-1] != e.Type {
-			types = append(types, e.Type)
+	for _, t := range sent {
+		if len(types) == 0 || types[len(types)-1] != t {
+			types = append(types, t)
 		}
 	}
 	return fmt.Sprintf("the message of t=%s s (%s)", now, strings.Join(types, ", "))
