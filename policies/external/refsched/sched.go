@@ -25,8 +25,6 @@ type usec int64
 
 func toUsec(s float64) usec { return usec(math.Round(s * 1e6)) }
 
-func (t usec) seconds() float64 { return float64(t) / 1e6 }
-
 type job struct {
 	id       string
 	res      int
