@@ -13,6 +13,8 @@ type inEvent struct {
 	Timestamp *float64        `json:"timestamp"`
 	Type      *string         `json:"type"`
 	Data      json.RawMessage `json:"data"`
+	// exec is EXECUTE_JOB's data when quickReply read it.
+	exec *quickExecute
 }
 
 func (e *inEvent) typeName() string {
@@ -34,6 +36,9 @@ func decode(data json.RawMessage, v any) error {
 func (s *Scheduler) apply(c *sim.Context, ev inEvent) error {
 	switch *ev.Type {
 	case "EXECUTE_JOB":
+		if ev.exec != nil {
+			return s.execute(c, ev.exec.jobID, ev.exec.alloc)
+		}
 		var d struct {
 			JobID *string `json:"job_id"`
 			Alloc *string `json:"alloc"`

@@ -299,21 +299,25 @@ func (s *Scheduler) exchange(c *sim.Context) error {
 		return s.fail("the reply to "+desc(), err, req)
 	}
 	s.log("< ", reply)
-	var m struct {
-		Now    *float64   `json:"now"`
-		Events *[]inEvent `json:"events"`
-	}
 	name := func() string { return "the reply to " + desc() }
-	if err := json.Unmarshal(reply, &m); err != nil {
-		return s.fail(name(), fmt.Errorf("malformed JSON: %v", err), reply)
+	nowS, events, ok := quickReply(reply)
+	if !ok {
+		var m struct {
+			Now    *float64   `json:"now"`
+			Events *[]inEvent `json:"events"`
+		}
+		if err := json.Unmarshal(reply, &m); err != nil {
+			return s.fail(name(), fmt.Errorf("malformed JSON: %v", err), reply)
+		}
+		if m.Now == nil {
+			return s.fail(name(), errors.New(`no "now" field`), reply)
+		}
+		if m.Events == nil {
+			return s.fail(name(), errors.New(`no "events" array`), reply)
+		}
+		nowS, events = *m.Now, *m.Events
 	}
-	if m.Now == nil {
-		return s.fail(name(), errors.New(`no "now" field`), reply)
-	}
-	if m.Events == nil {
-		return s.fail(name(), errors.New(`no "events" array`), reply)
-	}
-	replyNow, err := sim.CheckSeconds(*m.Now)
+	replyNow, err := sim.CheckSeconds(nowS)
 	if err != nil {
 		return s.fail(name(), fmt.Errorf("now: %v", err), reply)
 	}
@@ -321,7 +325,7 @@ func (s *Scheduler) exchange(c *sim.Context) error {
 		return s.fail(name(), fmt.Errorf("now=%s s is in the past: the message it answers is at now=%s s", replyNow, now), reply)
 	}
 	last := now
-	for i, ev := range *m.Events {
+	for i, ev := range events {
 		evName := func() string { return fmt.Sprintf("event %d (%s) of %s", i, ev.typeName(), name()) }
 		if ev.Type == nil || ev.Timestamp == nil || ev.Data == nil {
 			return s.fail(evName(), errors.New(`an event needs "timestamp", "type" and "data"`), reply)
