@@ -44,6 +44,7 @@ type Scheduler struct {
 	nfree   int
 	queue   []*job
 	running map[string]*job
+	down    map[int]bool // resources of machines that are unavailable
 	ended   bool
 }
 
@@ -52,7 +53,7 @@ func New(cfg Config) (*Scheduler, error) {
 	if cfg.Algorithm != "fcfs" && cfg.Algorithm != "easy" {
 		return nil, fmt.Errorf("unknown algorithm %q (known: fcfs, easy)", cfg.Algorithm)
 	}
-	return &Scheduler{cfg: cfg, running: map[string]*job{}}, nil
+	return &Scheduler{cfg: cfg, running: map[string]*job{}, down: map[int]bool{}}, nil
 }
 
 // Ended says SIMULATION_ENDS was received.
@@ -155,9 +156,43 @@ func (s *Scheduler) event(typ string, data json.RawMessage) error {
 		}
 		delete(s.running, d.JobID)
 		for _, r := range j.alloc {
-			s.free[r] = true
+			if !s.down[r] {
+				s.free[r] = true
+				s.nfree++
+			}
 		}
-		s.nfree += len(j.alloc)
+	case "NOTIFY":
+		var d struct {
+			Type      string `json:"type"`
+			Resources string `json:"resources"`
+		}
+		if err := json.Unmarshal(data, &d); err != nil {
+			return err
+		}
+		if d.Type != "event_machine_unavailable" && d.Type != "event_machine_available" {
+			return nil
+		}
+		ids, err := parseIntervals(d.Resources)
+		if err != nil {
+			return err
+		}
+		for _, r := range ids {
+			if r < 0 || r >= len(s.free) {
+				return fmt.Errorf("resource %d does not exist", r)
+			}
+			switch {
+			case d.Type == "event_machine_unavailable" && !s.down[r]:
+				s.down[r] = true
+				if s.free[r] {
+					s.free[r] = false
+					s.nfree--
+				}
+			case d.Type == "event_machine_available" && s.down[r]:
+				delete(s.down, r)
+				s.free[r] = true // a machine that was down runs no job
+				s.nfree++
+			}
+		}
 	case "SIMULATION_ENDS":
 		s.ended = true
 	}
@@ -283,4 +318,25 @@ func formatIntervals(ids []int) string {
 		i = j + 1
 	}
 	return b.String()
+}
+
+func parseIntervals(text string) ([]int, error) {
+	var ids []int
+	for _, part := range strings.Fields(text) {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return nil, err
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil {
+				return nil, err
+			}
+		}
+		for r := a; r <= b; r++ {
+			ids = append(ids, r)
+		}
+	}
+	return ids, nil
 }
