@@ -121,6 +121,22 @@ func TestExternalEqualsOwnBatsim(t *testing.T) {
 	}
 }
 
+// TestExternalEqualsOwnMediumLate: Batsim's medium_late workload (801
+// jobs) on its platform, from ../shared (skipped without it).
+func TestExternalEqualsOwnMediumLate(t *testing.T) {
+	dir := "../../../../shared/traces/batsim/medium_late"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no ../shared/traces/batsim/medium_late")
+	}
+	for _, bf := range []string{"none", "easy"} {
+		t.Run(bf, func(t *testing.T) {
+			c := Default()
+			c.Trace, c.Platform = dir+"/medium_late.json", dir+"/platform.xml"
+			equalToOwn(t, c, bf, false)
+		})
+	}
+}
+
 // TestExternalEqualsOwnKTH: 2,000 jobs of KTH-SP2 in both SWF models
 // (the whole log under SCHEDSIM_LONG=1).
 func TestExternalEqualsOwnKTH(t *testing.T) {
