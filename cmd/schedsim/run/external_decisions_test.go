@@ -2,7 +2,6 @@ package run
 
 import (
 	"bytes"
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,25 +10,12 @@ import (
 	"github.com/schedsim/schedsim/policies/external/refsched"
 )
 
-// jobStates reads a run's jobs.csv: each job's state and reason.
+// jobStates is each job's state and reason.
 func jobStates(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "jobs.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, name := range rows[0] {
-		col[name] = i
-	}
 	out := map[string]string{}
-	for _, r := range rows[1:] {
-		out[r[col["job_id"]]] = r[col["state"]] + " " + r[col["reason"]]
+	for _, j := range readJobs(t, dir) {
+		out[j["job_id"]] = j["state"] + " " + j["reason"]
 	}
 	return out
 }

@@ -25,9 +25,8 @@ func serveRef(t *testing.T, cfg refsched.Config, mangle func(n int, reply []byte
 	return "batsim:" + srv.Endpoint(), done
 }
 
-// jobStarts reads a run's jobs.csv: each job's start_s ("" when it never
-// started).
-func jobStarts(t *testing.T, dir string) map[string]string {
+// readJobs reads a run's jobs.csv, a map of column to value per job.
+func readJobs(t *testing.T, dir string) []map[string]string {
 	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "jobs.csv"))
 	if err != nil {
@@ -38,18 +37,23 @@ func jobStarts(t *testing.T, dir string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, start := -1, -1
-	for i, name := range rows[0] {
-		switch name {
-		case "job_id":
-			id = i
-		case "start_s":
-			start = i
-		}
-	}
-	out := map[string]string{}
+	var jobs []map[string]string
 	for _, r := range rows[1:] {
-		out[r[id]] = r[start]
+		job := map[string]string{}
+		for i, name := range rows[0] {
+			job[name] = r[i]
+		}
+		jobs = append(jobs, job)
+	}
+	return jobs
+}
+
+// jobStarts is each job's start_s ("" when it never started).
+func jobStarts(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, j := range readJobs(t, dir) {
+		out[j["job_id"]] = j["start_s"]
 	}
 	return out
 }

@@ -301,6 +301,9 @@ func (s *Scheduler) reservation(now usec, head *job) (usec, map[int]bool, int) {
 	return shadow, reserved, avail - head.res
 }
 
+// formatIntervals and parseIntervals are written again here, not taken
+// from package external: the test scheduler reads and writes only the
+// protocol, so that a fault of schedsim's side cannot hide in both.
 func formatIntervals(ids []int) string {
 	var b strings.Builder
 	for i := 0; i < len(ids); {
