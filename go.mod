@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/apache/arrow/go/v17 v17.0.0
+	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/golang/snappy v0.0.4
 	github.com/klauspost/compress v1.17.9
 	github.com/schollz/progressbar/v3 v3.19.1
@@ -30,6 +31,7 @@ require (
 	github.com/apache/thrift v0.20.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
+	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/goccy/go-json v0.10.3 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/flatbuffers v24.3.25+incompatible // indirect

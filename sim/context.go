@@ -141,3 +141,13 @@ const Absent = absent
 func TasksFittingIn(free []Amount, R, n int, req []Need, limit int) int {
 	return tasksFitting(free, R, n, req, limit)
 }
+
+// Kill ends running job j now as killed, for reason (an external
+// scheduler's KILL_JOB). Its run so far counts and its nodes are free at
+// once; it is not in Ended() of this pass.
+func (c *Context) Kill(j *JobRun, reason string) error { return c.e.kill(j, reason) }
+
+// AllSubmitted reports whether every job of the trace has been submitted:
+// none is left to arrive or to be released by its dependencies (Batsim's
+// no_more_static_job_to_submit).
+func (c *Context) AllSubmitted() bool { return c.e.allSubmitted() }

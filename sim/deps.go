@@ -359,6 +359,7 @@ func (e *Engine) releaseAt(j *JobRun, h *depHold) (held bool) {
 	}
 	e.deps.held[j] = h
 	e.push(max(h.release, e.now), evRelease, j)
+	e.releases++
 	return true
 }
 

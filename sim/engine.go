@@ -102,6 +102,10 @@ type Engine struct {
 	// split holds the per-task jobs of a job with independent tasks not
 	// yet submitted (split.go).
 	split []*Job
+	// traceDone says the trace has no job left to read; releases counts
+	// the release events of held-back jobs in the heap.
+	traceDone bool
+	releases  int
 }
 
 // NewEngine wires a cluster, a trace, a scheduler and observers.
@@ -286,6 +290,7 @@ func (e *Engine) pull() error {
 		var err error
 		j, err = e.src.Next()
 		if err == io.EOF {
+			e.traceDone = true
 			return nil
 		}
 		if err != nil {
@@ -346,6 +351,7 @@ func (e *Engine) apply(ev event) error {
 	case evRelease:
 		e.jobEvents--
 		e.sawSubmit = true
+		e.releases--
 		e.released(ev.job)
 	case evNode:
 		e.applyNode(ev)

@@ -106,6 +106,30 @@ func buildLattice(env Env) (sim.Scheduler, policies.Order, error) {
 	return s, nil, err
 }
 
+// RegisterQueue adds a queue order written outside this repository: runs
+// then choose it by name (--queue, queue: in a spec, a sweep's queue axis)
+// like the built-in ones. Build returns its sim.Scheduler, which sees the
+// engine through sim.Context and starts jobs with Context.Start, and the
+// engine's queue order (nil: arrival order). The name must be new, and an
+// order registered at run time reads no spec block (ArgsKey ""). Register
+// before validating or replaying, from an init function or main: the
+// registry is not guarded against concurrent runs.
+func RegisterQueue(o Order) error {
+	switch {
+	case o.Name == "" || strings.ContainsAny(o.Name, " \t\n,"):
+		return fmt.Errorf("queue order name %q: want a word", o.Name)
+	case o.Build == nil:
+		return fmt.Errorf("queue order %q: Build is nil", o.Name)
+	case o.ArgsKey != "":
+		return fmt.Errorf("queue order %q: ArgsKey %q: an order registered at run time reads no spec block", o.Name, o.ArgsKey)
+	}
+	if _, err := LookupOrder(o.Name); err == nil {
+		return fmt.Errorf("queue order %q is already registered", o.Name)
+	}
+	orders = append(orders, o)
+	return nil
+}
+
 // Orders returns the registered queue orders.
 func Orders() []Order { return slices.Clone(orders) }
 

@@ -65,6 +65,7 @@ var keyFlags = map[string]string{
 	"mtbf_s": "mtbf", "mttr_s": "mttr", "checkpoint_s": "checkpoint", "power_down_s": "power-down", "bsld_tau_s": "bsld-tau",
 	"warm_up_s": "warm-up", "cool_down_s": "cool-down", "jitter_submit_s": "jitter-submit", "planning_delay_s": "planning-delay",
 	"scheduling_interval_s": "scheduling-interval", "calib_resolution_s": "calib-resolution", "calib_from_s": "calib-from", "calib_until_s": "calib-until",
+	"scheduler_timeout_s": "scheduler-timeout",
 }
 
 // provenanceKey is run.yaml's record of how the run was made; loading

@@ -48,9 +48,12 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	if err != nil {
 		return BadInput(err)
 	}
-	sched, order, err := newScheduler(cfg, backfill, cluster, pipe)
-	if err != nil {
-		return BadInput(err)
+	var sched sim.Scheduler
+	var order policies.Order
+	if !cfg.External() {
+		if sched, order, err = newScheduler(cfg, backfill, cluster, pipe); err != nil {
+			return BadInput(err)
+		}
 	}
 	dir := opt.Dir
 	var target *runDir
@@ -90,8 +93,8 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		CalibUntil:      sim.SecondsToTime(cfg.CalibUntilS),
 		Labels: []metrics.Label{
 			{Name: "trace", Value: traceLabel(cfg)},
-			{Name: "queue", Value: cfg.Queue},
-			{Name: "backfill", Value: cfg.Backfill},
+			{Name: "queue", Value: queueLabel(cfg)},
+			{Name: "backfill", Value: backfillLabel(cfg)},
 		},
 	})
 	if err != nil {
@@ -141,11 +144,27 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	if cfg.CheckpointS > 0 || w.Format == "native" {
 		jobs = transform.Checkpoints(source, sim.SecondsToTime(cfg.CheckpointS), w.Name)
 	}
+	var ext *externalRun
+	if cfg.External() {
+		if ext, err = startExternal(cfg, w, cluster, &engineCfg, dir, opt.SchedulerTranscript); err != nil {
+			rec.Abort()
+			return err
+		}
+		sched = ext.sched
+		defer ext.close(false) // a no-op once closed below
+	}
 	engine := sim.NewEngine(cluster, jobs, sched, engineCfg, observers...)
 
 	startedAt := time.Now()
 	sim.LabelGoroutine("engine")
 	runErr := engine.Run()
+	if ext != nil {
+		if runErr == nil {
+			runErr = ext.sched.End(engine.Now())
+		}
+		ext.close(runErr == nil)
+		ext = nil
+	}
 	sim.LabelGoroutine("finish")
 	wall := time.Since(startedAt).Seconds()
 	bar.finish()
@@ -155,7 +174,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	if runErr != nil {
 		rec.Abort()
 		var pe *traces.ParseError
-		if errors.As(runErr, &pe) || errors.Is(runErr, traces.ErrRecordTooLong) {
+		if errors.As(runErr, &pe) || errors.Is(runErr, traces.ErrRecordTooLong) || isProtocolError(runErr) {
 			return BadInput(runErr)
 		}
 		var re *transform.RewriteError
@@ -219,6 +238,9 @@ type Options struct {
 	// Stdout and Stderr receive the summary and the warnings (nil:
 	// discarded).
 	Stdout, Stderr io.Writer
+	// SchedulerTranscript, when set, receives every message exchanged
+	// with an external scheduler, one a line ("> " to it, "< " from it).
+	SchedulerTranscript io.Writer
 }
 
 func writerOr(w io.Writer) io.Writer {
@@ -306,7 +328,10 @@ func buildPipeline(cfg *Spec, w *Workload, c *sim.Cluster) (*placement.Pipeline,
 // defaultRunDir names the run after its inputs: runs/<trace>-<queue>-<backfill>.
 func defaultRunDir(cfg *Spec, w *Workload) string {
 	name := traceLabel(cfg)
-	parts := []string{name, cfg.Queue, cfg.Backfill}
+	parts := []string{name, queueLabel(cfg), backfillLabel(cfg)}
+	if cfg.External() {
+		parts = parts[:2]
+	}
 	if w.Format == "swf" && cfg.Cluster == "" && cfg.Platform == "" {
 		parts = append(parts, cfg.SWFModel)
 	}

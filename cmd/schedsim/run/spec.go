@@ -35,6 +35,7 @@ type Spec struct {
 	TraceSpec     `yaml:",inline"`
 	ClusterSpec   `yaml:",inline"`
 	QueueSpec     `yaml:",inline"`
+	SchedulerSpec `yaml:",inline"`
 	PlacementSpec `yaml:",inline"`
 	EngineSpec    `yaml:",inline"`
 	MetricsSpec   `yaml:",inline"`
@@ -206,6 +207,7 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&c.CalibFromS, "calib-from", c.CalibFromS, "compare with the recorded schedule only the jobs submitted from this second of the trace (a held-out part)")
 	fs.Float64Var(&c.CalibUntilS, "calib-until", c.CalibUntilS, "… and before this second (0: to the end)")
 	c.bindTransformFlags(fs)
+	c.bindSchedulerFlags(fs)
 }
 
 // ResolvePaths makes the config's relative file paths relative to
@@ -275,6 +277,7 @@ func (c *Spec) Validate() error {
 	errs = append(errs, c.validateQueue()...)
 	errs = append(errs, c.validateEnergy()...)
 	errs = append(errs, c.validateTransform()...)
+	errs = append(errs, c.validateScheduler()...)
 	if c.Script.Path != "" {
 		if err := c.Script.Validate(); err != nil { // fills the defaults too, for run.yaml
 			addAt("script", "%v", err)

@@ -39,7 +39,11 @@ func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips t
 		fmt.Fprintf(out, "  times:   the sacct times were taken as UTC (give --time-zone for the site's zone)\n")
 	}
 	fmt.Fprintf(out, "  cluster: %s — %s\n", clusterTotals(c), w.Cluster)
-	fmt.Fprintf(out, "  policy:  queue %s, backfill %s, placement %s\n\n", cfg.Queue, cfg.Backfill, cfg.Placement.String())
+	if cfg.External() {
+		fmt.Fprintf(out, "  policy:  external scheduler %s\n\n", externalLabel(cfg))
+	} else {
+		fmt.Fprintf(out, "  policy:  queue %s, backfill %s, placement %s\n\n", cfg.Queue, cfg.Backfill, cfg.Placement.String())
+	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	line := func(name, value string) { fmt.Fprintf(tw, "  %s\t%s\n", name, value) }
 	killed := "killed at walltime" // or, with node events, also after --max-restarts restarts
