@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -226,7 +228,9 @@ func (c *calibrator) run(ctx context.Context) error {
 	var todo []job
 	for _, cd := range cands {
 		for _, p := range parts {
-			if vals, ok := readResult(c.runDir(cd, p)); ok {
+			// Reuse a finished run only if it replayed this very spec:
+			// an edited space renumbers or changes the candidates.
+			if vals, ok := readResult(c.runDir(cd, p)); ok && sameSpec(c.runDir(cd, p), cd.parts[p]) {
 				cd.result[p] = vals
 				continue
 			}
@@ -475,9 +479,17 @@ func (c *calibrator) replay(ctx context.Context, cd *candidate, part string) ([]
 		os.RemoveAll(stage)
 		return nil, err
 	}
-	// What resumes need: the summary; the tables are the bulk.
+	// What resumes need: the summary and the spec's fingerprint; the
+	// tables are the bulk.
 	for _, f := range []string{"jobs.csv", "timeseries.csv", "nodes.csv", "tenants.csv"} {
 		os.Remove(filepath.Join(stage, f))
+	}
+	fp, err := specFingerprint(spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(stage, specFingerprintFile), []byte(fp+"\n"), 0o644); err != nil {
+		return nil, err
 	}
 	os.RemoveAll(final)
 	if err := os.Rename(stage, final); err != nil {
@@ -488,6 +500,27 @@ func (c *calibrator) replay(ctx context.Context, cd *candidate, part string) ([]
 		return nil, fmt.Errorf("%s: no summary.csv with the calibration columns", final)
 	}
 	return vals, nil
+}
+
+// specFingerprintFile holds, in a candidate's run directory, the SHA-256
+// of the spec it replayed.
+const specFingerprintFile = "spec.sha256"
+
+// specFingerprint is the SHA-256 of a spec as YAML.
+func specFingerprint(spec run.Spec) (string, error) {
+	data, err := yaml.Marshal(&spec)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// sameSpec says whether the run in dir replayed spec.
+func sameSpec(dir string, spec run.Spec) bool {
+	data, err := os.ReadFile(filepath.Join(dir, specFingerprintFile))
+	fp, ferr := specFingerprint(spec)
+	return err == nil && ferr == nil && strings.TrimSpace(string(data)) == fp
 }
 
 // readResult reads a finished run's calibColumns from its summary.csv.

@@ -72,6 +72,22 @@ func TestCalibrateHoldoutBestReproduces(t *testing.T) {
 	if again := readCalibCSV(t, filepath.Join(out, "calibration.csv")); !slices.EqualFunc(again, rows, slices.Equal) {
 		t.Errorf("resumed calibration.csv differs")
 	}
+	// An edited space: the candidates whose spec changed are replayed,
+	// not read back from the runs their numbers held before.
+	if err := os.WriteFile(space, []byte("base: {swf_model: nodes}\naxes:\n  scheduling_interval_s: [0, 120]\n  availability: [off, on]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := execute(t, "calibrate", trace, "--space", space, "--out", out, "--holdout", "0.4", "--workers", "2"); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(dir, "fresh")
+	if _, err := execute(t, "calibrate", trace, "--space", space, "--out", fresh, "--holdout", "0.4", "--workers", "2"); err != nil {
+		t.Fatal(err)
+	}
+	edited, want := readCalibCSV(t, filepath.Join(out, "calibration.csv")), readCalibCSV(t, filepath.Join(fresh, "calibration.csv"))
+	if !slices.EqualFunc(edited, want, slices.Equal) {
+		t.Errorf("resumed after an edit:\n%v\nfrom scratch:\n%v", edited, want)
+	}
 }
 
 func readCalibCSV(t *testing.T, path string) [][]string {
