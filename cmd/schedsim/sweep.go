@@ -187,6 +187,13 @@ func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, std
 	if !quiet {
 		warnIdenticalReplicas(s.stderr, spec.Seeds, runs)
 	}
+	data, err := spec.Marshal()
+	if err != nil {
+		return run.Failed(err)
+	}
+	if err := checkSweepDir(s.dir, spec.File, data); err != nil {
+		return err
+	}
 	release, err := lockShard(s.dir, index, count)
 	if err != nil {
 		return err
