@@ -48,6 +48,11 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	if err != nil {
 		return BadInput(err)
 	}
+	if w.script != nil {
+		// A script's call can be long (up to its time budget): Ctrl-C
+		// cancels it at once rather than after it.
+		defer context.AfterFunc(ctx, w.script.Interrupt)()
+	}
 	sched, order, err := newScheduler(cfg, backfill, cluster, pipe)
 	if err != nil {
 		return BadInput(err)
@@ -233,8 +238,8 @@ func writeScriptLog(dir string, s *script.Script) error {
 				return err
 			}
 		}
-		if n := s.Dropped(); n > 0 {
-			_, err := fmt.Fprintf(out, "(%d more messages dropped)\n", n)
+		if note := s.DroppedNote(); note != "" {
+			_, err := fmt.Fprintln(out, note)
 			return err
 		}
 		return nil
