@@ -98,3 +98,29 @@ func TestLogCapped(t *testing.T) {
 }
 
 func itoa(n int) string { return strings.TrimSpace(starlark.MakeInt(n).String()) }
+
+// Work that grows with its input counts against the step budget: x in a
+// list of 600,000 goes through 600,000 elements in one interpreter step
+// (and list() built them), s.count() over 48 MiB through 786,432 steps'
+// worth of bytes, max() and min() through the list's elements. Each pair
+// passes a 1,000,000 step budget only if the second operation is not
+// charged; the same operations on small inputs cost a few steps.
+func TestLinearWorkChargesSteps(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"xs = list(range(600000))\n    return -1 in xs", "step budget exceeded"},
+		{"xs = list(range(600000))\n    return -1 not in xs", "step budget exceeded"},
+		{"s = 'x' * (48 << 20)\n    return [s.count('y') for i in range(2)]", "step budget exceeded"},
+		{"xs = list(range(600000))\n    return max(xs) + min(xs)", "step budget exceeded"},
+		{"xs = list(range(100))\n    return [-1 in xs, 'x'.count('x'), max(xs), 'ab'.find('b')]", ""},
+	} {
+		src := "def instance_placement(request, candidate_members):\n    " + tc.body + "\n"
+		s := compile(t, src, Config{StepBudget: 1_000_000, MemoryBudgetMiB: 256, TimeBudgetMS: MaxTimeBudgetMS})
+		_, err := s.call(s.placement, starlark.None, starlark.NewList(nil))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.body, err)
+		case tc.want != "" && (err == nil || !err.Budget):
+			t.Errorf("%q: %v, want the step budget", tc.body, err)
+		}
+	}
+}

@@ -50,7 +50,11 @@
 // The step budget bounds the steps, and a time budget (time_budget_ms,
 // 100 ms by default; deadline.go) the wall time of a call, since one step
 // of a builtin over a large value can take milliseconds; Interrupt cancels
-// a running call at once (the replay calls it at SIGINT and SIGTERM). The
+// a running call at once (the replay calls it at SIGINT and SIGTERM).
+// Builtins whose work grows with their input charge the step budget for
+// it (linear.go): x in y and x not in y, max, min, any, all, hash, the
+// string and list methods that scan their receiver, and the growing
+// builtins above, one step per element or per 64 bytes. The
 // log keeps at most log_max_mib (16 MiB by default). A memory budget (memory_budget_mib, 64 MiB
 // by default) bounds what a call, or the top level at load, may allocate,
 // since one step can build a value of any size (a string doubled forty
