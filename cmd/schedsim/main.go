@@ -7,6 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	// Before Starlark's initialization and after it: no 4 GiB reservation
+	// under ulimit -v (see the package).
+	_ "github.com/schedsim/schedsim/cmd/schedsim/internal/addrspace/after"
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
