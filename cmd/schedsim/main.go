@@ -16,7 +16,8 @@ import (
 func main() {
 	err := newRootCommand().Execute()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "schedsim:", err)
+		// Errors quote ids and names from the input: escaped.
+		fmt.Fprintln(os.Stderr, "schedsim:", run.Escape(err.Error()))
 	}
 	os.Exit(run.ExitCode(err))
 }

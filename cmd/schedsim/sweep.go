@@ -369,7 +369,7 @@ func (s *sweeper) finished(key string, err error) {
 		if s.bar != nil {
 			s.bar.Clear()
 		}
-		fmt.Fprintf(s.stderr, "schedsim sweep: run %s failed: %v\n", key, err)
+		fmt.Fprintf(s.stderr, "schedsim sweep: run %s failed: %s\n", key, run.Escape(err.Error()))
 	} else {
 		s.ran++
 	}

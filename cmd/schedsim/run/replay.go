@@ -193,10 +193,11 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 			return Failed(err)
 		}
 	}
-	tally.report(stderr, w.Name)
-	printNotices(stderr, cfg, w, cluster, skips)
+	// Ids, names and reasons come from the trace: escaped for the terminal.
+	tally.report(SafeWriter(stderr), w.Name)
+	printNotices(SafeWriter(stderr), cfg, w, cluster, skips)
 	if !cfg.Quiet {
-		if err := printSummary(stdout, cfg, w, cluster, skips, target.finalDir()); err != nil {
+		if err := printSummary(SafeWriter(stdout), cfg, w, cluster, skips, target.finalDir()); err != nil {
 			return Failed(err)
 		}
 	}
