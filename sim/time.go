@@ -67,11 +67,11 @@ func CheckSeconds(s float64) (Time, error) {
 }
 
 // FormatNumber writes v for a message as a user would have written it:
-// plain decimals (9300000000000, 0.25) where that is short, an exponent
-// without "+" (1e300, 1e-300) where it is not, never Go's %g 9.3e+12.
+// plain decimals (9300000000000, 0.25) up to 16 characters, an exponent
+// without "+" (1e20, 1e-300) past them, never Go's %g 9.3e+12.
 func FormatNumber(v float64) string {
-	if a := math.Abs(v); a == 0 || (a >= 1e-6 && a < 1e21) {
-		return strconv.FormatFloat(v, 'f', -1, 64)
+	if f := strconv.FormatFloat(v, 'f', -1, 64); len(f) <= 16 {
+		return f
 	}
 	return strings.Replace(strconv.FormatFloat(v, 'g', -1, 64), "e+", "e", 1)
 }

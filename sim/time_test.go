@@ -68,6 +68,7 @@ func TestCheckSeconds(t *testing.T) {
 		{math.Inf(1), 0, "+Inf s is out of range (at most 9000000000000 s either way)"},
 		{math.Inf(-1), 0, "-Inf s is out of range"},
 		{1e13, 0, "10000000000000 s is out of range"},
+		{1e20, 0, "1e20 s is out of range"},
 		{9.3e12, 0, "9300000000000 s is out of range"},
 		{-1e300, 0, "-1e300 s is out of range"},
 	} {
@@ -86,7 +87,8 @@ func TestCheckSeconds(t *testing.T) {
 func TestFormatNumber(t *testing.T) {
 	for v, want := range map[float64]string{
 		9.3e12: "9300000000000", 1e300: "1e300", 1e-300: "1e-300", -1e300: "-1e300",
-		0.25: "0.25", 0: "0", -64: "-64", 5e7: "50000000", 1e21: "1e21",
+		0.25: "0.25", 0: "0", -64: "-64", 5e7: "50000000", 1e21: "1e21", 1e20: "1e20",
+		0.000001: "0.000001", 1e-7: "0.0000001", -1e-300: "-1e-300",
 	} {
 		if got := FormatNumber(v); got != want {
 			t.Errorf("FormatNumber(%g) = %s, want %s", v, got, want)
