@@ -53,7 +53,7 @@ func TestHostilePageHeaders(t *testing.T) {
 		want   string
 	}{
 		{"Snappy block of 4 GiB", func(b []byte) { copy(b[body:], []byte{0xff, 0xff, 0xff, 0xff, 0x0f}) },
-			"row group 0, column id, page 0: Snappy block of 4294967295 bytes in a page of"},
+			"row group 0, column id, page 0: a Snappy block of 4294967295 bytes in a page of"},
 		{"index page", func(b []byte) { b[header+1] = 2 }, // the library skips it without its body
 			"row group 0, column id, page 0: page type 1 is not supported"},
 		{"unknown page type", func(b []byte) { b[header+1] = 0x7e },

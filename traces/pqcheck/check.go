@@ -181,7 +181,7 @@ func body(br *bufio.Reader, h *pageHeader, codec compress.Compression) error {
 			return errors.New("a Snappy block without its length")
 		}
 		if want := uint64(int64(h.uncompressed) - levels); stated != want {
-			return fmt.Errorf("Snappy block of %d bytes in a page of %d", stated, want)
+			return fmt.Errorf("a Snappy block of %d bytes in a page of %d", stated, want)
 		}
 	}
 	hash := crc32.NewIEEE()
