@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // WriteFileAtomic writes path through write: the bytes go to a hidden temp
@@ -41,9 +44,29 @@ type tempFile struct {
 	closed bool
 }
 
-// osCreateTemp is os.CreateTemp; the tests make it fail as a full disk or
+// osCreateTemp is createShared; the tests make it fail as a full disk or
 // an exhausted file table would.
-var osCreateTemp = os.CreateTemp
+var osCreateTemp = createShared
+
+// createShared is os.CreateTemp (pattern's last "*" becomes a random
+// string) with mode 0666 less the umask, as os.Create makes files:
+// CreateTemp's 0600 would keep outputs meant to be shared from others,
+// and a fixed chmod 0644 would override a umask that asks for less.
+func createShared(dir, pattern string) (*os.File, error) {
+	prefix, suffix := pattern, ""
+	if i := strings.LastIndex(pattern, "*"); i >= 0 {
+		prefix, suffix = pattern[:i], pattern[i+1:]
+	}
+	for range 10000 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, &os.PathError{Op: "createtemp", Path: filepath.Join(dir, pattern), Err: os.ErrExist}
+}
 
 // createTemp opens ".<base>.<random>.tmp" in final's directory. The dot
 // hides it from globs such as *.parquet, so a reader of a run directory
@@ -55,12 +78,6 @@ func createTemp(final string) (*tempFile, error) {
 	}
 	f, err := osCreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
-		return nil, err
-	}
-	// CreateTemp makes 0600 files; outputs are meant to be shared.
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		os.Remove(f.Name())
 		return nil, err
 	}
 	return &tempFile{File: f, final: final}, nil

@@ -21,7 +21,7 @@ func TestRecorderTableCreateFails(t *testing.T) {
 		}
 		return os.CreateTemp(dir, pattern)
 	}
-	defer func() { osCreateTemp = os.CreateTemp }()
+	defer func() { osCreateTemp = createShared }()
 	dir := t.TempDir()
 	_, err := NewRecorder(dir, twoNodes(t), Options{})
 	if !errors.Is(err, syscall.EMFILE) || !strings.Contains(err.Error(), "too many open files") {

@@ -61,9 +61,19 @@ func CheckSeconds(s float64) (Time, error) {
 	case math.IsNaN(s):
 		return 0, fmt.Errorf("not a number of seconds (NaN)")
 	case math.IsInf(s, 0) || math.Abs(s) > MaxSeconds:
-		return 0, fmt.Errorf("%g s is out of range (at most %g s either way)", s, MaxSeconds)
+		return 0, fmt.Errorf("%s s is out of range (at most %s s either way)", FormatNumber(s), FormatNumber(MaxSeconds))
 	}
 	return SecondsToTime(s), nil
+}
+
+// FormatNumber writes v for a message as a user would have written it:
+// plain decimals (9300000000000, 0.25) up to 16 characters, an exponent
+// without "+" (1e20, 1e-300) past them, never Go's %g 9.3e+12.
+func FormatNumber(v float64) string {
+	if f := strconv.FormatFloat(v, 'f', -1, 64); len(f) <= 16 {
+		return f
+	}
+	return strings.Replace(strconv.FormatFloat(v, 'g', -1, 64), "e+", "e", 1)
 }
 
 // ParseSeconds reads a decimal number of seconds ("88.51", "-1", "1e3")

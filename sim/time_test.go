@@ -65,10 +65,12 @@ func TestCheckSeconds(t *testing.T) {
 		{MaxSeconds, MaxSeconds * Second, ""},
 		{-MaxSeconds, -MaxSeconds * Second, ""},
 		{math.NaN(), 0, "not a number of seconds (NaN)"},
-		{math.Inf(1), 0, "+Inf s is out of range (at most 9e+12 s either way)"},
+		{math.Inf(1), 0, "+Inf s is out of range (at most 9000000000000 s either way)"},
 		{math.Inf(-1), 0, "-Inf s is out of range"},
-		{1e13, 0, "1e+13 s is out of range"},
-		{-1e300, 0, "-1e+300 s is out of range"},
+		{1e13, 0, "10000000000000 s is out of range"},
+		{1e20, 0, "1e20 s is out of range"},
+		{9.3e12, 0, "9300000000000 s is out of range"},
+		{-1e300, 0, "-1e300 s is out of range"},
 	} {
 		got, err := CheckSeconds(tc.s)
 		if tc.err == "" && (err != nil || got != tc.want) {
@@ -76,6 +78,20 @@ func TestCheckSeconds(t *testing.T) {
 		}
 		if tc.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.err)) {
 			t.Errorf("CheckSeconds(%g) error %v, want %q", tc.s, err, tc.err)
+		}
+	}
+}
+
+// Values in messages read as the user wrote them, not as %g writes
+// them (9.3e+12) nor as a wrapped integer.
+func TestFormatNumber(t *testing.T) {
+	for v, want := range map[float64]string{
+		9.3e12: "9300000000000", 1e300: "1e300", 1e-300: "1e-300", -1e300: "-1e300",
+		0.25: "0.25", 0: "0", -64: "-64", 5e7: "50000000", 1e21: "1e21", 1e20: "1e20",
+		0.000001: "0.000001", 1e-7: "0.0000001", -1e-300: "-1e-300",
+	} {
+		if got := FormatNumber(v); got != want {
+			t.Errorf("FormatNumber(%g) = %s, want %s", v, got, want)
 		}
 	}
 }

@@ -7,13 +7,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	// Before Starlark's initialization and after it: no 4 GiB reservation
+	// under ulimit -v (see the package).
+	_ "github.com/schedsim/schedsim/cmd/schedsim/internal/addrspace/after"
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
 )
 
 func main() {
 	err := newRootCommand().Execute()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "schedsim:", err)
+		// Errors quote ids and names from the input: escaped.
+		fmt.Fprintln(os.Stderr, "schedsim:", run.Escape(err.Error()))
 	}
 	os.Exit(run.ExitCode(err))
 }

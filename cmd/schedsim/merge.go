@@ -77,6 +77,19 @@ func merge(out string, sources []string, maxRuns int, quiet bool, stdout io.Writ
 		return run.BadInput(err)
 	}
 	if len(sources) > 0 {
+		if err := checkSweepDir(out, specPath, specBytes); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(out, 0o777); err != nil {
+			return run.Failed(err)
+		}
+	}
+	release, err := lockMerge(out)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if len(sources) > 0 {
 		if err := gatherShards(out, sources, specBytes, runs); err != nil {
 			return err
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/gpu"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/openb"
@@ -281,22 +282,8 @@ func printOpenbSummary(w io.Writer, rows []openbRow, end float64) {
 // writeAtomic writes a file through a temporary file and a rename, so a
 // reader never sees half of it.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	return metrics.WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	})
 }

@@ -187,6 +187,13 @@ func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, std
 	if !quiet {
 		warnIdenticalReplicas(s.stderr, spec.Seeds, runs)
 	}
+	data, err := spec.Marshal()
+	if err != nil {
+		return run.Failed(err)
+	}
+	if err := checkSweepDir(s.dir, spec.File, data); err != nil {
+		return err
+	}
 	release, err := lockShard(s.dir, index, count)
 	if err != nil {
 		return err
@@ -362,7 +369,7 @@ func (s *sweeper) finished(key string, err error) {
 		if s.bar != nil {
 			s.bar.Clear()
 		}
-		fmt.Fprintf(s.stderr, "schedsim sweep: run %s failed: %v\n", key, err)
+		fmt.Fprintf(s.stderr, "schedsim sweep: run %s failed: %s\n", key, run.Escape(err.Error()))
 	} else {
 		s.ran++
 	}

@@ -461,28 +461,82 @@ func TestResolveShard(t *testing.T) {
 }
 
 // A second sweep of the same shard into the same directory is refused
-// while the first runs (it would remove the first one's staging).
+// while the first runs (it would remove the first one's staging); so is a
+// sweep of another shard count (an unsharded sweep and a sharded one
+// collided: both failed), and a merge; shards of one count run side by
+// side.
 func TestSweepLock(t *testing.T) {
 	dir := t.TempDir()
 	release, err := lockShard(dir, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lockShard(dir, 0, 1); exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "another sweep") {
+	if _, err := lockShard(dir, 0, 1); exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "another sweep of shard 0/1") {
 		t.Errorf("a second lock: %v", err)
 	}
-	other, err := lockShard(dir, 1, 2)
-	if err != nil {
-		t.Errorf("another shard's lock: %v", err)
-	} else {
-		other()
+	if _, err := lockShard(dir, 1, 2); exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "an unsharded sweep is running there; sweeps of one directory must use the same --shards") {
+		t.Errorf("a sharded sweep beside an unsharded one: %v", err)
+	}
+	if _, err := lockMerge(dir); exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "a sweep is running there") {
+		t.Errorf("merge during a sweep: %v", err)
 	}
 	release()
-	again, err := lockShard(dir, 0, 1)
+	shard0, err := lockShard(dir, 0, 3)
 	if err != nil {
 		t.Fatalf("after release: %v", err)
 	}
+	shard1, err := lockShard(dir, 1, 3)
+	if err != nil {
+		t.Errorf("another shard of the same count: %v", err)
+	} else {
+		shard1()
+	}
+	if _, err := lockShard(dir, 0, 1); exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "a sweep of 3 shards is running there") {
+		t.Errorf("an unsharded sweep beside a sharded one: %v", err)
+	}
+	shard0()
+	merging, err := lockMerge(dir)
+	if err != nil {
+		t.Fatalf("merge after the sweeps: %v", err)
+	}
+	if _, err := lockShard(dir, 0, 1); exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "merge is writing there") {
+		t.Errorf("a sweep during a merge: %v", err)
+	}
+	merging()
+	again, err := lockShard(dir, 0, 1)
+	if err != nil {
+		t.Fatalf("after the merge: %v", err)
+	}
 	again()
+}
+
+// sweep --out naming a directory it did not write is refused before
+// anything is written there: the summary.csv of someone else stays.
+func TestSweepRefusesForeignDirectory(t *testing.T) {
+	spec := latticeSpec(t)
+	dir := t.TempDir()
+	theirs := filepath.Join(dir, "summary.csv")
+	if err := os.WriteFile(theirs, []byte("mine,not schedsim's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := execute(t, "sweep", spec, "--out", dir, "--quiet")
+	want := "--out " + dir + ": a directory of other files (summary.csv), not a sweep of " + spec + " (it has no experiment.yaml); choose another --out"
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(errText(err), want) {
+		t.Errorf("sweep into a foreign directory: %v\n%s\nwant exit 2 and %s", err, out, want)
+	}
+	if b, _ := os.ReadFile(theirs); string(b) != "mine,not schedsim's\n" {
+		t.Errorf("summary.csv was changed: %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the sweep wrote into the directory: %d entries", len(entries))
+	}
+	other := filepath.Join(t.TempDir(), "experiment.yaml")
+	os.WriteFile(other, []byte("seed: 1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte("seed: 1\n"), 0o644)
+	_, err = execute(t, "sweep", spec, "--out", dir, "--quiet")
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(errText(err), "holds another experiment than") {
+		t.Errorf("sweep into another experiment's directory: %v", err)
+	}
 }
 
 // A sweep's run directory is reproducible from its run.yaml, as a
@@ -531,4 +585,12 @@ func TestSweepPrintsResultsWithIntervals(t *testing.T) {
 			t.Errorf("sweep output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// errText is err's message, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

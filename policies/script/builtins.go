@@ -28,6 +28,7 @@ func (s *Script) builtins() starlark.StringDict {
 		"rand":                         b("rand", s.rand),
 	}
 	s.growthBuiltins(d)
+	s.linearBuiltins(d)
 	d.Freeze()
 	return d
 }

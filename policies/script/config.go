@@ -32,6 +32,22 @@ const DefaultStepBudget = 1_000_000
 // far from taking the process down.
 const DefaultMemoryBudgetMiB = 64
 
+// DefaultTimeBudgetMS is the time budget of one call, in milliseconds,
+// when the config gives none: a placement decision that takes longer is
+// a runaway (a million-step call of the examples takes tens of ms), and a
+// replay makes hundreds of thousands of calls.
+const DefaultTimeBudgetMS = 100
+
+// MaxTimeBudgetMS caps time_budget_ms (one hour).
+const MaxTimeBudgetMS = 3_600_000
+
+// DefaultLogMaxMiB caps script.log when the config gives no log_max_mib:
+// a log_info in a loop wrote 417 MB.
+const DefaultLogMaxMiB = 16
+
+// MaxLogMaxMiB caps log_max_mib (1 TiB), as MaxMemoryBudgetMiB does.
+const MaxLogMaxMiB = 1 << 20
+
 // MaxMemoryBudgetMiB caps memory_budget_mib (1 TiB): larger would
 // overflow the byte count and no machine this runs on has it.
 const MaxMemoryBudgetMiB = 1 << 20
@@ -44,6 +60,8 @@ const MaxMemoryBudgetMiB = 1 << 20
 //	  on_error: reject   # or stop
 //	  step_budget: 1000000
 //	  memory_budget_mib: 64
+//	  time_budget_ms: 100
+//	  log_max_mib: 16
 //	  weight: 1          # weight of the script's score(), when it has one
 type Config struct {
 	Path       string `yaml:"path"`
@@ -51,15 +69,23 @@ type Config struct {
 	StepBudget uint64 `yaml:"step_budget"`
 	// MemoryBudgetMiB bounds what one call (and the top level at load)
 	// may allocate through operations that grow a value.
-	MemoryBudgetMiB uint64  `yaml:"memory_budget_mib"`
-	Weight          float64 `yaml:"weight"`
+	MemoryBudgetMiB uint64 `yaml:"memory_budget_mib"`
+	// TimeBudgetMS bounds one call's wall time (and the top level's at
+	// load), in milliseconds. A call past it fails like one past the step
+	// budget. Unlike the step budget it depends on the machine: keep it
+	// well above what the calls take, as the default does.
+	TimeBudgetMS uint64 `yaml:"time_budget_ms"`
+	// LogMaxMiB caps what the script logs (script.log) in MiB; later
+	// messages are counted, and the log's last line says so.
+	LogMaxMiB uint64  `yaml:"log_max_mib"`
+	Weight    float64 `yaml:"weight"`
 	// Seed seeds the rand builtin; the replay's --seed fills it.
 	Seed uint64 `yaml:"-"`
 }
 
 // Validate checks the config and fills the defaults: OnError reject,
 // StepBudget DefaultStepBudget, MemoryBudgetMiB DefaultMemoryBudgetMiB,
-// Weight 1. It reports every problem at
+// TimeBudgetMS DefaultTimeBudgetMS, LogMaxMiB DefaultLogMaxMiB, Weight 1. It reports every problem at
 // once.
 func (c *Config) Validate() error {
 	var errs []error
@@ -81,6 +107,18 @@ func (c *Config) Validate() error {
 		c.MemoryBudgetMiB = DefaultMemoryBudgetMiB
 	case c.MemoryBudgetMiB > MaxMemoryBudgetMiB:
 		errs = append(errs, fmt.Errorf("script: memory_budget_mib must be at most %d, got %d", MaxMemoryBudgetMiB, c.MemoryBudgetMiB))
+	}
+	switch {
+	case c.TimeBudgetMS == 0:
+		c.TimeBudgetMS = DefaultTimeBudgetMS
+	case c.TimeBudgetMS > MaxTimeBudgetMS:
+		errs = append(errs, fmt.Errorf("script: time_budget_ms must be at most %d, got %d", MaxTimeBudgetMS, c.TimeBudgetMS))
+	}
+	switch {
+	case c.LogMaxMiB == 0:
+		c.LogMaxMiB = DefaultLogMaxMiB
+	case c.LogMaxMiB > MaxLogMaxMiB:
+		errs = append(errs, fmt.Errorf("script: log_max_mib must be at most %d, got %d", MaxLogMaxMiB, c.LogMaxMiB))
 	}
 	switch {
 	case math.IsNaN(c.Weight) || math.IsInf(c.Weight, 0) || c.Weight < 0:

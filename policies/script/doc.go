@@ -47,7 +47,15 @@
 // Go panic in a builtin, all recovered) either rejects the job with a
 // reason naming the file and line, or stops the run (Config.OnError).
 //
-// The step budget bounds time; a memory budget (memory_budget_mib, 64 MiB
+// The step budget bounds the steps, and a time budget (time_budget_ms,
+// 100 ms by default; deadline.go) the wall time of a call, since one step
+// of a builtin over a large value can take milliseconds; Interrupt cancels
+// a running call at once (the replay calls it at SIGINT and SIGTERM).
+// Builtins whose work grows with their input charge the step budget for
+// it (linear.go): x in y and x not in y, max, min, any, all, hash, the
+// string and list methods that scan their receiver, and the growing
+// builtins above, one step per element or per 64 bytes. The
+// log keeps at most log_max_mib (16 MiB by default). A memory budget (memory_budget_mib, 64 MiB
 // by default) bounds what a call, or the top level at load, may allocate,
 // since one step can build a value of any size (a string doubled forty
 // times is a TiB) and a Go process that runs out of memory dies beyond any

@@ -128,8 +128,15 @@ func (s *Script) universe(orig *starlark.Builtin, per float64) func(*starlark.Th
 				cost = float64(n) * per
 			}
 		}
+		steps := uint64(cost / valueSize)
+		if per == 0 {
+			steps = uint64(cost / stepBytes)
+		}
 		if !s.charge(cost) {
 			return nil, s.overBudget(cost, orig.Name()+"()")
+		}
+		if err := s.chargeSteps(steps); err != nil {
+			return nil, err
 		}
 		return orig.CallInternal(th, args, kwargs)
 	}
@@ -177,8 +184,15 @@ func (s *Script) method(name string, cost func(*Script, starlark.Value, starlark
 			return nil, fmt.Errorf("%s has no .%s field or method", recv.Type(), name)
 		}
 		rest := args[1:]
+		steps := stepsFor(recv)
+		if (name == "join" || name == "extend") && len(rest) > 0 {
+			steps += stepsFor(rest[0])
+		}
 		if c := cost(s, recv, rest, kwargs); !s.charge(c) {
 			return nil, s.overBudget(c, recv.Type()+"."+name+"()")
+		}
+		if err := s.chargeSteps(steps); err != nil {
+			return nil, err
 		}
 		return starlark.Call(th, m, rest, kwargs)
 	}

@@ -15,6 +15,8 @@ import (
 //	x % y            →  $mod(x, y)
 //	t += y           →  t += $iadd(t, y)   (likewise *= and %=)
 //	r.join(a, ...)   →  $.join(r, a, ...)  (and the other growingMethods)
+//	x in y           →  $in(x, y)          (and not in: linear.go)
+//	s.count(a, ...)  →  $.count(s, a, ...) (and the other linearMethods)
 //
 // Operators that cannot grow anything keep their own bytecode: x + 1,
 // x + (a - b), x * 0.5 and x * (a / b) are arithmetic or an error
@@ -92,12 +94,18 @@ func (g *guarder) expr(e syntax.Expr) syntax.Expr {
 	switch e := e.(type) {
 	case *syntax.BinaryExpr:
 		e.X, e.Y = g.expr(e.X), g.expr(e.Y)
+		switch e.Op {
+		case syntax.IN:
+			return callTo(opIn, e.OpPos, e.X, e.Y)
+		case syntax.NOT_IN:
+			return callTo(opNotIn, e.OpPos, e.X, e.Y)
+		}
 		if name := binaryBuiltin(e); name != "" {
 			return callTo(name, e.OpPos, e.X, e.Y)
 		}
 	case *syntax.CallExpr:
 		g.exprs(e.Args)
-		if dot, ok := e.Fn.(*syntax.DotExpr); ok && growingMethods[dot.Name.Name] != nil {
+		if dot, ok := e.Fn.(*syntax.DotExpr); ok && (growingMethods[dot.Name.Name] != nil || linearMethods[dot.Name.Name]) {
 			return &syntax.CallExpr{
 				Fn:     &syntax.Ident{NamePos: dot.NamePos, Name: methodPrefix + dot.Name.Name},
 				Lparen: e.Lparen,

@@ -42,6 +42,10 @@ type logBook struct {
 	w       io.Writer
 	err     error
 	dropped int
+	// size is the bytes of the log's lines so far, limit their cap
+	// (log_max_mib); full says an entry was dropped for it.
+	size, limit uint64
+	full        bool
 }
 
 // SetLog sends every later entry to w as a line (String) instead of
@@ -52,9 +56,23 @@ func (s *Script) SetLog(w io.Writer) { s.log.w = w }
 // Log returns the entries kept in memory (none once SetLog is used).
 func (s *Script) Log() []Entry { return s.log.entries }
 
-// Dropped is how many entries were dropped: past MaxLog, or after a write
-// error.
+// Dropped is how many entries were dropped: past MaxLog, past log_max_mib,
+// or after a write error.
 func (s *Script) Dropped() int { return s.log.dropped }
+
+// DroppedNote is the log's last line when entries were dropped, saying
+// how many and why; "" when none were.
+func (s *Script) DroppedNote() string {
+	switch {
+	case s.log.dropped == 0:
+		return ""
+	case s.log.full:
+		return fmt.Sprintf("(log cut at log_max_mib: %d MiB; %d more messages dropped)", s.log.limit>>20, s.log.dropped)
+	case s.log.err != nil:
+		return fmt.Sprintf("(%d more messages dropped after a write error: %v)", s.log.dropped, s.log.err)
+	}
+	return fmt.Sprintf("(log cut at %d messages; %d more dropped)", MaxLog, s.log.dropped)
+}
 
 // LogErr is the first error writing the log.
 func (s *Script) LogErr() error { return s.log.err }
@@ -74,11 +92,18 @@ func (s *Script) logf(level, msg string) {
 			e.Job = t.Job.ID
 		}
 	}
+	line := e.String() + "\n"
+	if s.log.full || s.log.size+uint64(len(line)) > s.log.limit {
+		s.log.full = true
+		s.log.dropped++
+		return
+	}
+	s.log.size += uint64(len(line))
 	switch {
 	case s.log.err != nil:
 		s.log.dropped++
 	case s.log.w != nil:
-		if _, err := io.WriteString(s.log.w, e.String()+"\n"); err != nil {
+		if _, err := io.WriteString(s.log.w, line); err != nil {
 			s.log.err = err
 			s.log.dropped++
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
@@ -40,6 +41,9 @@ type Script struct {
 	predeclared              starlark.StringDict
 	thread                   *starlark.Thread
 	exceeded                 bool // the current call ran out of steps
+	// timeBudget bounds one call's wall time (deadline.go); 0: none.
+	timeBudget time.Duration
+	watch      watch
 	// memBudget is what the growing operations of one call may allocate
 	// in all, memUsed what they have (memory.go).
 	memBudget, memUsed uint64
@@ -88,12 +92,21 @@ type Error struct {
 	Budget bool // the step budget ran out
 	Steps  uint64
 	Memory bool // the memory budget refused an operation (Msg says which)
+	// Time: the call ran past the time budget (Limit); Interrupted: a
+	// SIGINT or SIGTERM cancelled it.
+	Time        bool
+	Limit       time.Duration
+	Interrupted bool
 }
 
 func (e *Error) Error() string {
 	switch {
 	case e.Budget:
-		return fmt.Sprintf("script: step budget exceeded (%d steps in %s)", e.Steps, e.Entry)
+		return fmt.Sprintf("script: step budget exceeded (%d steps in %s; step_budget)", e.Steps, e.Entry)
+	case e.Time:
+		return fmt.Sprintf("script: time budget exceeded (%s ran past %s; time_budget_ms)", e.Entry, e.Limit)
+	case e.Interrupted:
+		return fmt.Sprintf("script: %s interrupted (SIGINT or SIGTERM)", e.Entry)
 	case e.Pos != "":
 		return fmt.Sprintf("script: error at %s: %s", e.Pos, e.Msg)
 	}
@@ -133,6 +146,12 @@ func Compile(filename string, src []byte, cfg Config) (*Script, error) {
 	if cfg.MemoryBudgetMiB == 0 {
 		cfg.MemoryBudgetMiB = DefaultMemoryBudgetMiB
 	}
+	if cfg.TimeBudgetMS == 0 {
+		cfg.TimeBudgetMS = DefaultTimeBudgetMS
+	}
+	if cfg.LogMaxMiB == 0 {
+		cfg.LogMaxMiB = DefaultLogMaxMiB
+	}
 	return compileScript(filename, src, cfg, true)
 }
 
@@ -140,7 +159,9 @@ func Compile(filename string, src []byte, cfg Config) (*Script, error) {
 // growing operations charge the memory budget (only the benchmark that
 // measures what that costs turns it off).
 func compileScript(filename string, src []byte, cfg Config, guarded bool) (*Script, error) {
-	s := &Script{name: filename, cfg: cfg, args: make(starlark.Tuple, 2), memBudget: min(cfg.MemoryBudgetMiB, MaxMemoryBudgetMiB) << 20}
+	s := &Script{name: filename, cfg: cfg, args: make(starlark.Tuple, 2), memBudget: min(cfg.MemoryBudgetMiB, MaxMemoryBudgetMiB) << 20,
+		timeBudget: time.Duration(min(cfg.TimeBudgetMS, MaxTimeBudgetMS)) * time.Millisecond}
+	s.log.limit = min(cfg.LogMaxMiB, MaxLogMaxMiB) << 20
 	s.predeclared = s.builtins()
 	s.thread = s.newThread()
 	f, err := fileOptions.Parse(filename, src, 0)
@@ -200,11 +221,13 @@ func (s *Script) init(prog *starlark.Program) (g starlark.StringDict, err error)
 	s.reset()
 	defer func() {
 		if r := recover(); r != nil {
-			s.thread = s.newThread()
+			s.replaceThread()
 			g, err = nil, fmt.Errorf("%s: internal error at load: %v", s.name, r)
 		}
 	}()
 	s.cur = call{entry: "the top level", target: -1, seeded: true} // rand's stream starts at 0
+	s.begin()
+	defer s.end()
 	g, err = prog.Init(s.thread, s.predeclared)
 	if err != nil {
 		e := s.wrap(err, "the top level")
@@ -273,6 +296,15 @@ func (s *Script) newThread() *starlark.Thread {
 	return th
 }
 
+// replaceThread gives the script a new thread after a panic, whose state
+// the old one may have kept; the watchdog reads the field.
+func (s *Script) replaceThread() {
+	th := s.newThread()
+	s.watch.mu.Lock()
+	s.thread = th
+	s.watch.mu.Unlock()
+}
+
 // reset readies the thread for one call: a fresh step budget, no
 // cancellation left from the last call. Only OnMaxSteps cancels the
 // thread, and it sets exceeded: without it, there is nothing to undo (and
@@ -282,10 +314,21 @@ func (s *Script) reset() {
 	s.thread.Steps = 0
 	s.thread.SetMaxExecutionSteps(s.cfg.StepBudget)
 	s.memUsed = 0
-	if s.exceeded {
+	if s.exceeded || s.timedOutReset() {
 		s.thread.Uncancel()
 	}
 	s.exceeded = false
+}
+
+// timedOutReset clears the time-out of the last call, reporting whether
+// there was one (its cancellation is then undone by reset).
+func (s *Script) timedOutReset() bool {
+	w := &s.watch
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t := w.timedOut
+	w.timedOut = false
+	return t
 }
 
 // call runs entry point fn on (a, b) under the step budget. A Go panic in
@@ -296,13 +339,15 @@ func (s *Script) call(fn *starlark.Function, a, b starlark.Value) (v starlark.Va
 	defer func() {
 		s.args[0], s.args[1] = nil, nil
 		if r := recover(); r != nil {
-			s.thread = s.newThread()
+			s.replaceThread()
 			v, err = nil, &Error{Entry: fn.Name(), Msg: fmt.Sprintf("internal error: %v", r)}
 		}
 	}()
 	// The tuple is reused: Starlark copies arguments into the callee's
 	// locals and the entry points take no *args that could keep it.
 	s.args[0], s.args[1] = a, b
+	s.begin()
+	defer s.end()
 	res, e := starlark.Call(s.thread, fn, s.args, nil)
 	if e != nil {
 		return nil, s.wrap(e, fn.Name())
@@ -314,8 +359,15 @@ func (s *Script) call(fn *starlark.Function, a, b starlark.Value) (v starlark.Va
 // line of the script on the call stack.
 func (s *Script) wrap(err error, entry string) *Error {
 	out := &Error{Entry: entry, Msg: err.Error()}
-	if s.exceeded {
+	switch {
+	case s.exceeded:
 		out.Budget, out.Steps = true, s.cfg.StepBudget
+		return out
+	case s.interrupted():
+		out.Interrupted = true
+		return out
+	case s.timedOut():
+		out.Time, out.Limit = true, s.timeBudget
 		return out
 	}
 	out.Memory = errors.Is(err, errMemoryBudget)

@@ -212,7 +212,7 @@ func TestStepBudget(t *testing.T) {
 	for entry, src := range loops {
 		s := compile(t, src, Config{StepBudget: 5000})
 		got, reason := place(pipeline(t, c, "first-fit", s), l, task(t, c, job("x", 1, 1), "new"))
-		wantReject(t, got, reason, "script: step budget exceeded (5000 steps in "+entry+")")
+		wantReject(t, got, reason, "script: step budget exceeded (5000 steps in "+entry+"; step_budget)")
 		// on_error: stop ends the run instead.
 		s = compile(t, src, Config{StepBudget: 5000, OnError: Stop})
 		p := pipeline(t, c, "first-fit", s)

@@ -62,7 +62,7 @@ func TestPowerDownWatts(t *testing.T) {
 func TestSwitchSecondsOutOfRange(t *testing.T) {
 	in := "power:\n  idle_w: 95\n  max_w: 190\n  switch_on_s: 1e13\n  switch_off_s: \"9e12\"\nnodes:\n  - {name: a, resources: {cpu: 1}}\n"
 	_, err := Parse([]byte(in), "t.yaml")
-	if err == nil || !strings.Contains(err.Error(), "t.yaml:4: power.switch_on_s: 1e+13 s is out of range (at most 9e+12 s either way)") {
+	if err == nil || !strings.Contains(err.Error(), "t.yaml:4: power.switch_on_s: 10000000000000 s is out of range (at most 9000000000000 s either way)") {
 		t.Errorf("err = %v", err)
 	}
 	if err != nil && strings.Contains(err.Error(), "switch_off_s") {

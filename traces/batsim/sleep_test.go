@@ -49,7 +49,7 @@ func TestSleepStatesErrors(t *testing.T) {
 		{"1Gf, 1f, 2f", "0:x:2", `"x" is not a power state number`},
 		// A switch of one flop at 1e-20 flops/s would last 1e20 s, past
 		// what the clock holds.
-		{"1Gf, 1e-20f, 2f", "0:1:2", `p.xml:2: field sleep_pstates: host "h": speed of power state 1: a switch of 1e+20 s is out of range`},
+		{"1Gf, 1e-20f, 2f", "0:1:2", `p.xml:2: field sleep_pstates: host "h": speed of power state 1: a switch of 1e20 s is out of range`},
 	} {
 		xml := `<platform version="4.1"><zone id="z" routing="Full">
 <host id="h" speed="` + c.speed + `"><prop id="sleep_pstates" value="` + c.sleep + `"/></host>

@@ -185,7 +185,15 @@ var (
 type record struct {
 	job  sim.Job
 	seen [numFields]bool
+	// reqSeen holds the resources of job.Request once there are more
+	// than a scan checks cheaply, so that a trace of thousands of
+	// resource columns is checked in linear time.
+	reqSeen map[string]struct{}
 }
+
+// manyRequests is where addRequest's duplicate check moves from a scan
+// of the request to reqSeen.
+const manyRequests = 16
 
 // traits returns the job's Traits, allocating them on first use: a job
 // without trait fields keeps Traits == nil and costs nothing.
@@ -199,6 +207,7 @@ func (r *record) traits() *sim.Traits {
 func (r *record) reset() {
 	r.job = sim.Job{Walltime: sim.NoWalltime, Tasks: 1, Gang: true}
 	r.seen = [numFields]bool{}
+	clear(r.reqSeen)
 }
 
 // setText sets a string, number or boolean field from its text. For
@@ -321,17 +330,40 @@ func (r *record) addRequest(res, text string) error {
 	if res == "" {
 		return errResName
 	}
-	for _, q := range r.job.Request {
-		if q.Resource == res {
-			return errTwice
-		}
+	if r.hasRequest(res) {
+		return errTwice
 	}
 	a, err := parseAmount(text)
 	if err != nil {
 		return err
 	}
 	r.job.Request = append(r.job.Request, sim.Quantity{Resource: res, Amount: a})
+	if len(r.job.Request) > manyRequests {
+		if len(r.reqSeen) == 0 {
+			if r.reqSeen == nil {
+				r.reqSeen = map[string]struct{}{}
+			}
+			for _, q := range r.job.Request[:len(r.job.Request)-1] {
+				r.reqSeen[q.Resource] = struct{}{}
+			}
+		}
+		r.reqSeen[res] = struct{}{}
+	}
 	return nil
+}
+
+// hasRequest reports whether the record already requests res.
+func (r *record) hasRequest(res string) bool {
+	if len(r.job.Request) > manyRequests {
+		_, ok := r.reqSeen[res]
+		return ok
+	}
+	for _, q := range r.job.Request {
+		if q.Resource == res {
+			return true
+		}
+	}
+	return false
 }
 
 func parseAmount(text string) (sim.Amount, error) {

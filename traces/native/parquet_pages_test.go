@@ -76,3 +76,21 @@ func TestHostilePageHeaders(t *testing.T) {
 		}
 	}
 }
+
+// A nested column whose row group claims more levels than
+// maxNestedLevels is refused before any is read: run-length encoded
+// levels let a few bytes claim billions, which the reader would hold.
+func TestNestedLevelsCapped(t *testing.T) {
+	data := parquetBytes(t, depJobs(), nil)
+	defer func(n int64) { maxNestedLevels = n }(maxNestedLevels)
+	maxNestedLevels = 4 // depJobs has 6 levels: one a job, three for c
+	_, _, err := readParquet(t, data, traces.Options{})
+	want := "t.parquet:1: field depends_on: reading the Parquet file (row group 1): 6 levels in one row group, more than the reader's limit of 4 for a nested column"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	maxNestedLevels = 6
+	if _, _, err := readParquet(t, data, traces.Options{}); err != nil {
+		t.Errorf("at the cap: %v", err)
+	}
+}

@@ -106,9 +106,26 @@ func (n *nestedField) member(name string) *nestedLeaf {
 	return nil
 }
 
+// maxNestedLevels caps the levels of one nested column in one row group,
+// which load holds at once (some 10 bytes a level: 160 MiB at the cap).
+// Run-length encoding lets a page of a few bytes claim billions of
+// levels, so neither the file's size nor its pages' sizes bound them.
+// Our writer's row groups of 65,536 jobs stay far below: 256 levels a
+// job (dependencies, constraints) on average.
+var maxNestedLevels int64 = 1 << 24
+
 // load reads every level of the column in row group rg, which has rows
 // rows, and finds where each row starts.
 func (n *nestedField) load(rg *file.RowGroupReader, rows int) error {
+	for _, l := range n.leaves {
+		cc, err := rg.MetaData().ColumnChunk(l.leaf)
+		if err != nil {
+			return err
+		}
+		if v := cc.NumValues(); v > maxNestedLevels {
+			return fmt.Errorf("%d levels in one row group, more than the reader's limit of %d for a nested column (write smaller row groups)", v, maxNestedLevels)
+		}
+	}
 	for _, l := range n.leaves {
 		if err := l.load(rg); err != nil {
 			return err

@@ -2,6 +2,8 @@ package swf
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
@@ -66,7 +68,12 @@ func (h *Header) Geometry(perNode int) (Geometry, error) {
 		n   int
 	}{{"MaxNodes", h.MaxNodes}, {"MaxProcs", h.MaxProcs}} {
 		if c.n > MaxProcs {
-			return Geometry{}, h.headerError(c.key, fmt.Errorf("%d is more than the %d processors or nodes a log may state", c.n, MaxProcs))
+			// As the log wrote it: a count past int64 is held as MaxInt.
+			written := strconv.Itoa(c.n)
+			if f := strings.Fields(h.Fields[c.key]); len(f) > 0 {
+				written = f[0]
+			}
+			return Geometry{}, h.headerError(c.key, fmt.Errorf("%s is more than the %d processors or nodes a log may state", written, MaxProcs))
 		}
 	}
 	g := Geometry{Nodes: h.MaxNodes, Procs: h.MaxProcs}

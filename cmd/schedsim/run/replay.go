@@ -48,6 +48,11 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	if err != nil {
 		return BadInput(err)
 	}
+	if w.script != nil {
+		// A script's call can be long (up to its time budget): Ctrl-C
+		// cancels it at once rather than after it.
+		defer context.AfterFunc(ctx, w.script.Interrupt)()
+	}
 	var sched sim.Scheduler
 	var order policies.Order
 	if !cfg.External() {
@@ -214,10 +219,11 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 			return Failed(err)
 		}
 	}
-	tally.report(stderr, w.Name)
-	printNotices(stderr, cfg, w, cluster, skips)
+	// Ids, names and reasons come from the trace: escaped for the terminal.
+	tally.report(SafeWriter(stderr), w.Name)
+	printNotices(SafeWriter(stderr), cfg, w, cluster, skips)
 	if !cfg.Quiet {
-		if err := printSummary(stdout, cfg, w, cluster, skips, target.finalDir()); err != nil {
+		if err := printSummary(SafeWriter(stdout), cfg, w, cluster, skips, target.finalDir()); err != nil {
 			return Failed(err)
 		}
 	}
@@ -262,8 +268,8 @@ func writeScriptLog(dir string, s *script.Script) error {
 				return err
 			}
 		}
-		if n := s.Dropped(); n > 0 {
-			_, err := fmt.Fprintf(out, "(%d more messages dropped)\n", n)
+		if note := s.DroppedNote(); note != "" {
+			_, err := fmt.Fprintln(out, note)
 			return err
 		}
 		return nil

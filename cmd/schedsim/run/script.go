@@ -10,7 +10,8 @@ import (
 
 // scriptConfig is the replay's placement script: --script PATH sets the
 // path; in a --config file `script:` is a path or a block with on_error,
-// step_budget, memory_budget_mib and weight (script.Config).
+// step_budget, memory_budget_mib, time_budget_ms, log_max_mib and weight
+// (script.Config).
 type scriptConfig struct{ script.Config }
 
 // String implements pflag.Value.
@@ -22,7 +23,8 @@ func (s *scriptConfig) Set(v string) error { s.Path = strings.TrimSpace(v); retu
 // Type implements pflag.Value.
 func (s *scriptConfig) Type() string { return "string" }
 
-var scriptKeys = map[string]bool{"path": true, "on_error": true, "step_budget": true, "memory_budget_mib": true, "weight": true}
+var scriptKeys = map[string]bool{"path": true, "on_error": true, "step_budget": true, "memory_budget_mib": true,
+	"time_budget_ms": true, "log_max_mib": true, "weight": true}
 
 // UnmarshalYAML reads a path or a block, rejecting unknown keys.
 func (s *scriptConfig) UnmarshalYAML(v *yaml.Node) error {

@@ -181,7 +181,7 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.Var(&c.Placement, "placement", "placement strategy, listed by 'schedsim policies'; arguments in --config")
 	fs.StringVar(&c.CandidateLimit, "candidate-limit", c.CandidateLimit, "stop after this many feasible nodes: auto (max(2, ⌈log₂ n⌉)), none, or a count")
 	fs.BoolVar(&c.Explain, "explain", c.Explain, "write the decisions table (decisions.<format>): each placed task's node and every scorer's score")
-	fs.Var(&c.Script, "script", "Starlark placement script (LXD instance_placement, score, filter); on_error, step_budget, memory_budget_mib, weight in --config")
+	fs.Var(&c.Script, "script", "Starlark placement script (LXD instance_placement, score, filter); on_error, step_budget, memory_budget_mib, time_budget_ms, log_max_mib, weight in --config")
 	fs.StringVar(&c.NodeEvents, "node-events", c.NodeEvents, "node events file: CSV time_s,node,event(fail|recover|drain|undrain)[,deadline_s]")
 	fs.Float64Var(&c.MTBFs, "mtbf", c.MTBFs, "random node failures: mean time between failures per node, seconds (with --mttr; seeded by --seed)")
 	fs.Float64Var(&c.MTTRs, "mttr", c.MTTRs, "random node failures: mean time to repair, seconds")
