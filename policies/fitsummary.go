@@ -6,21 +6,18 @@ import "github.com/schedsim/schedsim/sim"
 // where a task fits: from tail on for good, and before it in stretches no
 // longer than inner(). A search for a window of length d starting before
 // some time b can then skip a timeline whose tail is not before b and
-// whose inner stretches are shorter than d, without reading its segments:
-// on CEA-Curie's 5,544 whole nodes, a search over a few hundred distinct
-// timelines finds room on about ten.
+// whose inner stretches are shorter than d, without reading its segments.
 //
 // The stairs sharpen the inner stretches' half: the first few stretches
 // each longer than every earlier one, with where they start. The earliest
 // stretch of d or more starts no earlier than the first stair that long,
 // so a timeline whose long stretches all start after b is skipped too.
-// Under Repick on CEA-Curie, the stretches long enough were past the
-// searched range on more than half of the timelines a sweep read.
 //
-// It is computed when a search asks and kept until the amounts change
-// (addRange). Folding past breakpoints only shortens stretches and moves
-// their starts later, so a summary computed before a fold still overstates
-// where a task fits, which is all a skip needs.
+// The contract: a summary may overstate where a task fits, never
+// understate it, so a skip is always safe. It is computed when a search
+// asks and kept until the amounts change (addRange). Folding past
+// breakpoints only shortens stretches and moves their starts later, so a
+// summary computed before a fold still overstates where a task fits.
 type fitSummary struct {
 	res  int
 	unit sim.Amount // 0: not computed (requests have positive units)

@@ -12,24 +12,23 @@ import (
 // task shape (resource and unit), so that a search for a window of length
 // d starting before b reads only the timelines that may hold one: those
 // whose tail is before b, then those with an inner stretch of d or more
-// (fitSummary.mayFit). On CEA-Curie's whole nodes a search keeps about a
-// tenth of several hundred timelines; scanning them all was a third of
-// conservative backfilling's time.
+// (fitSummary.mayFit). It never leaves out a timeline a plain scan would
+// find a window on; it may return some that have none, which the callers
+// check as a scan does.
 //
 // The timelines are kept sorted by tail, and in buckets of similar inner
-// stretch (innerBuckets): inner stretches change at most bookings, and
-// keeping them sorted as well took twice as long as the sorted tails,
-// while a search needs only those at least so long, in any order (the
-// callers' results do not depend on it).
+// stretch (innerBuckets), unsorted within a bucket: a search needs only
+// those at least so long, in any order, and the callers' results do not
+// depend on the order.
 //
 // It is built for the first shape asked and serves only that one (other
-// shapes scan every timeline), and only while there are many timelines:
-// on a few hundred, keeping it costs more than the scans it saves. A timeline whose amounts change, or that
+// shapes scan every timeline), and only while there are at least
+// indexLines live timelines. A timeline whose amounts change, or that
 // comes or goes, is queued (dirty) and put back in place before the next
 // search, with its summary recomputed. Folding past breakpoints does not
 // refile anything: it only narrows where a task fits, so the keys still
-// admit every window (fitSummary), and the callers check each candidate's
-// summary as a plain scan does.
+// admit every window (fitSummary). docs/performance.md measures what the
+// index saves.
 type summaryIndex struct {
 	built   bool
 	res     int
