@@ -59,6 +59,8 @@ type conservative struct {
 	// position when the last compression pass began.
 	freed     freedLog
 	passStart int64
+	// indexFrom is the profile's indexFrom (defaultIndexFrom).
+	indexFrom int
 }
 
 // shapeMemo remembers an unsuccessful count-based search, on the one-node
@@ -167,7 +169,7 @@ type reservation struct {
 }
 
 func newConservative(o Options) *conservative {
-	return &conservative{rebuild: true, repick: o.Reservations == Repick, delay: o.PlanningDelay}
+	return &conservative{rebuild: true, repick: o.Reservations == Repick, delay: o.PlanningDelay, indexFrom: defaultIndexFrom}
 }
 
 // planned is how long the plan holds j's nodes: its estimate plus the
@@ -518,7 +520,7 @@ func (s *conservative) build(c *sim.Context) {
 		version = s.prof.version + 1 // the freed log's caches name the old one's
 	}
 	s.prof = newProfile(R, len(c.Cluster().Nodes), now, totals)
-	s.prof.version = version
+	s.prof.version, s.prof.indexFrom = version, s.indexFrom
 	base := c.FreeVector()
 	for _, j := range c.Running() {
 		end := max(j.Start+j.EstimatedRuntime()+s.delay, now)

@@ -183,13 +183,14 @@ func TestConservativeMatchesReference(t *testing.T) {
 			for _, delay := range []sim.Time{0, 5 * sim.Second} {
 				name := fmt.Sprintf("seed%d-%s-%s", seed, rule, delay)
 				t.Run(name, func(t *testing.T) {
+					indexFrom := defaultIndexFrom
 					if seed%2 == 0 {
 						// the summary index, which real clusters use from
 						// hundreds of timelines on
-						defer withIndexFrom(2)()
+						indexFrom = 2
 					}
 					c := oneCPUNodes(t, nodes)
-					got := replayConservative(t, c, randomWholeNodeJobs(seed, 120, nodes), Options{Reservations: rule, PlanningDelay: delay})
+					got := replayConservativeIndexed(t, c, randomWholeNodeJobs(seed, 120, nodes), Options{Reservations: rule, PlanningDelay: delay}, indexFrom)
 					ref := &refConservative{rule: rule, delay: delay, nodes: nodes, res: map[*sim.JobRun]*refSlot{}}
 					want := &reservationLog{}
 					if err := sim.NewEngine(c, &sim.SliceSource{Jobs: randomWholeNodeJobs(seed, 120, nodes)}, ref, sim.Config{KillAtWalltime: true}, want).Run(); err != nil {

@@ -56,6 +56,9 @@ type profile struct {
 	// version counts the changes to which nodes share which timeline
 	// (addNodes, intern); caches of distinct timelines check it.
 	version uint64
+	// indexFrom is how many live timelines make the summary index worth
+	// building (defaultIndexFrom; tests lower it on small clusters).
+	indexFrom int
 }
 
 type growth struct {
@@ -114,7 +117,7 @@ func newProfile(R, numNodes int, now sim.Time, totals []sim.Amount) *profile {
 	for n := range bare {
 		bare[n] = int32(n)
 	}
-	return &profile{R: R, now: now, lines: make([]*timeline, numNodes), agg: agg, bare: bare}
+	return &profile{R: R, now: now, lines: make([]*timeline, numNodes), agg: agg, bare: bare, indexFrom: defaultIndexFrom}
 }
 
 // untouched returns the nodes without a timeline, in index order.

@@ -97,7 +97,6 @@ func (b *bruteProfile) earliest(now, d, before sim.Time, amt sim.Amount, k int, 
 // every node's amounts, the earliest-slot search and the one-node search
 // with a job's own slot counted free against a direct computation.
 func TestProfileMatchesBruteForce(t *testing.T) {
-	defer withIndexFrom(2)()
 	for _, cfg := range []struct {
 		numNodes, capacity int
 		span               sim.Time
@@ -113,6 +112,7 @@ func TestProfileMatchesBruteForce(t *testing.T) {
 			b.base = append(b.base, sim.Amount(capacity))
 		}
 		p := newProfile(1, numNodes, 0, []sim.Amount{sim.Amount(numNodes * capacity)})
+		p.indexFrom = 2 // the summary index on a few nodes too
 		now := sim.Time(0)
 		for step := 0; step < 700; step++ {
 			if numNodes > 1 && rng.IntN(10) == 0 {
@@ -520,14 +520,6 @@ func TestGallop(t *testing.T) {
 			t.Fatalf("gallop(%v, %d, %d) = %d, want %d", nodes, i, target, got, want)
 		}
 	}
-}
-
-// withIndexFrom builds the summary index from n live timelines on, so that
-// small clusters use it, and returns the function restoring the default.
-func withIndexFrom(n int) func() {
-	old := indexLines
-	indexLines = n
-	return func() { indexLines = old }
 }
 
 // TestInnerBucket checks that the inner-stretch buckets are within range

@@ -54,10 +54,18 @@ func wholeNodeJob(id string, submit, runtime, walltime sim.Time, hosts int) *sim
 // options o, jobs killed at their walltime, the invariant checker on.
 func replayConservative(t *testing.T, c *sim.Cluster, jobs []*sim.Job, o Options) *reservationLog {
 	t.Helper()
+	return replayConservativeIndexed(t, c, jobs, o, defaultIndexFrom)
+}
+
+// replayConservativeIndexed is replayConservative with the summary index
+// built from indexFrom live timelines on (small clusters use it with 2).
+func replayConservativeIndexed(t *testing.T, c *sim.Cluster, jobs []*sim.Job, o Options, indexFrom int) *reservationLog {
+	t.Helper()
 	s, err := NewBatchWith(Conservative, c, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.(*conservative).indexFrom = indexFrom
 	log := &reservationLog{}
 	chk := sim.NewChecker(c)
 	if err := sim.NewEngine(c, &sim.SliceSource{Jobs: jobs}, s, sim.Config{KillAtWalltime: true}, log, chk).Run(); err != nil {

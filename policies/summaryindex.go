@@ -23,7 +23,7 @@ import (
 //
 // It is built for the first shape asked and serves only that one (other
 // shapes scan every timeline), and only while there are at least
-// indexLines live timelines. A timeline whose amounts change, or that
+// profile.indexFrom live timelines. A timeline whose amounts change, or that
 // comes or goes, is queued (dirty) and put back in place before the next
 // search, with its summary recomputed. Folding past breakpoints does not
 // refile anything: it only narrows where a task fits, so the keys still
@@ -38,10 +38,10 @@ type summaryIndex struct {
 	dirty   []*timeline
 }
 
-// indexLines is how many live timelines make the index worth building; it
-// is dropped when they fall below half as many. Tests lower it to check
-// the index on small clusters.
-var indexLines = 256
+// defaultIndexFrom is how many live timelines make the index worth
+// building (profile.indexFrom); it is dropped when they fall below half as
+// many.
+const defaultIndexFrom = 256
 
 // indexEntry is a timeline under the key it is sorted by.
 type indexEntry struct {
@@ -63,10 +63,10 @@ func (x *summaryIndex) changed(l *timeline) {
 func (p *profile) indexFor(res int, unit sim.Amount) bool {
 	x := &p.index
 	switch {
-	case x.built && len(p.live) < indexLines/2:
+	case x.built && len(p.live) < p.indexFrom/2:
 		*x = summaryIndex{} // few timelines again: scanning is cheaper
 		return false
-	case !x.built && len(p.live) < indexLines:
+	case !x.built && len(p.live) < p.indexFrom:
 		return false
 	case !x.built:
 		*x = summaryIndex{built: true, res: res, unit: unit}
