@@ -90,7 +90,8 @@ type Result struct {
 	// differs, from their run.yaml.
 	Setup Setup
 	// NotComparable lists default metrics with values on one side only,
-	// with why ("energy_kwh: the candidate's cluster has no power model").
+	// with why ("energy_kwh: the candidate has no value (the cluster has
+	// no power model)").
 	NotComparable []string
 	// Answers are the targets' answers, one per target.
 	Answers []Answer
