@@ -49,7 +49,10 @@ func powerSource(cfg *Spec, w *Workload, c *sim.Cluster) string {
 	case !c.HasPowerModel():
 		return "none (energy not measured)"
 	case swfHeaderCluster(cfg, w):
-		return fmt.Sprintf("assumed %g W idle, %g W busy per node (an SWF header gives none)", float64(swf.DefaultNodeIdleW), float64(swf.DefaultNodeMaxW))
+		return assumedSWFPower + " (an SWF header gives none)"
 	}
 	return "from " + w.Cluster
 }
+
+// assumedSWFPower names the power model an SWF header's cluster is given.
+var assumedSWFPower = fmt.Sprintf("assumed %g W idle, %g W busy per node", float64(swf.DefaultNodeIdleW), float64(swf.DefaultNodeMaxW))

@@ -69,7 +69,7 @@ func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips t
 	if c.HasPowerModel() {
 		e := energy(num("energy_j"))
 		if swfHeaderCluster(cfg, w) {
-			e += fmt.Sprintf(" (assumed %g W idle, %g W busy per node)", float64(swf.DefaultNodeIdleW), float64(swf.DefaultNodeMaxW))
+			e += " (" + assumedSWFPower + ")"
 		}
 		line("energy", e)
 	} else {
