@@ -158,8 +158,14 @@ func checkSweepDir(dir string, specFile string, spec []byte) error {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if strings.HasPrefix(name, ".lock") {
+		switch {
+		case strings.HasPrefix(name, ".lock"):
 			continue // a sweep's, killed before it wrote experiment.yaml
+		case strings.HasPrefix(name, "."+experiment.SpecFile+".") && strings.HasSuffix(name, ".tmp"):
+			continue // another shard writing experiment.yaml now
+		case name == experiment.SpecFile:
+			// Another shard wrote it since it was read: read it again.
+			return checkSweepDir(dir, specFile, spec)
 		}
 		if name == experiment.RunsDir && e.IsDir() {
 			if sub, _ := os.ReadDir(filepath.Join(dir, name)); len(sub) == 0 {
