@@ -133,12 +133,12 @@ figcaption { color: #555; font-size: 0.9em; }
 {{template "figure" .Figure}}{{end}}
 {{- range .Comparisons}}<h2>Effects: {{.Title}}</h2>
 <p>{{.Setup}}</p>
-<div class="scroll"><table>
+{{if .Rows}}<div class="scroll"><table>
 <tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table></div>
 <p>Change of the mean over replicas, in % of the base, with the 95 % t-interval of the paired differences (Welch's when the seeds differ), as <code>schedsim compare</code> computes it; every row unrounded in <a href="{{.File}}">{{.File}}</a>.</p>
-{{end}}{{if .Runs}}<h2>Runs</h2>
+{{end}}{{end}}{{if .Runs}}<h2>Runs</h2>
 <ol>
 {{range .Runs}}<li><span class="swatch" style="background:{{.Color}}"></span>{{.Label}} <small>({{.Dir}})</small></li>
 {{end}}</ol>

@@ -63,7 +63,7 @@ type Comparison struct {
 	Title   string // "today-1.3x → plus20-1.3x"
 	Setup   string // "a what-if on the same workload (…): cluster_factor: none → 1.2"
 	Effects []Effect
-	File    string // "effects.csv"
+	File    string // "effects.csv"; "" when the sweeps were not compared
 	CSV     []byte
 }
 
@@ -198,6 +198,9 @@ func Write(in *Inputs, out string, opts Options) ([]string, error) {
 		}
 	}
 	for _, c := range opts.Comparisons {
+		if c.File == "" {
+			continue // not compared (different workloads)
+		}
 		if err := write(c.File, c.CSV); err != nil {
 			return nil, err
 		}

@@ -193,4 +193,16 @@ func TestReportEffectsAreCompares(t *testing.T) {
 		!strings.Contains(html, "[-47.24 %, -27.59 %] (paired t)") {
 		t.Errorf("index.html lacks the answer or the p95 effect")
 	}
+	// Sweeps of other traces and parameters are drawn, not compared.
+	other := filepath.Join(tmp, "other")
+	if _, err := execute(t, "report", today, "../../testdata/sweeps/weights", "--out", other, "--quiet"); err != nil {
+		t.Fatalf("a report of unlike sweeps: %v", err)
+	}
+	page, _ = os.ReadFile(filepath.Join(other, "index.html"))
+	if !strings.Contains(string(page), "Not compared: ") {
+		t.Error("a report of unlike sweeps does not say they were not compared")
+	}
+	if _, err := os.Stat(filepath.Join(other, "effects.csv")); err == nil {
+		t.Error("effects.csv written for sweeps that were not compared")
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -124,11 +125,23 @@ func distinctNames(ss []compare.Scenario) []string {
 // reportComparison compares cand with base on compare's default metrics
 // (those both summaries have) and keeps its CSV.
 func reportComparison(base, cand *compare.Side, several bool) (report.Comparison, error) {
+	title := filepath.Base(base.Path) + " → " + filepath.Base(cand.Path)
 	res, err := compare.Compare(base, cand, compare.DefaultTolerances(), compare.Options{})
+	// A report may draw sweeps of different traces, or over different
+	// parameters, side by side; their effects are not computed.
+	var dw *compare.DifferentWorkloadsError
+	var nm *compare.NoMatchError
+	switch {
+	case errors.As(err, &dw):
+		return report.Comparison{Title: title, Setup: "Not compared: " + err.Error() + "."}, nil
+	case errors.As(err, &nm):
+		return report.Comparison{Title: title, Setup: "Not compared: no group of one sweep matches a group of the other " +
+			"(they vary other parameters), so no change is computed."}, nil
+	}
 	if err != nil {
 		return report.Comparison{}, fmt.Errorf("comparing %s with %s: %w", cand.Path, base.Path, err)
 	}
-	c := report.Comparison{Title: filepath.Base(base.Path) + " → " + filepath.Base(cand.Path), File: "effects.csv"}
+	c := report.Comparison{Title: title, File: "effects.csv"}
 	if several {
 		c.File = "effects_" + filepath.Base(cand.Path) + ".csv"
 	}

@@ -34,6 +34,18 @@ type Options struct {
 	Targets []Target
 }
 
+// NoMatchError is Compare's refusal of two sides none of whose groups
+// match (sweeps over other parameters).
+type NoMatchError struct {
+	Base, Cand         string
+	OnlyBase, OnlyCand []string
+}
+
+func (e *NoMatchError) Error() string {
+	return fmt.Sprintf("no run of %s matches one of %s (base groups: %s; candidate groups: %s)",
+		e.Base, e.Cand, strings.Join(e.OnlyBase, ", "), strings.Join(e.OnlyCand, ", "))
+}
+
 // DifferentWorkloadsError is Compare's refusal of two sides that replay
 // different traces.
 type DifferentWorkloadsError struct{ Differences []string }
@@ -115,8 +127,7 @@ func Compare(base, cand *Side, tols *Tolerances, opt Options) (*Result, error) {
 	res := &Result{Base: base, Cand: cand}
 	groups := matchGroups(base, cand, res)
 	if len(groups) == 0 {
-		return nil, fmt.Errorf("no run of %s matches one of %s (base groups: %s; candidate groups: %s)",
-			base.Path, cand.Path, strings.Join(res.OnlyBase, ", "), strings.Join(res.OnlyCand, ", "))
+		return nil, &NoMatchError{Base: base.Path, Cand: cand.Path, OnlyBase: res.OnlyBase, OnlyCand: res.OnlyCand}
 	}
 	res.Setup = describeSetup(groups)
 	if res.Setup.Kind == "different workloads" && !opt.AllowDifferentWorkloads {
