@@ -103,6 +103,9 @@ Exit status: 0 done, 1 a replay failed, 2 bad input.`,
 			defer stop()
 			c := &calibrator{base: cfg, space: space, out: out, holdout: holdout, workers: workers,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), resolutionSet: cmd.Flags().Changed("calib-resolution")}
+			if cfg.Quiet {
+				c.stdout = io.Discard // --quiet: the files say it all
+			}
 			return c.run(ctx)
 		},
 	}

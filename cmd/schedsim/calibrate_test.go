@@ -157,3 +157,19 @@ func TestAvailabilityAxisValues(t *testing.T) {
 		t.Errorf("list value prints %q", vals)
 	}
 }
+
+// --quiet prints nothing and writes the same files.
+func TestCalibrateQuiet(t *testing.T) {
+	dir := t.TempDir()
+	space := filepath.Join(dir, "space.yaml")
+	if err := os.WriteFile(space, []byte("base: {swf_model: nodes}\naxes:\n  scheduling_interval_s: [0, 60]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := execute(t, "calibrate", "../../testdata/experiments/kth-sp2-2000.swf.gz", "--space", space, "--out", filepath.Join(dir, "cal"), "--quiet")
+	if err != nil || out != "" {
+		t.Errorf("--quiet printed %q (%v)", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cal", "best.yaml")); err != nil {
+		t.Error(err)
+	}
+}
