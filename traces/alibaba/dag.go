@@ -92,7 +92,9 @@ func (r *Reader) build(g *jobGroup) ([]*sim.Job, error) {
 		done[i] = true
 		jobs = append(jobs, r.job(g, g.tasks[i], byNum))
 		for _, k := range dependents[i] {
-			if indeg[k]--; indeg[k] == 0 {
+			// A task dropped after it counted this dependency (a later
+			// one of its dependencies was missing) is never ready.
+			if indeg[k]--; indeg[k] == 0 && alive[k] {
 				heap.Push(&ready, k)
 			}
 		}

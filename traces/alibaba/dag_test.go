@@ -96,3 +96,14 @@ func TestDAGMalformedStrict(t *testing.T) {
 		}
 	}
 }
+
+// A task whose first dependency is there and whose second is missing is
+// dropped, and stays dropped when its first dependency is yielded (found
+// by fuzzing: it was yielded, waiting on itself).
+func TestDAGDroppedAfterCountingADependency(t *testing.T) {
+	rows := "M1,1,y,1,Terminated,10,20,100,1\nJ3_1_2,1,y,1,Terminated,10,20,100,1\n"
+	jobs := tracetest.All(t, fromStrings(rows, "", Options{}))
+	if len(jobs) != 1 || jobs[0].ID != "y/M1" {
+		t.Fatalf("kept:\n%s", formatJobs(jobs))
+	}
+}
