@@ -537,6 +537,13 @@ func TestSweepRefusesForeignDirectory(t *testing.T) {
 	if exitCode(err) != run.ExitBadInput || !strings.Contains(errText(err), "holds another experiment than") {
 		t.Errorf("sweep into another experiment's directory: %v", err)
 	}
+	// deploy/slurm/submit.sh writes its state before the array's tasks
+	// start: a sweep goes on there.
+	slurmDir := t.TempDir()
+	os.WriteFile(filepath.Join(slurmDir, "slurm.env"), []byte("experiment=x\n"), 0o644)
+	if out, err := execute(t, "sweep", spec, "--out", slurmDir, "--quiet", "--shard", "0/8"); err != nil {
+		t.Errorf("sweep into a directory holding slurm.env: %v\n%s", err, out)
+	}
 }
 
 // A sweep's run directory is reproducible from its run.yaml, as a

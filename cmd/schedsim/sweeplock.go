@@ -128,6 +128,10 @@ func lockFile(dir, name string, exclusive bool) (*os.File, error) {
 	return f, nil
 }
 
+// slurmStateFile is what deploy/slurm/submit.sh writes into the sweep
+// directory before the array starts (the state a --retry reads).
+const slurmStateFile = "slurm.env"
+
 // checkSweepDir refuses an --out that exists and is not a sweep of this
 // experiment: a directory with an experiment.yaml of another experiment,
 // or one of other files (a sweep never writes into a directory it did not
@@ -163,6 +167,8 @@ func checkSweepDir(dir string, specFile string, spec []byte) error {
 			continue // a sweep's, killed before it wrote experiment.yaml
 		case strings.HasPrefix(name, "."+experiment.SpecFile+".") && strings.HasSuffix(name, ".tmp"):
 			continue // another shard writing experiment.yaml now
+		case name == slurmStateFile:
+			continue // deploy/slurm/submit.sh's, written before the array's tasks start
 		case name == experiment.SpecFile:
 			// Another shard wrote it since it was read: read it again.
 			return checkSweepDir(dir, specFile, spec)
