@@ -404,16 +404,18 @@ func samples(base, cand []Run, metric string) (b, c []float64, paired bool) {
 			return b, c, true
 		}
 	}
-	values := func(runs []Run) []float64 {
-		var xs []float64
-		for _, r := range runs {
-			if v := r.Values[metric]; !math.IsNaN(v) {
-				xs = append(xs, v)
-			}
+	return values(base, metric), values(cand, metric), false
+}
+
+// values returns the runs' values of metric that are not null.
+func values(runs []Run, metric string) []float64 {
+	var xs []float64
+	for _, r := range runs {
+		if v := r.Values[metric]; !math.IsNaN(v) {
+			xs = append(xs, v)
 		}
-		return xs
 	}
-	return values(base), values(cand), false
+	return xs
 }
 
 func compareGroup(g group, m Metric) Row {
@@ -424,8 +426,7 @@ func compareGroup(g group, m Metric) Row {
 	if len(b) == 0 || len(c) == 0 {
 		row.Verdict = NoData
 		// Paired samples drop a seed null on either side: ask each side.
-		b, _, _ = samples(g.base, nil, m.Name)
-		c, _, _ = samples(g.cand, nil, m.Name)
+		b, c = values(g.base, m.Name), values(g.cand, m.Name)
 		switch {
 		case len(b) > 0 && len(c) > 0:
 			row.Base, row.Cand = mean(b), mean(c)

@@ -37,7 +37,7 @@ func Summarize(s *Side, metrics []string) (groups []GroupStats, common string) {
 	for _, g := range gs {
 		st := GroupStats{Label: g.label, Runs: g.base, Means: map[string]float64{}, Intervals: map[string]Interval{}}
 		for _, m := range metrics {
-			xs, _, _ := samples(g.base, nil, m)
+			xs := values(g.base, m)
 			st.Means[m], st.Intervals[m] = math.NaN(), noInterval("no value")
 			if len(xs) > 0 {
 				st.Means[m], st.Intervals[m] = mean(xs), meanInterval(xs, "t")
