@@ -37,4 +37,4 @@ echo ".ci/duckdb: replay (embedded trace) --backfill conservative -> \$tmp/cons"
 "$tmp/schedsim" replay --quiet --backfill conservative --out "$tmp/cons" </dev/null
 
 cd "$here"
-node check.mjs --swf "$root/cmd/schedsim/embedded/KTH-SP2-1996-2.1-cln.swf.gz" "$tmp/easy" "$tmp/cons" </dev/null
+node check.mjs --swf "$root/traces/embedded/KTH-SP2-1996-2.1-cln.swf.gz" "$tmp/easy" "$tmp/cons" </dev/null

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/internal/words"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // wantArgs checks a command's positional arguments: between min and max

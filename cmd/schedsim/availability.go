@@ -13,9 +13,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces/availability"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // newBenchCommand measures end-to-end replays: each run is a child process
@@ -64,7 +64,7 @@ sweep on the first 20,000 jobs of an SWF log (the first TRACE, else the first *.
 				sort.Strings(traces)
 			}
 			if len(traces) == 0 {
-				return run.BadInput(fmt.Errorf("--dir %s: no SWF logs there; give trace files as arguments or --dir (e.g. the embedded log: schedsim bench cmd/schedsim/embedded/KTH-SP2-1996-2.1-cln.swf.gz)", dir))
+				return run.BadInput(fmt.Errorf("--dir %s: no SWF logs there; give trace files as arguments or --dir (e.g. the embedded log: schedsim bench traces/embedded/KTH-SP2-1996-2.1-cln.swf.gz)", dir))
 			}
 			if workers < 1 {
 				return run.BadInput(fmt.Errorf("--workers %d: want at least 1", workers))

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // googleBench is `schedsim bench --suite google`: a Google-2011-like trace

@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/policies/placement"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // benchPlacement prints placement throughput, measured in process.

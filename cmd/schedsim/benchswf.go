@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // swfBench is the swf suite of bench: every trace × model × backfill,

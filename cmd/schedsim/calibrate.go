@@ -23,9 +23,9 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces/availability"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // --version names the version; the trace may be given as an argument;

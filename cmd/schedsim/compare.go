@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/compare"
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/metrics/compare"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // newCompareCommand is `schedsim compare BASE CANDIDATE`, the CI

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
-const compareData = "compare/testdata"
+const compareData = "../../metrics/compare/testdata"
 
 // The CI gate's exit statuses: 1 on the synthetic regression (mean_bsld
 // +8 % on every seed, tolerance 5 %), 0 on noise within the tolerance
@@ -34,7 +34,7 @@ func TestCompareExitStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Replace(out, "testdata/../", "", 1); strings.Replace(got, "`compare/testdata/", "`testdata/", 2) != string(want) {
+	if got := strings.Replace(out, "testdata/../", "", 1); strings.Replace(got, "`"+compareData+"/", "`testdata/", 2) != string(want) {
 		t.Errorf("markdown differs from %s:\n%s", filepath.Join(compareData, "regression.md"), out)
 	}
 }

@@ -15,11 +15,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
+	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/native"
 )

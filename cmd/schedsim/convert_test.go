@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // convertCase is a trace and the flags it replays with. A helper adding a
@@ -25,7 +25,7 @@ type convertCase struct {
 }
 
 var convertCases = []convertCase{
-	{name: "swf-pool-kth", trace: "embedded/KTH-SP2-1996-2.1-cln.swf.gz"},
+	{name: "swf-pool-kth", trace: "../../traces/embedded/KTH-SP2-1996-2.1-cln.swf.gz"},
 	{name: "swf-pool-unsorted", trace: "../../testdata/swf/unsorted.swf", run: []string{"--backfill", "conservative"}},
 	{name: "swf-nodes-unsorted", trace: "../../testdata/swf/unsorted.swf", read: []string{"--swf-model", "nodes"}},
 	{name: "swf-nodes-dag", trace: "../../testdata/swf/dag.swf", read: []string{"--swf-model", "nodes"}},

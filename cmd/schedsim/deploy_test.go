@@ -14,7 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/sim/experiment"
 )
 
 const deployDir = "../../deploy"

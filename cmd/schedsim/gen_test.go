@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
+	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/native"
 )

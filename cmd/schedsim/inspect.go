@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/report"
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // newInspectCommand is `schedsim inspect TRACE`: statistics of a

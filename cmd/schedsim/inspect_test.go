@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // inspectTrace is four jobs an hour apart; the expected summary below is

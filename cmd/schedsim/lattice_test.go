@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 const latticeData = "../../testdata/lattice"

@@ -10,7 +10,7 @@ import (
 	// Before Starlark's initialization and after it: no 4 GiB reservation
 	// under ulimit -v (see the package).
 	_ "github.com/schedsim/schedsim/cmd/schedsim/internal/addrspace/after"
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 func main() {

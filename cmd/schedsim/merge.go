@@ -13,10 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/sim/experiment"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 func newMergeCommand() *cobra.Command {

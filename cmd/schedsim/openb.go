@@ -15,9 +15,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/gpu"
+	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/openb"
 )

@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/policies/registry"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 func newReplayCommand() *cobra.Command {

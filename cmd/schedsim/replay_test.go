@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 const shared = "../../../shared/traces"

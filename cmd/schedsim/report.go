@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/compare"
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/internal/words"
+	"github.com/schedsim/schedsim/metrics/compare"
 	"github.com/schedsim/schedsim/report"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // newReportCommand is `schedsim report DIR… --out DIR`: the comparative

@@ -13,9 +13,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/compare"
-	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
+	"github.com/schedsim/schedsim/metrics/compare"
 	"github.com/schedsim/schedsim/report"
+	"github.com/schedsim/schedsim/sim/experiment"
 )
 
 // reportComparisons computes, with package compare, what a report of

@@ -16,16 +16,16 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/compare"
-	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
 	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/metrics/compare"
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/experiment"
 )
 
 // shardsEnv gives the shard count alongside JOB_COMPLETION_INDEX when

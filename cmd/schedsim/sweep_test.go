@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
-	"github.com/schedsim/schedsim/cmd/schedsim/internal/runcmp"
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/internal/runcmp"
+	"github.com/schedsim/schedsim/sim/experiment"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // buildSchedsim builds the binary, for tests that need real processes.
@@ -186,7 +186,7 @@ func TestSweepResumesAfterKill(t *testing.T) {
 	// 3 seeds = 12 runs on one worker: seconds, so the kill lands part way.
 	spec := writeSpec(t, `seed: 3
 seeds: 3
-traces: [{name: kth, path: `+abs(t, "embedded/KTH-SP2-1996-2.1-cln.swf.gz")+`}]
+traces: [{name: kth, path: `+abs(t, "../../traces/embedded/KTH-SP2-1996-2.1-cln.swf.gz")+`}]
 policies: {backfill: [none, easy]}
 parameters:
   ranges: [{name: bsld_tau_s, values: [10, 60]}]

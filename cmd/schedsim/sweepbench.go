@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // Sizes of the sweep benchmark: 200 runs on the first 20,000 jobs of an

@@ -11,10 +11,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/lattice"
+	"github.com/schedsim/schedsim/sim/experiment"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // sweepRun is one run of a sweep with its resolved replay config.

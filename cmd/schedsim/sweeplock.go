@@ -8,8 +8,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/experiment"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // A sweep directory's locks are the kernel's (flock) on hidden files in

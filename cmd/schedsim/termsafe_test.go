@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // Ids and names with terminal escape sequences reached the terminal raw:

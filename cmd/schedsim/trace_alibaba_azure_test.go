@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // replayTwice replays args into two directories and checks that every

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // TestGoogleReplay replays both Google samples on the clusters they carry,

@@ -17,15 +17,15 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/sim/run"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/experiment"
-	"github.com/schedsim/schedsim/cmd/schedsim/tune"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/lattice"
+	"github.com/schedsim/schedsim/sim/experiment"
+	"github.com/schedsim/schedsim/sim/tune"
 )
 
 // newTuneCommand is `schedsim tune EXPERIMENT.yaml`: it searches

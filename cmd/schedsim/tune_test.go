@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 const tuneSpec = "../../testdata/tune/kth-tune.yaml"

@@ -10,9 +10,9 @@ import (
 // arbitrary YAML, from a sweep run's run.yaml and the Lattice configs: it
 // never panics, and a spec it reads validates without panicking.
 //
-//	go test -run X -fuzz FuzzSpec ./cmd/schedsim/run
+//	go test -run X -fuzz FuzzSpec ./sim/run
 func FuzzSpec(f *testing.F) {
-	root := filepath.Join("..", "..", "..", "testdata")
+	root := filepath.Join("..", "..", "testdata")
 	seeds, _ := filepath.Glob(filepath.Join(root, "sweeps", "weights", "runs", "*", "run.yaml"))
 	more, _ := filepath.Glob(filepath.Join(root, "lattice", "*.yaml"))
 	for _, p := range append(seeds[:min(len(seeds), 1)], more...) {

@@ -36,7 +36,7 @@ func replayPrinting(t *testing.T, c Spec) (printed string, row map[string]string
 func TestEnergyNullWithoutPowerModel(t *testing.T) {
 	for _, format := range []string{"parquet", "arrow", "csv"} {
 		c := Default()
-		c.Trace, c.Cluster, c.Format = "../../../testdata/native/placement.jsonl", "../../../testdata/clusters/hetero.yaml", format
+		c.Trace, c.Cluster, c.Format = "../../testdata/native/placement.jsonl", "../../testdata/clusters/hetero.yaml", format
 		printed, row, out := replayPrinting(t, c)
 		if !strings.Contains(printed, "energy                 n/a (the cluster has no power model)") {
 			t.Errorf("%s: summary:\n%s", format, printed)
@@ -119,7 +119,7 @@ func TestSummaryNamesItsAssumptions(t *testing.T) {
 		trace, cluster, zone, want string
 	}{
 		{smallTrace, "", "", "(assumed 100 W idle, 250 W busy per node)"},
-		{"../../../testdata/walkthrough/kth-sp2.sacct.gz", "../../../testdata/walkthrough/slurm.conf", "",
+		{"../../testdata/walkthrough/kth-sp2.sacct.gz", "../../testdata/walkthrough/slurm.conf", "",
 			"  times:   the sacct times were taken as UTC (give --time-zone for the site's zone)\n"},
 	} {
 		c := Default()
@@ -129,7 +129,7 @@ func TestSummaryNamesItsAssumptions(t *testing.T) {
 		}
 	}
 	c := Default()
-	c.Trace, c.Cluster, c.TimeZone, c.Format = "../../../testdata/walkthrough/kth-sp2.sacct.gz", "../../../testdata/walkthrough/slurm.conf", "Europe/Stockholm", "csv"
+	c.Trace, c.Cluster, c.TimeZone, c.Format = "../../testdata/walkthrough/kth-sp2.sacct.gz", "../../testdata/walkthrough/slurm.conf", "Europe/Stockholm", "csv"
 	if printed, _, _ := replayPrinting(t, c); strings.Contains(printed, "taken as UTC") {
 		t.Errorf("with --time-zone the summary still says UTC:\n%s", printed)
 	}

@@ -2,13 +2,14 @@ package compare
 
 import (
 	"fmt"
-	"github.com/schedsim/schedsim/internal/words"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/schedsim/schedsim/internal/words"
 )
 
 // num prints a value with about four significant digits, in fixed

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/internal/runcmp"
+	"github.com/schedsim/schedsim/internal/runcmp"
 )
 
 // smallTrace is 2,000 jobs of KTH-SP2, quick to replay.
-const smallTrace = "../../../testdata/experiments/kth-sp2-2000.swf.gz"
+const smallTrace = "../../testdata/experiments/kth-sp2-2000.swf.gz"
 
 func replayInto(t *testing.T, c Spec, out string, opt Options) error {
 	t.Helper()

@@ -32,7 +32,7 @@ func TestExternalTranscript(t *testing.T) {
 	// The trace's path is the workload's in SIMULATION_BEGINS: keep its
 	// name only, the same on every machine.
 	got := bytes.ReplaceAll(transcript.Bytes(), []byte(`"w0":"`+c.Trace+`"`), []byte(`"w0":"test_walltime.json"`))
-	golden := "../../../testdata/external/test_walltime.transcript"
+	golden := "../../testdata/external/test_walltime.transcript"
 	if *updateTranscript {
 		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			t.Fatal(err)

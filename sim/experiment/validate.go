@@ -9,8 +9,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/compare"
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/metrics/compare"
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/policies/placement"

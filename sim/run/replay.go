@@ -13,13 +13,13 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/embedded"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/policies/script"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/embedded"
 	"github.com/schedsim/schedsim/traces/nodeevents"
 	"github.com/schedsim/schedsim/traces/transform"
 )

@@ -5,12 +5,12 @@ import (
 	"os"
 	"time"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/embedded"
 	"github.com/schedsim/schedsim/policies/script"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/batsim"
+	"github.com/schedsim/schedsim/traces/embedded"
 	"github.com/schedsim/schedsim/traces/formats"
 	"github.com/schedsim/schedsim/traces/slurmconf"
 	"github.com/schedsim/schedsim/traces/swf"

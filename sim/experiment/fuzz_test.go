@@ -11,10 +11,10 @@ import (
 // runs (under a small --max-runs) without panicking either, each run
 // with a key.
 //
-//	go test -run X -fuzz FuzzParse ./cmd/schedsim/experiment
+//	go test -run X -fuzz FuzzParse ./sim/experiment
 func FuzzParse(f *testing.F) {
 	for _, p := range []string{"experiments/kth-lattice.yaml", "sweeps/weights.yaml"} {
-		if b, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", p)); err == nil {
+		if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", p)); err == nil {
 			f.Add(b)
 		}
 	}

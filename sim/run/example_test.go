@@ -9,11 +9,11 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/registry"
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/run"
 )
 
 // smallestPerUser is a queue policy written outside schedsim: each user's

@@ -116,7 +116,7 @@ func TestSummaryNodesModelReshaped(t *testing.T) {
 // no power model, and the summary says n/a rather than 0 J.
 func TestEnergyWithoutPowerModel(t *testing.T) {
 	cfg := Default()
-	cfg.Trace, cfg.Format = "../../../testdata/batsim/test_delays.json", "csv"
+	cfg.Trace, cfg.Format = "../../testdata/batsim/test_delays.json", "csv"
 	cfg.Out = filepath.Join(t.TempDir(), "run")
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/embedded"
+	"github.com/schedsim/schedsim/traces/embedded"
 )
 
 // The walkthrough (docs/walkthrough.md) replays a Slurm accounting dump of
@@ -24,11 +24,11 @@ import (
 // walkthroughDump; TestWalkthroughDump checks that the committed dump is
 // what it makes, and rewrites it with
 //
-//	go test ./cmd/schedsim/run -run TestWalkthroughDump -update-walkthrough
+//	go test ./sim/run -run TestWalkthroughDump -update-walkthrough
 var updateWalkthrough = flag.Bool("update-walkthrough", false, "rewrite testdata/walkthrough/kth-sp2.sacct.gz from the embedded KTH-SP2 log")
 
 const (
-	walkthroughDir   = "../../../testdata/walkthrough"
+	walkthroughDir   = "../../testdata/walkthrough"
 	walkthroughTrace = walkthroughDir + "/kth-sp2.sacct.gz"
 	walkthroughConf  = walkthroughDir + "/slurm.conf"
 	// The dump covers the jobs submitted from walkthroughFrom to

@@ -103,7 +103,7 @@ func equalToOwn(t *testing.T, c Spec, backfill string, count bool) {
 	sameStarts(t, jobStarts(t, filepath.Join(dir, "own")), jobStarts(t, filepath.Join(dir, "ext")))
 }
 
-const batsimData = "../../../testdata/batsim/"
+const batsimData = "../../testdata/batsim/"
 
 // TestExternalEqualsOwnBatsim: on the Batsim fixtures, the test scheduler
 // over the protocol starts every job when schedsim's own fcfs does, with
@@ -128,7 +128,7 @@ func TestExternalEqualsOwnBatsim(t *testing.T) {
 // TestExternalEqualsOwnMediumLate: Batsim's medium_late workload (801
 // jobs) on its platform, from ../shared (skipped without it).
 func TestExternalEqualsOwnMediumLate(t *testing.T) {
-	dir := "../../../../shared/traces/batsim/medium_late"
+	dir := "../../shared/traces/batsim/medium_late"
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("no ../shared/traces/batsim/medium_late")
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // pythonScheduler is the Python EASY scheduler of the docs.
-const pythonScheduler = "../../../docs/examples/batsim_easy.py"
+const pythonScheduler = "../../docs/examples/batsim_easy.py"
 
 // needPythonZMQ skips a test where Debian's python3-zmq is missing (CI
 // installs it).

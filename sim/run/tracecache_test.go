@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/internal/runcmp"
+	"github.com/schedsim/schedsim/internal/runcmp"
 	"github.com/schedsim/schedsim/traces/formats"
 )
 
@@ -25,17 +25,17 @@ func TestTraceCacheMatchesStreaming(t *testing.T) {
 		set  func(c *Spec)
 	}{
 		{"swf-easy", func(c *Spec) {
-			c.Trace = "../embedded/KTH-SP2-1996-2.1-cln.swf.gz" // one record skipped
+			c.Trace = "../../traces/embedded/KTH-SP2-1996-2.1-cln.swf.gz" // one record skipped
 		}},
 		{"swf-nodes-conservative", func(c *Spec) {
-			c.Trace, c.SWFModel, c.Backfill = "../../../testdata/swf/unsorted.swf", "nodes", "conservative"
+			c.Trace, c.SWFModel, c.Backfill = "../../testdata/swf/unsorted.swf", "nodes", "conservative"
 		}},
 		{"native-failures-checkpoints", func(c *Spec) {
-			c.Trace, c.Cluster = "../../../testdata/native/jobs.jsonl", "../../../testdata/clusters/hetero.yaml"
+			c.Trace, c.Cluster = "../../testdata/native/jobs.jsonl", "../../testdata/clusters/hetero.yaml"
 			c.MTBFs, c.MTTRs, c.CheckpointS, c.Seed = 3600, 600, 300, 7
 		}},
 		{"batsim", func(c *Spec) {
-			c.Trace, c.Platform = "../../../testdata/batsim/medium_late_head.json", "../../../testdata/batsim/platform_head.xml"
+			c.Trace, c.Platform = "../../testdata/batsim/medium_late_head.json", "../../testdata/batsim/platform_head.xml"
 		}},
 	}
 	for _, tc := range cases {
@@ -125,7 +125,7 @@ func TestTraceCacheTooLarge(t *testing.T) {
 	cache.limit = 1000 // KTH-SP2 has 28,476 records
 	for range 2 {
 		c := Default()
-		c.Trace, c.Quiet = "../embedded/KTH-SP2-1996-2.1-cln.swf.gz", true
+		c.Trace, c.Quiet = "../../traces/embedded/KTH-SP2-1996-2.1-cln.swf.gz", true
 		c.Out = filepath.Join(t.TempDir(), "run")
 		if err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {
 			t.Fatal(err)
@@ -142,7 +142,7 @@ func TestTraceCacheTooLarge(t *testing.T) {
 func TestTraceCacheKeepsJobsUnchanged(t *testing.T) {
 	run := func(cache *TraceCache, checkpoint float64) string {
 		c := Default()
-		c.Trace = "../embedded/KTH-SP2-1996-2.1-cln.swf.gz"
+		c.Trace = "../../traces/embedded/KTH-SP2-1996-2.1-cln.swf.gz"
 		c.MTBFs, c.MTTRs, c.Seed, c.CheckpointS = 30*86400, 3600, 3, checkpoint
 		c.Quiet, c.Format = true, "csv"
 		c.Out = filepath.Join(t.TempDir(), "run")
@@ -178,7 +178,7 @@ func TestTraceCacheStreamsOtherFormats(t *testing.T) {
 	var tables [2][]byte
 	for i := range 2 {
 		c := Default()
-		c.Trace, c.Quiet, c.Format = "../../../testdata/google/2011", true, "csv"
+		c.Trace, c.Quiet, c.Format = "../../testdata/google/2011", true, "csv"
 		c.Placement.Set("least-allocated")
 		c.Out = filepath.Join(t.TempDir(), "run")
 		if err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/internal/runcmp"
+	"github.com/schedsim/schedsim/internal/runcmp"
 	"github.com/schedsim/schedsim/metrics"
 )
 
@@ -34,7 +34,7 @@ func writeJobs(t *testing.T, n int) string {
 // replays to the same files; another seed gives another replica.
 func TestReplayWithTransformsReruns(t *testing.T) {
 	c := Default()
-	c.Trace, c.Cluster = writeJobs(t, 80), "../../../testdata/clusters/hetero.yaml"
+	c.Trace, c.Cluster = writeJobs(t, 80), "../../testdata/clusters/hetero.yaml"
 	c.TransformSpec = TransformSpec{From: "600", FirstJobs: 60, LoadFactor: 1.5, RuntimeFactor: 1.2, WalltimeModel: "scaled",
 		ClusterFactor: 1.5, AddNodes: []string{"2:fat1"}, WarmUpS: 300, CoolDownS: 300, JitterSubmitS: 20, JitterRuntime: 0.2}
 	c.Seed, c.Quiet, c.Check, c.Format = 3, true, true, metrics.FormatCSV
@@ -180,7 +180,7 @@ func TestTransformValidation(t *testing.T) {
 	}
 	// A calendar window needs the trace's epoch: the native sample has none.
 	c = Default()
-	c.Trace, c.Cluster = writeJobs(t, 3), "../../../testdata/clusters/hetero.yaml"
+	c.Trace, c.Cluster = writeJobs(t, 3), "../../testdata/clusters/hetero.yaml"
 	c.From, c.Quiet, c.Out = "2024-03-01T00:00:00Z", true, filepath.Join(t.TempDir(), "run")
 	if err := Replay(context.Background(), &c, Options{}); err == nil || !strings.Contains(err.Error(), "the trace's epoch is unknown") {
 		t.Errorf("calendar --from without an epoch: %v", err)
@@ -213,7 +213,7 @@ func TestJitterReplicasDiffer(t *testing.T) {
 	seen := map[string]uint64{}
 	for seed := uint64(1); seed <= 5; seed++ {
 		c := Default()
-		c.Trace, c.Cluster = trace, "../../../testdata/clusters/hetero.yaml"
+		c.Trace, c.Cluster = trace, "../../testdata/clusters/hetero.yaml"
 		c.JitterSubmitS, c.JitterRuntime, c.Seed = 30, 0.3, seed
 		c.Quiet, c.Format, c.Out = true, metrics.FormatCSV, filepath.Join(t.TempDir(), "run")
 		if err := Replay(context.Background(), &c, Options{}); err != nil {

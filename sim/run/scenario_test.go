@@ -68,13 +68,13 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/cmd/schedsim/internal/runcmp"
-	"github.com/schedsim/schedsim/cmd/schedsim/run"
+	"github.com/schedsim/schedsim/internal/runcmp"
 	"github.com/schedsim/schedsim/sim/clusterconfig"
+	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces"
 )
 
-const engineScenarioDir = "../../../testdata/engine-scenarios"
+const engineScenarioDir = "../../testdata/engine-scenarios"
 
 // scenarioFile is one scenario file, decoded strictly.
 type scenarioFile struct {
