@@ -197,10 +197,6 @@ func (c *Cluster) compile(j *Job) (req []Need, immune []int32, err error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("no node has resource %q", q.Resource)
 		}
-		if q.Amount < 0 && !c.shortRes[r] {
-			return nil, nil, fmt.Errorf("requests %s: %s, a negative amount, but no node has a shortcoming or ward of %s (a negative request only cancels one)",
-				q.Resource, q.Amount, q.Resource)
-		}
 		req = append(req, Need{r, q.Amount})
 	}
 	for _, q := range c.Defaults {

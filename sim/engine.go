@@ -340,6 +340,9 @@ func (e *Engine) apply(ev event) error {
 		if e.cfg.NoDependencies && len(ev.job.Job.DependsOn) > 0 {
 			return fmt.Errorf("job %s: has dependencies, but the trace was declared to have none", ev.job.Job.ID)
 		}
+		if err := e.cluster.checkNegative(ev.job.Job); err != nil {
+			return err
+		}
 		e.submit(ev.job)
 		return e.pull()
 	case evFinish:

@@ -56,6 +56,9 @@ type Job struct {
 	// DependsOn lists earlier jobs of the trace this one waits for
 	// (deps.go); nil for none.
 	DependsOn []Dependency
+	// Line is the job's line in its trace file, for messages that name
+	// it; 0 when the reader does not say (formats without lines).
+	Line int
 }
 
 // NoWalltime marks a job whose trace gives no requested time.

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -119,26 +120,27 @@ func TestShortcomingReasonAtHorizon(t *testing.T) {
 
 // A negative request of a resource that no node is short of would add to
 // the free amounts (six jobs of 16 cpu ran at once on 64 beside a job of
-// cpu −64, utilization −85 %): such a job is rejected, with the reason.
+// cpu −64, utilization −85 %): the run stops at that job's submission
+// with a *NegativeRequestError, bad input, before anything overcommits.
 func TestNegativeRequestWithoutShortcoming(t *testing.T) {
 	c, err := NewCluster([]NodeSpec{{Name: "n", Capacity: []Quantity{{"cpu", Units(64)}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := runTwice(t, c, func() []*Job {
-		jobs := []*Job{job("neg", 0, 100, NoWalltime, 1, Quantity{"cpu", Units(-64)})}
-		for _, id := range []string{"a", "b", "c", "d", "e"} {
-			jobs = append(jobs, job(id, 0, 100, NoWalltime, 1, Quantity{"cpu", Units(16)}))
-		}
-		return jobs
-	})
-	want := strings.Join([]string{
-		"reject neg: requests cpu: -64, a negative amount, but no node has a shortcoming or ward of cpu (a negative request only cancels one)",
-		"start a @0", "start b @0", "start c @0", "start d @0",
-		"completed a @100", "completed b @100", "completed c @100", "completed d @100", "start e @100", "completed e @200",
-		"finished @200",
-	}, "\n")
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+	first := job("a", 0, 100, NoWalltime, 1, Quantity{"cpu", Units(16)})
+	neg := job("neg", 5, 100, NoWalltime, 1, Quantity{"cpu", Units(-64)})
+	neg.Line = 7
+	l := &queuedReasons{}
+	err = NewEngine(c, &SliceSource{Jobs: []*Job{first, neg}}, firstFitFCFS{}, Config{}, l).Run()
+	var ne *NegativeRequestError
+	if !errors.As(err, &ne) || ne.Job != neg || ne.Resource != "cpu" || ne.Amount != Units(-64) {
+		t.Fatalf("got %v, want a NegativeRequestError for job neg", err)
+	}
+	want := "job neg requests cpu: -64, a negative amount, but no node has a shortcoming or ward of cpu (a negative request only cancels one)"
+	if err.Error() != want {
+		t.Errorf("message %q, want %q", err, want)
+	}
+	if got := strings.Join(l.lines, "\n"); got != "start a @0" {
+		t.Errorf("before the error: %q, want only a's start", got)
 	}
 }

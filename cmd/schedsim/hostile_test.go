@@ -101,3 +101,34 @@ func TestTinyMTBFIsBadInput(t *testing.T) {
 	hostile(t, run.ExitBadInput, "--mtbf: want at least 0.000001 s (the clock's resolution), got 1e-300", 64,
 		"replay", "../../testdata/experiments/kth-sp2-2000.swf.gz", "--mtbf", "1e-300", "--mttr", "10", "--quiet", "--out", filepath.Join(t.TempDir(), "run"))
 }
+
+// A negative request or capacity is a shortcoming only as pylighthouse
+// defines it; anywhere else it is refused, strict or not: a job of cpu
+// −64 let six 16-cpu jobs run at once on 64 cpus (utilization −85 %),
+// and a node of cpu −16 lost its cpu silently.
+func TestNegativeAmounts(t *testing.T) {
+	dir := t.TempDir()
+	trace := writeFile(t, dir, "t.jsonl", `{"id": "a", "submit_s": 0, "runtime_s": 10, "request": {"cpu": 16}}`+"\n"+
+		`{"id": "neg", "submit_s": 1, "runtime_s": 10, "request": {"cpu": -64}}`+"\n")
+	cluster := writeFile(t, dir, "c.yaml", "name: c\nnodes:\n  - {name: n0, resources: {cpu: 64}}\n")
+	out := filepath.Join(dir, "run")
+	for _, strict := range []bool{false, true} {
+		args := []string{"replay", trace, "--cluster", cluster, "--quiet", "--out", out}
+		if strict {
+			args = append(args, "--strict")
+		}
+		hostile(t, run.ExitBadInput, "t.jsonl:2: field request: job neg requests cpu: -64, a negative amount, but no node has a shortcoming or ward of cpu", 64, args...)
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("strict %v: %s exists after the refusal (%v)", strict, out, err)
+		}
+	}
+	mixed := writeFile(t, dir, "mixed.yaml", "name: c\nnodes:\n  - {name: n0, resources: {cpu: 64}}\n  - {name: n1, resources: {cpu: -16}}\n")
+	hostile(t, run.ExitBadInput, "mixed.yaml:4: nodes[1].resources.cpu: -16 is negative, but nodes[0] has cpu to offer", 64,
+		"replay", trace, "--cluster", mixed, "--quiet", "--out", out)
+	// The seeds' shortcoming: node m is short of mud, job p cancels it.
+	short := writeFile(t, dir, "short.yaml", "name: c\nnodes:\n  - {name: m, resources: {cpu: 8, mud: -5}}\n")
+	ok := writeFile(t, dir, "ok.jsonl", `{"id": "p", "submit_s": 0, "runtime_s": 10, "request": {"cpu": 2, "mud": -5}}`+"\n")
+	if _, err := execute(t, "replay", ok, "--cluster", short, "--quiet", "--out", out); err != nil {
+		t.Errorf("a shortcoming cancelled: %v", err)
+	}
+}

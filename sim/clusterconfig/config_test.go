@@ -356,6 +356,7 @@ nodes:
 		"t.yaml:5: node_groups[0].count: must be ≥ 1",
 		"t.yaml:6: node_groups[0].resorces: unknown field",
 		"t.yaml:7: node_groups[1].prefix: must not be empty",
+		"t.yaml:9: node_groups[1].resources.cpu: -4 is negative, but nodes[0] has cpu to offer: a negative amount is a shortcoming or ward, only of a resource no node offers (docs/scheduling.md, resource semantics)",
 		"t.yaml:10: node_groups[1].attributes.rack: must be a string, not a number (quote it)",
 		"t.yaml:14: nodes[1].name: node name fat is also made by nodes[0]",
 		"t.yaml:15: nodes[1].power.resource: gpu is not among the node's resources",

@@ -37,6 +37,7 @@ func (c *Config) validate(p *problems) {
 		v.node(&c.Nodes[ni], fmt.Sprintf("nodes[%d]", ni))
 	}
 	v.parents()
+	v.signs.check(p)
 	if len(c.NodeGroups)+len(c.Nodes) == 0 && !c.bad[""] {
 		p.add(c.line, "", "no nodes: add node_groups or nodes")
 	}
@@ -50,6 +51,7 @@ type validator struct {
 	totals map[string]sim.Amount
 	over   map[string]bool // resources whose total overflowed (reported once)
 	levels map[string]bool // names given as a parent: levels, which need no power
+	signs  signs
 }
 
 // parents checks that every parent names a node and that following
@@ -178,8 +180,9 @@ func (v *validator) node(n *Node, path string) {
 	v.names[n.Name] = path
 }
 
-// resources checks amounts ≥ 0 and keeps each resource's cluster total
-// within MaxAmount (n nodes have these resources).
+// resources checks amounts (within MaxAmount; each resource of one sign,
+// signs.go) and keeps each resource's cluster total within MaxAmount (n
+// nodes have these resources).
 func (v *validator) resources(w *where, qs []sim.Quantity, n int, path string) {
 	limit := sim.Units(MaxAmount)
 	for _, q := range qs {
@@ -188,6 +191,7 @@ func (v *validator) resources(w *where, qs []sim.Quantity, n int, path string) {
 			v.add(w.at(field), join(path, field), "must be at most %d", MaxAmount)
 			continue
 		}
+		v.signs.note(w, q, path)
 		t := v.totals[q.Resource]
 		if q.Amount <= 0 {
 			continue // a tag, a shortcoming or a ward adds nothing to the total

@@ -186,6 +186,11 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		if errors.As(runErr, &re) {
 			return BadInput(cfg.rewriteProblem(re))
 		}
+		var ne *sim.NegativeRequestError
+		if errors.As(runErr, &ne) {
+			return BadInput(&traces.ParseError{File: w.Name, Line: ne.Job.Line, Field: "request",
+				Err: fmt.Errorf("%w, on %s", ne, w.Cluster)})
+		}
 		return Failed(fmt.Errorf("replay of %s: %w", w.Name, runErr))
 	}
 	if decisions != nil {

@@ -144,6 +144,7 @@ func (r *Reader) Next() (*sim.Job, error) {
 			break
 		}
 		r.started, r.last = true, j.Submit
+		j.Line = line
 		return &j, nil
 	}
 	return nil, r.err
