@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +13,7 @@ import (
 	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/native"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // TestGenSameSeedSameBytes: every model and encoding gives the same bytes
@@ -122,15 +122,5 @@ func readNative(t *testing.T, path string) []*sim.Job {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	var jobs []*sim.Job
-	for {
-		j, err := r.Next()
-		if err == io.EOF {
-			return jobs
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		jobs = append(jobs, j)
-	}
+	return tracetest.All(t, r)
 }
