@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/schedsim/schedsim/internal/strictyaml"
 )
 
 // Spec chooses a strategy by name and gives its arguments. It is what the
@@ -22,11 +24,11 @@ import (
 //	    - {name: spread, weight: 2, attribute: zone}
 type Spec struct {
 	Strategy   string    `yaml:"strategy"`
-	Resources  Weights   `yaml:"resources"`
-	Attribute  string    `yaml:"attribute"`
-	Calculator string    `yaml:"calculator"`
-	Limit      Limit     `yaml:"limit"`
-	Scorers    []Scoring `yaml:"scorers"`
+	Resources  Weights   `yaml:"resources,omitempty"`
+	Attribute  string    `yaml:"attribute,omitempty"`
+	Calculator string    `yaml:"calculator,omitempty"`
+	Limit      Limit     `yaml:"limit,omitempty"`
+	Scorers    []Scoring `yaml:"scorers,omitempty"`
 	// Seed seeds random choices; the replay's --seed fills it.
 	Seed uint64 `yaml:"-"`
 }
@@ -35,27 +37,43 @@ type Spec struct {
 type Scoring struct {
 	Name       string  `yaml:"name"`
 	Weight     float64 `yaml:"weight"`
-	Resources  Weights `yaml:"resources"`
-	Attribute  string  `yaml:"attribute"`
-	Calculator string  `yaml:"calculator"`
+	Resources  Weights `yaml:"resources,omitempty"`
+	Attribute  string  `yaml:"attribute,omitempty"`
+	Calculator string  `yaml:"calculator,omitempty"`
 }
 
 // Weights is a resource → weight mapping that keeps the file's order.
 type Weights []ResourceWeight
 
-// UnmarshalYAML reads a mapping in order.
-func (w *Weights) UnmarshalYAML(v *yaml.Node) error {
-	if v.Kind != yaml.MappingNode {
-		return fmt.Errorf("line %d: want a mapping of resource: weight", v.Line)
+// UnmarshalStrict reads a mapping resource: weight in order. A list of
+// {name, weight} is read too: run.yaml files were written so before
+// Weights wrote itself as a mapping.
+func (w *Weights) UnmarshalStrict(d *strictyaml.Decoder, v *yaml.Node, path string) {
+	*w = nil
+	switch {
+	case strictyaml.IsNull(v):
+	case v.Kind == yaml.SequenceNode:
+		var list []ResourceWeight
+		d.Decode(v, path, &list)
+		*w = list
+	default:
+		d.Mapping(v, path, nil, func(name string, _, val *yaml.Node) {
+			var f float64
+			d.Decode(val, strictyaml.Join(path, name), &f)
+			*w = append(*w, ResourceWeight{Name: name, Weight: f})
+		})
 	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		var f float64
-		if err := v.Content[i+1].Decode(&f); err != nil {
-			return fmt.Errorf("line %d: %s: weight must be a number", v.Content[i+1].Line, v.Content[i].Value)
-		}
-		*w = append(*w, ResourceWeight{Name: v.Content[i].Value, Weight: f})
+}
+
+// MarshalYAML writes the mapping in order, on one line.
+func (w Weights) MarshalYAML() (any, error) {
+	m := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+	for _, rw := range w {
+		m.Content = append(m.Content,
+			&yaml.Node{Kind: yaml.ScalarNode, Value: rw.Name},
+			&yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatFloat(rw.Weight, 'g', -1, 64)})
 	}
-	return nil
+	return m, nil
 }
 
 // Limit is the candidate limit: 0 for a full scan, Auto for Nomad's
@@ -65,14 +83,22 @@ type Limit int
 // Auto asks for CandidateLimit(nodes).
 const Auto Limit = -1
 
-// UnmarshalYAML reads "auto", "none", or a count ≥ 0.
-func (l *Limit) UnmarshalYAML(v *yaml.Node) error {
+// UnmarshalStrict reads "auto", "none", or a count ≥ 0.
+func (l *Limit) UnmarshalStrict(d *strictyaml.Decoder, v *yaml.Node, path string) {
 	got, err := ParseLimit(v.Value)
-	if err != nil {
-		return fmt.Errorf("line %d: %w", v.Line, err)
+	if err != nil || v.Kind != yaml.ScalarNode {
+		d.Errorf(v, path, "want auto, none or a count ≥ 0, got %s", strictyaml.Describe(v))
+		return
 	}
 	*l = got
-	return nil
+}
+
+// MarshalYAML writes auto, or the count.
+func (l Limit) MarshalYAML() (any, error) {
+	if l == Auto {
+		return "auto", nil
+	}
+	return int(l), nil
 }
 
 // ParseLimit reads a candidate limit: auto, none, or a count ≥ 0.

@@ -94,7 +94,7 @@ type QueueSpec struct {
 type PlacementSpec struct {
 	Placement      placementConfig `yaml:"placement"`
 	CandidateLimit string          `yaml:"candidate_limit"`
-	Script         scriptConfig    `yaml:"script"`
+	Script         scriptConfig    `yaml:"script,omitempty"`
 }
 
 // EngineSpec is the engine's options: walltimes, node events, failures,
