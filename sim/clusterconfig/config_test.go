@@ -297,7 +297,7 @@ node_groups:
 	{"key twice", "nodes:\n  - name: a\n    resources:\n      cpu: 1\n      cpu: 2\n",
 		"t.yaml:5: nodes[0].resources.cpu: given twice"},
 	{"merge key", "base: &b {cpu: 1}\nnodes:\n  - name: a\n    resources: {<<: *b}\n",
-		`t.yaml:1: unknown key "base" (did you mean "name"?)`+"\nt.yaml:4: nodes[0].resources.<<: merge keys (<<) are not supported"},
+		`t.yaml:1: unknown key "base" (did you mean "name"?)` + "\nt.yaml:4: nodes[0].resources.<<: merge keys (<<) are not supported"},
 	{"not a mapping", "- a\n- b\n",
 		"t.yaml:1: a cluster file must be a mapping with node_groups and/or nodes, not a list"},
 	{"group not a mapping", "node_groups: [cn]\n",
