@@ -161,7 +161,11 @@ func setConfigKey(c *run.Spec, key string, v experiment.Value) error {
 // weightProfile writes the run's profile (its --profile, or the default)
 // with the given weights overriding the profile's.
 func weightProfile(c *run.Spec, weights map[string]float64) ([]byte, error) {
-	ps, err := c.Lattice.Profiles(c.Profile)
+	args, _ := c.Args.Get("lattice").(*lattice.Args)
+	if args == nil {
+		args = &lattice.Args{}
+	}
+	ps, err := args.Profiles(c.Profile)
 	if err != nil {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}

@@ -27,10 +27,18 @@ type Unmarshaler interface {
 	UnmarshalStrict(d *Decoder, n *yaml.Node, path string)
 }
 
+// Keyed is a struct field tagged `yaml:",inline"` that holds the keys it
+// names itself beside the struct's own (a policy's argument block, keyed
+// by the policy's registered name): Keys lists them, UnmarshalKey decodes
+// one.
+type Keyed interface {
+	Keys() []string
+	UnmarshalKey(d *Decoder, key string, n *yaml.Node, path string)
+}
+
 var (
-	strictType = reflect.TypeFor[Unmarshaler]()
-	yamlType   = reflect.TypeFor[yaml.Unmarshaler]()
-	nodeType   = reflect.TypeFor[yaml.Node]()
+	keyedType = reflect.TypeFor[Keyed]()
+	nodeType  = reflect.TypeFor[yaml.Node]()
 )
 
 // Errorf records a problem at n's line under path.
@@ -195,8 +203,20 @@ func (d *Decoder) structure(n *yaml.Node, path string, v reflect.Value) {
 		known = append(known, k)
 	}
 	d.Mapping(n, path, known, func(key string, _, val *yaml.Node) {
-		d.value(val, Join(path, key), fieldByIndex(v, fields[key]))
+		f := fieldByIndex(v, fields[key].index)
+		if fields[key].keyed {
+			f.Addr().Interface().(Keyed).UnmarshalKey(d, key, val, Join(path, key))
+			return
+		}
+		d.value(val, Join(path, key), f)
 	})
+}
+
+// field is where a key of a struct goes: the field at index, or the
+// Keyed field at index that decodes the key itself.
+type field struct {
+	index []int
+	keyed bool
 }
 
 // fieldByIndex is the field at index, allocating nil embedded pointers.
@@ -214,10 +234,10 @@ func fieldByIndex(v reflect.Value, index []int) reflect.Value {
 }
 
 // fieldsOf maps the YAML keys of struct type t, inline parts included,
-// to their field indexes: the key of `yaml:"name"`, the lower-cased
-// field name without one, none for `yaml:"-"`.
-func fieldsOf(t reflect.Type) map[string][]int {
-	out := map[string][]int{}
+// to their fields: the key of `yaml:"name"`, the lower-cased field name
+// without one, none for `yaml:"-"`, a Keyed field's keys.
+func fieldsOf(t reflect.Type) map[string]field {
+	out := map[string]field{}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if !f.IsExported() && !f.Anonymous {
@@ -226,18 +246,22 @@ func fieldsOf(t reflect.Type) map[string][]int {
 		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
 		switch {
 		case name == "-":
+		case slices.Contains(strings.Split(opts, ","), "inline") && reflect.PointerTo(f.Type).Implements(keyedType):
+			for _, k := range reflect.New(f.Type).Interface().(Keyed).Keys() {
+				out[k] = field{[]int{i}, true}
+			}
 		case slices.Contains(strings.Split(opts, ","), "inline"):
 			ft := f.Type
 			if ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
-			for k, idx := range fieldsOf(ft) {
-				out[k] = append([]int{i}, idx...)
+			for k, in := range fieldsOf(ft) {
+				out[k] = field{append([]int{i}, in.index...), in.keyed}
 			}
 		case name == "":
-			out[strings.ToLower(f.Name)] = []int{i}
+			out[strings.ToLower(f.Name)] = field{index: []int{i}}
 		default:
-			out[name] = []int{i}
+			out[name] = field{index: []int{i}}
 		}
 	}
 	return out

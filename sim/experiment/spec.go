@@ -67,7 +67,8 @@ type Trace struct {
 	// without its extensions).
 	Name string `yaml:"name,omitempty"`
 	Path string `yaml:"path"`
-	// Format forces the trace format: swf, batsim or native.
+	// Format forces the trace format: a name of the format registry
+	// (traces/formats), as --trace-format.
 	Format string `yaml:"format,omitempty"`
 }
 

@@ -194,7 +194,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 			return Failed(err)
 		}
 	}
-	if err := writeLatticeTables(rec, sched, cluster, engine.Now()); err != nil {
+	if err := writeOrderTables(cfg, rec, sched, cluster, engine.Now()); err != nil {
 		rec.Abort()
 		return Failed(err)
 	}
