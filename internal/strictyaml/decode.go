@@ -381,3 +381,54 @@ func Describe(n *yaml.Node) string {
 	// quoted, a message stays on one line.
 	return "a value tagged " + fmt.Sprintf("%q", n.ShortTag())
 }
+
+// ScalarOf is the value of key in the mapping n when it is a scalar, ""
+// otherwise: the name a block is typed by (a strategy's), read before
+// the block is decoded.
+func ScalarOf(n *yaml.Node, key string) string {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if v := Resolve(n.Content[i+1]); n.Content[i].Value == key && v != nil && v.Kind == yaml.ScalarNode && !IsNull(v) {
+			return v.Value
+		}
+	}
+	return ""
+}
+
+// Split parts the mapping n into the pairs whose key is one of keys and
+// the others, each in file order (a block whose keys are partly its own,
+// partly a typed part's).
+func Split(n *yaml.Node, keys []string) (own, rest *yaml.Node) {
+	own = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	rest = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if n = Resolve(n); n == nil || n.Kind != yaml.MappingNode {
+		return own, rest
+	}
+	own.Line, rest.Line = n.Line, n.Line
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		into := rest
+		if slices.Contains(keys, n.Content[i].Value) {
+			into = own
+		}
+		into.Content = append(into.Content, n.Content[i], n.Content[i+1])
+	}
+	return own, rest
+}
+
+// KeysOf are the YAML keys of the struct v points to, sorted; none for
+// nil.
+func KeysOf(v any) []string {
+	t := reflect.TypeOf(v)
+	if v == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	var keys []string
+	for k := range fieldsOf(t.Elem()) {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

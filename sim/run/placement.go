@@ -34,7 +34,7 @@ func (p placementConfig) MarshalYAML() (any, error) {
 	if p.Spec.Strategy == "" {
 		p.Spec.Strategy = p.String()
 	}
-	if p.Resources == nil && p.Attribute == "" && p.Calculator == "" && p.Limit == 0 && len(p.Scorers) == 0 {
+	if p.Args == nil && p.Limit == 0 && len(p.Scorers) == 0 {
 		return p.Spec.Strategy, nil
 	}
 	return p.Spec, nil
