@@ -1,9 +1,8 @@
-package run_test
+package run
 
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,7 +16,6 @@ import (
 	"github.com/schedsim/schedsim/policies/registry"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/experiment"
-	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/formats"
 )
@@ -151,7 +149,7 @@ func write(t *testing.T, path, text string) {
 
 // replaySpec loads the spec file text (beside the trace), replays it and
 // returns its jobs table by job id.
-func replaySpec(t *testing.T, dir, name, text string, opt run.Options) map[string]map[string]string {
+func replaySpec(t *testing.T, dir, name, text string, opt Options) map[string]map[string]string {
 	t.Helper()
 	path := filepath.Join(dir, name+".yaml")
 	write(t, path, text)
@@ -160,9 +158,9 @@ func replaySpec(t *testing.T, dir, name, text string, opt run.Options) map[strin
 
 // replayFile replays the spec file at path into out and returns its jobs
 // table by job id.
-func replayFile(t *testing.T, path, out string, opt run.Options) map[string]map[string]string {
+func replayFile(t *testing.T, path, out string, opt Options) map[string]map[string]string {
 	t.Helper()
-	spec, err := run.Load(path)
+	spec, err := Load(path)
 	if err == nil {
 		err = spec.Validate()
 	}
@@ -170,24 +168,11 @@ func replayFile(t *testing.T, path, out string, opt run.Options) map[string]map[
 		t.Fatal(err)
 	}
 	spec.Format, spec.Quiet, spec.Out = "csv", true, out
-	if err := run.Replay(context.Background(), &spec, opt); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(filepath.Join(spec.Out, "jobs.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
+	if err := Replay(context.Background(), &spec, opt); err != nil {
 		t.Fatal(err)
 	}
 	jobs := map[string]map[string]string{}
-	for _, r := range rows[1:] {
-		row := map[string]string{}
-		for i, h := range rows[0] {
-			row[h] = r[i]
-		}
+	for _, row := range readJobs(t, out) {
 		jobs[row["job_id"]] = row
 	}
 	return jobs
@@ -202,17 +187,17 @@ func TestAddTraceFormat(t *testing.T) {
 		t.Errorf("run name %q", got)
 	}
 	// Without a cluster it is refused, naming the format.
-	spec := run.Default()
+	spec := Default()
 	spec.Trace = filepath.Join(dir, "four.lines")
-	if _, err := run.OpenWorkload(&spec, nil); err == nil || !strings.Contains(err.Error(), "this test-lines trace carries no cluster") {
+	if _, err := OpenWorkload(&spec, nil); err == nil || !strings.Contains(err.Error(), "this test-lines trace carries no cluster") {
 		t.Errorf("no cluster: %v", err)
 	}
 	// Two runs of a sweep share one read (the trace cache), and a sweep
 	// may name the format.
-	cache := run.NewTraceCache()
+	cache := NewTraceCache()
 	before := linesOpens.Load()
 	for _, q := range []string{"fcfs", "sjf"} {
-		jobs := replaySpec(t, dir, q, "trace: four.lines\ncluster: cluster.yaml\nbackfill: none\nqueue: "+q+"\n", run.Options{Traces: cache})
+		jobs := replaySpec(t, dir, q, "trace: four.lines\ncluster: cluster.yaml\nbackfill: none\nqueue: "+q+"\n", Options{Traces: cache})
 		if len(jobs) != 4 || jobs["d"]["state"] != "completed" {
 			t.Errorf("%s: %v", q, jobs)
 		}
@@ -231,13 +216,13 @@ func TestAddQueueOrderWithArgs(t *testing.T) {
 	// On one node the order decides who follows a: b (FCFS), or d, then
 	// c, then b (lifo).
 	base := "trace: four.lines\ncluster: one.yaml\nbackfill: none\nqueue: test-lifo\n"
-	fifo := replaySpec(t, dir, "fifo", base, run.Options{})
-	lifo := replaySpec(t, dir, "lifo", base+"test-lifo: {lifo: true}\n", run.Options{})
+	fifo := replaySpec(t, dir, "fifo", base, Options{})
+	lifo := replaySpec(t, dir, "lifo", base+"test-lifo: {lifo: true}\n", Options{})
 	if fifo["b"]["start_s"] != "100" || lifo["d"]["start_s"] != "100" || lifo["b"]["start_s"] != "120" {
 		t.Errorf("fifo b starts %s, lifo d %s and b %s; want 100, 100, 120", fifo["b"]["start_s"], lifo["d"]["start_s"], lifo["b"]["start_s"])
 	}
 	// run.yaml carries the block; replaying it reproduces the run.
-	again := replayFile(t, filepath.Join(dir, "lifo", "run.yaml"), filepath.Join(dir, "again"), run.Options{})
+	again := replayFile(t, filepath.Join(dir, "lifo", "run.yaml"), filepath.Join(dir, "again"), Options{})
 	for id, row := range lifo {
 		if again[id]["start_s"] != row["start_s"] {
 			t.Errorf("run.yaml replay: %s starts %s, was %s", id, again[id]["start_s"], row["start_s"])
@@ -245,24 +230,19 @@ func TestAddQueueOrderWithArgs(t *testing.T) {
 	}
 	// The block is decoded strictly and validated by the order.
 	bad := filepath.Join(dir, "bad.yaml")
-	write(t, bad, "queue: test-lifo\ntest-lifo:\n  lifo: yes please\n  max_queu: 3\n")
-	_, err := run.Load(bad)
+	err := loadText(t, bad, "queue: test-lifo\ntest-lifo:\n  lifo: yes please\n  max_queu: 3\n", false)
 	want := bad + ":3: test-lifo.lifo: want true or false, got \"yes please\"\n" +
 		bad + ":4: unknown key \"test-lifo.max_queu\" (did you mean \"test-lifo.max_queue\"?)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
-	write(t, bad, "queue: test-lifo\ntest-lifo: {max_queue: -1}\n")
-	spec, err := run.Load(bad)
-	if err == nil {
-		err = spec.Validate()
-	}
+	err = loadText(t, bad, "queue: test-lifo\ntest-lifo: {max_queue: -1}\n", true)
 	if err == nil || !strings.Contains(err.Error(), bad+":2: test-lifo: max_queue: want ≥ 0, got -1") {
 		t.Errorf("validate: %v", err)
 	}
 	// A Go program sets the typed block directly.
-	spec = run.Default()
-	run.ArgsOf[lifoArgs](&spec, "test-lifo").LIFO = true
+	spec := Default()
+	ArgsOf[lifoArgs](&spec, "test-lifo").LIFO = true
 	if a, ok := spec.Args.Get("test-lifo").(*lifoArgs); !ok || !a.LIFO {
 		t.Errorf("ArgsOf: %+v", spec.Args.Get("test-lifo"))
 	}
@@ -272,29 +252,36 @@ func TestAddPlacementStrategyWithArgs(t *testing.T) {
 	dir := extendDir(t)
 	base := "trace: four.lines\ncluster: cluster.yaml\nbackfill: none\nplacement:\n  strategy: test-skip\n"
 	for skip, want := range map[int]string{0: "0", 2: "2"} { // node indexes
-		jobs := replaySpec(t, dir, "skip"+strconv.Itoa(skip), base+"  skip: "+strconv.Itoa(skip)+"\n", run.Options{})
+		jobs := replaySpec(t, dir, "skip"+strconv.Itoa(skip), base+"  skip: "+strconv.Itoa(skip)+"\n", Options{})
 		if jobs["a"]["node_list"] != want {
 			t.Errorf("skip %d: a on %q, want %s", skip, jobs["a"]["node_list"], want)
 		}
 	}
 	bad := filepath.Join(dir, "bad.yaml")
-	write(t, bad, base+"  skp: 1\n  calculator: cpu\n")
-	_, err := run.Load(bad)
+	err := loadText(t, bad, base+"  skp: 1\n  calculator: cpu\n", false)
 	want := bad + ":6: unknown key \"placement.skp\" (did you mean \"placement.skip\"?)\n" +
 		bad + ":7: placement.calculator: strategy test-skip does not take it"
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 	write(t, bad, "trace: four.lines\ncluster: cluster.yaml\nplacement: {strategy: test-skip, skip: -1}\n")
-	spec, err := run.Load(bad)
-	if err == nil {
-		err = spec.Validate()
-	}
+	spec, err := Load(bad)
 	if err == nil {
 		spec.Out, spec.Quiet = filepath.Join(dir, "neg"), true
-		err = run.Replay(context.Background(), &spec, run.Options{})
+		err = Replay(context.Background(), &spec, Options{})
 	}
 	if err == nil || !strings.Contains(err.Error(), "placement test-skip: skip: want ≥ 0, got -1") {
 		t.Errorf("validate: %v", err)
 	}
+}
+
+// loadText writes text to path and loads it, validating it too when
+// validate is set: the problems a user is told.
+func loadText(t *testing.T, path, text string, validate bool) error {
+	write(t, path, text)
+	spec, err := Load(path)
+	if err == nil && validate {
+		err = spec.Validate()
+	}
+	return err
 }
