@@ -43,6 +43,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/schedsim/schedsim/internal/strictyaml"
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/policies/script"
@@ -241,10 +242,8 @@ func decodeScenario(data []byte) (*scenario, *yaml.Node, error) {
 			return nil, nil, fmt.Errorf("line %d: expect must be the last key", top.Content[i].Line)
 		}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var sc scenario
-	if err := dec.Decode(&sc); err != nil {
+	if err := strictyaml.Unmarshal("scenario", data, &sc); err != nil {
 		return nil, nil, err
 	}
 	if sc.Cluster.Kind == 0 {

@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/schedsim/schedsim/internal/strictyaml"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/run"
@@ -143,37 +144,35 @@ func loadSpace(path string) (*space, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--space: %w", err)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	root, err := strictyaml.Parse(path, data)
+	if err != nil {
+		return nil, err
 	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+	if root == nil || root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:1: want a mapping with axes: (and optionally base:)", path)
 	}
 	s := &space{file: path}
-	root := doc.Content[0]
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		switch k.Value {
+	d := strictyaml.NewDecoder(path)
+	d.Mapping(root, "", []string{"base", "axes"}, func(key string, _, v *yaml.Node) {
+		switch key {
 		case "base":
 			if v.Kind != yaml.MappingNode {
-				return nil, fmt.Errorf("%s:%d: base: want a mapping of run spec keys", path, v.Line)
+				d.Errorf(v, key, "want a mapping of run spec keys")
+				return
 			}
 			s.base = v
 		case "axes":
-			if v.Kind != yaml.MappingNode {
-				return nil, fmt.Errorf("%s:%d: axes: want a mapping of run spec keys to lists of values", path, v.Line)
-			}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				ak, av := v.Content[j], v.Content[j+1]
+			d.Mapping(v, key, nil, func(ak string, _, av *yaml.Node) {
 				if av.Kind != yaml.SequenceNode || len(av.Content) == 0 {
-					return nil, fmt.Errorf("%s:%d: axes.%s: want a list of values", path, av.Line, ak.Value)
+					d.Errorf(av, "axes."+ak, "want a list of values")
+					return
 				}
-				s.axes = append(s.axes, axis{key: ak.Value, values: av.Content})
-			}
-		default:
-			return nil, fmt.Errorf("%s:%d: unknown key %q (known: base, axes)", path, k.Line, k.Value)
+				s.axes = append(s.axes, axis{key: ak, values: av.Content})
+			})
 		}
+	})
+	if err := d.Err(); err != nil {
+		return nil, err
 	}
 	if len(s.axes) == 0 {
 		return nil, fmt.Errorf("%s: no axes: nothing to search", path)

@@ -71,7 +71,7 @@ func TestPlacementReplay(t *testing.T) {
 	// Errors in the placement block are reported with their line.
 	os.WriteFile(cfg, []byte("placement:\n  strategy: binpack\n  rubrik: {cpu: 1}\n"), 0o644)
 	_, err := execute(t, "replay", "--config", cfg)
-	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), "line 3: placement.rubrik: unknown field") {
+	if exitCode(err) != run.ExitBadInput || !strings.Contains(err.Error(), `run.yaml:3: unknown key "placement.rubrik"`) {
 		t.Errorf("unknown placement key: got %v", err)
 	}
 }

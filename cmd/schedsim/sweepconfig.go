@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/schedsim/schedsim/internal/strictyaml"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/sim/experiment"
@@ -34,23 +34,8 @@ func baseReplayConfig(spec *experiment.Spec) (run.Spec, error) {
 	if len(spec.ReplayKeys()) == 0 {
 		return cfg, nil
 	}
-	data, err := os.ReadFile(spec.File)
-	if err != nil {
+	if err := cfg.Overlay(spec.File, &spec.Replay); err != nil {
 		return cfg, err
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return cfg, fmt.Errorf("%s: %s", spec.File, strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	if len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode {
-		root := doc.Content[0]
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			if root.Content[i].Value == "replay" {
-				if err := cfg.Overlay(spec.File, root.Content[i+1]); err != nil {
-					return cfg, err
-				}
-			}
-		}
 	}
 	run.ResolvePaths(spec.Dir, &cfg)
 	return cfg, nil
@@ -161,15 +146,14 @@ func setConfigKey(c *run.Spec, key string, v experiment.Value) error {
 	for i := len(parts) - 1; i >= 0; i-- {
 		node = map[string]any{parts[i]: node}
 	}
-	data, err := yaml.Marshal(node)
-	if err != nil {
+	var doc yaml.Node
+	if err := doc.Encode(node); err != nil {
 		return err
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  ")
-		return fmt.Errorf("%s = %s: not a replay setting of that type (the keys of schedsim replay --config): %s", key, v, strings.TrimPrefix(msg, "line 1: "))
+	d := strictyaml.NewDecoder(key)
+	d.Decode(&doc, "", c)
+	if ps := d.Problems(); len(ps) > 0 {
+		return fmt.Errorf("%s = %s: not a replay setting of that type (the keys of schedsim replay --config): %s", key, v, strings.TrimPrefix(ps[0].Error(), key+": "))
 	}
 	return nil
 }
@@ -177,7 +161,11 @@ func setConfigKey(c *run.Spec, key string, v experiment.Value) error {
 // weightProfile writes the run's profile (its --profile, or the default)
 // with the given weights overriding the profile's.
 func weightProfile(c *run.Spec, weights map[string]float64) ([]byte, error) {
-	ps, err := c.Lattice.Profiles(c.Profile)
+	args, _ := c.Args.Get("lattice").(*lattice.Args)
+	if args == nil {
+		args = &lattice.Args{}
+	}
+	ps, err := args.Profiles(c.Profile)
 	if err != nil {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}

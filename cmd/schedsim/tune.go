@@ -296,7 +296,7 @@ func (e *evaluator) replay(i int, profile, dir string) (map[string]float64, latt
 	cfg := e.runs[i].cfg
 	cfg.Profile, cfg.Out, cfg.Format, cfg.Quiet, cfg.Explain = profile, dir, metrics.FormatCSV, true, false
 	var sched *lattice.Scheduler
-	cfg.Lattice.Probe = func(s *lattice.Scheduler) { sched = s }
+	run.ArgsOf[lattice.Args](&cfg, "lattice").Probe = func(s *lattice.Scheduler) { sched = s }
 	defer os.RemoveAll(dir)
 	if err := run.Replay(e.ctx, &cfg, run.Options{Traces: e.traces}); err != nil {
 		return nil, lattice.FactorVariation{}, fmt.Errorf("run %s: %w", e.runs[i].Key, err)
@@ -405,7 +405,8 @@ func writeBestSpecs(dir string, res *tune.Result, runs []sweepRun) error {
 	}
 	for i, r := range runs {
 		cfg := r.cfg
-		cfg.Out, cfg.Quiet, cfg.Lattice.Probe = "", false, nil
+		cfg.Out, cfg.Quiet = "", false
+		run.ArgsOf[lattice.Args](&cfg, "lattice").Probe = nil
 		if err := relativeTo(dir, &cfg); err != nil {
 			return err
 		}
@@ -469,7 +470,7 @@ func relativeTo(dir string, c *run.Spec) error {
 	if err != nil {
 		return err
 	}
-	paths := append([]*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Price, &c.Carbon}, c.Lattice.Paths()...)
+	paths := append([]*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Price, &c.Carbon}, run.ArgsOf[lattice.Args](c, "lattice").Paths()...)
 	if lattice.IsProfileFile(c.Profile) {
 		paths = append(paths, &c.Profile)
 	}

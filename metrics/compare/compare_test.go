@@ -239,7 +239,7 @@ utilization: [1, 2]
 		`tol.yaml:3: mean_bsld: given twice (first on line 1)`,
 		`tol.yaml:4: no known direction for "custom_metric": say lower, higher or near1`,
 		`tol.yaml:5: jobs_killed.direction: want lower, higher or near1, got "down"`,
-		`tol.yaml:6: energy_kwh: unknown key "tol" (known: tolerance, direction)`,
+		`tol.yaml:6: unknown key "energy_kwh.tol" (did you mean "energy_kwh.tolerance"?)`,
 		`tol.yaml:7: utilization: want a tolerance (5%, 0.02, off) or {tolerance, direction}`,
 	}
 	if got := strings.Split(err.Error(), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -252,7 +252,7 @@ utilization: [1, 2]
 	if len(ms) != 3 || ms[0].Tolerance != (Tolerance{Value: 3, Relative: true}) || !ms[1].Tolerance.Off || ms[2].Direction != Higher || ms[2].Tolerance.Value != 0.5 {
 		t.Errorf("%+v", ms)
 	}
-	if _, err := ParseFile("bad.yaml", []byte("a: [\n")); err == nil || !strings.HasPrefix(err.Error(), "bad.yaml: line") {
+	if _, err := ParseFile("bad.yaml", []byte("a: [\n")); err == nil || !strings.HasPrefix(err.Error(), "bad.yaml: bad YAML: line 1: ") {
 		t.Errorf("syntax error: %v", err)
 	}
 }

@@ -1,10 +1,8 @@
 package compare
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"sort"
@@ -12,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/schedsim/schedsim/internal/strictyaml"
 )
 
 // Direction says which way a metric improves.
@@ -324,12 +324,12 @@ func ParseFile(file string, data []byte) ([]Metric, error) {
 
 // parseTolerancesFile is ParseFile with the file's targets.
 func parseTolerancesFile(file string, data []byte) ([]Metric, []Target, error) {
-	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil, fmt.Errorf("%s: empty tolerances file", file)
-		}
-		return nil, nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+	root, err := strictyaml.Parse(file, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if root == nil {
+		return nil, nil, fmt.Errorf("%s: empty tolerances file", file)
 	}
 	type lineErr struct {
 		line int
@@ -339,7 +339,6 @@ func parseTolerancesFile(file string, data []byte) ([]Metric, []Target, error) {
 	fail := func(n *yaml.Node, format string, args ...any) {
 		errs = append(errs, lineErr{n.Line, fmt.Sprintf(format, args...)})
 	}
-	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		return nil, nil, fmt.Errorf("%s:%d: want a mapping of metric names to tolerances", file, root.Line)
 	}
@@ -385,7 +384,7 @@ func parseTolerancesFile(file string, data []byte) ([]Metric, []Target, error) {
 						bad = true
 					}
 				default:
-					fail(fk, "%s: unknown key %q (known: tolerance, direction)", name, fk.Value)
+					fail(fk, "%s", strictyaml.UnknownKey(name, fk.Value, []string{"tolerance", "direction"}))
 					bad = true
 				}
 			}

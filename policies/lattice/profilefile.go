@@ -1,10 +1,8 @@
 package lattice
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"sort"
@@ -12,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/schedsim/schedsim/internal/strictyaml"
 )
 
 // ProfileFile is a user profile file:
@@ -50,16 +50,15 @@ func LoadProfileFile(path string) (*ProfileFile, error) {
 // negative, not numbers or not finite, profiles whose weights are all zero,
 // names that redefine a built-in profile, queues naming no profile.
 func ParseProfiles(data []byte) (*ProfileFile, error) {
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("empty profile file")
-		}
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+	root, err := strictyaml.Parse("", data)
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), ": ")) // the caller names the file
+	}
+	if root == nil {
+		return nil, errors.New("empty profile file")
 	}
 	p := &profileParser{pf: &ProfileFile{Profiles: map[string]Profile{}, Queues: map[string]string{}}}
-	p.file(&doc)
+	p.file(root)
 	if len(p.errs) == 0 {
 		p.resolve()
 	}
@@ -130,7 +129,7 @@ func (p *profileParser) file(doc *yaml.Node) {
 				p.queueLine[q.Value] = name.Line
 			})
 		default:
-			p.errorf(k, "unknown key %q (known: profile, profiles, queues)", k.Value)
+			p.errorf(k, "%s", strictyaml.UnknownKey("", k.Value, []string{"profile", "profiles", "queues"}))
 		}
 	})
 }
@@ -183,7 +182,7 @@ func (p *profileParser) profile(name, body *yaml.Node) {
 				p.errorf(v, "profile %s: conformance: want preferred or required, got %q", name.Value, v.Value)
 			}
 		default:
-			p.errorf(k, "profile %s: unknown key %q (known: weights, conformance)", name.Value, k.Value)
+			p.errorf(k, "profile %s: %s", name.Value, strictyaml.UnknownKey("", k.Value, []string{"weights", "conformance"}))
 		}
 	})
 	zero := true

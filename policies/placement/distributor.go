@@ -58,7 +58,7 @@ func NewRoundRobin(nodes []Node) (*Distributor, error) {
 // NewBinPack packs loads, biggest first by the rubric, onto the node with
 // the least room by the rubric, ties by node name.
 func NewBinPack(rubric map[string]float64, nodes []Node) (*Distributor, error) {
-	return newDistributor(nodes, Spec{Strategy: "binpack", Resources: sortedWeights(rubric)})
+	return newDistributor(nodes, Spec{Strategy: "binpack", Args: &ResourceArgs{Resources: sortedWeights(rubric)}})
 }
 
 func newDistributor(nodes []Node, spec Spec) (*Distributor, error) {
@@ -82,15 +82,17 @@ func newDistributor(nodes []Node, spec Spec) (*Distributor, error) {
 	// The rubric may name resources no node has: they score 0.
 	var rubric []ResourceWeight
 	var known Weights
-	for _, w := range spec.Resources {
+	for _, w := range resources(spec.Args) {
 		if have[w.Name] {
 			known = append(known, w)
 		}
 		rubric = append(rubric, w)
 	}
-	spec.Resources = known
 	if spec.Strategy == "binpack" && len(known) == 0 {
-		spec.Resources = Weights{{Name: c.Resources[0], Weight: 0}}
+		known = Weights{{Name: c.Resources[0], Weight: 0}}
+	}
+	if spec.Args != nil || known != nil {
+		spec.Args = &ResourceArgs{Resources: known}
 	}
 	p, err := Build(c, spec)
 	if err != nil {

@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/schedsim/schedsim/policies/gpu"
@@ -355,7 +356,7 @@ func taskModels(t *Task) []string {
 	}
 	var both []string
 	for _, m := range sel {
-		if contains(lab, m) {
+		if slices.Contains(lab, m) {
 			both = append(both, m)
 		}
 	}

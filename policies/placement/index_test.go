@@ -28,7 +28,7 @@ func TestIndexMatchesScan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			spec := Spec{Strategy: name, Scorers: []Scoring{{Name: "spread", Weight: 0.5, Attribute: "zone"}}}
+			spec := Spec{Strategy: name, Scorers: []Scoring{{Name: "spread", Weight: 0.5, Args: &AttributeArgs{Attribute: "zone"}}}}
 			fast, err := Build(c, spec)
 			if err != nil {
 				t.Fatal(err)

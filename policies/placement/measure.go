@@ -71,7 +71,7 @@ func fillTo(c *sim.Cluster, l *Ledger, share float64) {
 func syntheticPipeline(c *sim.Cluster, limit Limit) (*Pipeline, error) {
 	return Build(c, Spec{Strategy: "least-allocated", Limit: limit, Scorers: []Scoring{
 		{Name: "balanced-allocation", Weight: 1},
-		{Name: "spread", Weight: 1, Attribute: "zone"},
+		{Name: "spread", Weight: 1, Args: &AttributeArgs{Attribute: "zone"}},
 	}})
 }
 

@@ -186,12 +186,12 @@ func randomSpec(rng *rand.Rand, name string) Spec {
 	s := Spec{Strategy: name, Seed: rng.Uint64()}
 	switch name {
 	case "binpack":
-		s.Resources = Weights{{Name: "cpu", Weight: 1}, {Name: "mem", Weight: 0.5}}
+		s.Args = &ResourceArgs{Resources: Weights{{Name: "cpu", Weight: 1}, {Name: "mem", Weight: 0.5}}}
 	case "fenzo":
-		s.Calculator = []string{"cpu", "mem", "cpu+mem", "none"}[rng.IntN(4)]
+		s.Args = &CalculatorArgs{Calculator: []string{"cpu", "mem", "cpu+mem", "none"}[rng.IntN(4)]}
 	}
 	if rng.IntN(3) == 0 {
-		s.Scorers = append(s.Scorers, Scoring{Name: "spread", Weight: 1, Attribute: "zone"},
+		s.Scorers = append(s.Scorers, Scoring{Name: "spread", Weight: 1, Args: &AttributeArgs{Attribute: "zone"}},
 			Scoring{Name: "taint-preference", Weight: 2})
 	}
 	if rng.IntN(3) == 0 {

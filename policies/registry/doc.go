@@ -6,7 +6,12 @@
 // validates against it, the commands build from it, and `schedsim
 // policies` and every --help print it.
 //
-// Adding a queue order is its package (with an Args type holding its YAML
-// arguments and their Validate), its test, and one entry in orders.go; a
-// placement strategy is one entry in policies/placement's registry.
+// A queue order's arguments are its own type (Order.NewArgs), decoded
+// strictly from the run spec's block named after the order; what an
+// order adds to a run beyond its scheduler — its flags, its tenants, its
+// own tables — are hooks of its entry, so no caller names an order.
+// Adding a queue order is its package (with its arguments type and their
+// validation), its test, and one entry in orders.go (RegisterQueue from
+// outside); a placement strategy is one entry in policies/placement's
+// registry (RegisterStrategy). docs/development.md gives the steps.
 package registry

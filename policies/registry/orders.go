@@ -5,9 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/pflag"
+
+	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
-	"github.com/schedsim/schedsim/policies/lattice"
-	"github.com/schedsim/schedsim/policies/multifactor"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/sim"
 )
@@ -19,9 +20,9 @@ type Env struct {
 	// Pipeline is the run's placement pipeline; nil for the plain first
 	// fit.
 	Pipeline *placement.Pipeline
-	// Args are the order's arguments: the spec block named by the
-	// order's ArgsKey (nil when it has none).
-	Args any
+	// Args are the order's typed arguments (its NewArgs, decoded from
+	// the spec block named after it; nil when it takes none).
+	Args Args
 	// Profile is --profile, for the orders that read a weight profile.
 	Profile string
 	// Batch are the batch scheduler's options (conservative's
@@ -29,18 +30,26 @@ type Env struct {
 	Batch policies.Options
 }
 
+// Args are a queue order's typed arguments: a pointer to a struct with
+// YAML tags, read strictly from the run spec's block named after the
+// order. IsZero says the block sets nothing (run.yaml then leaves it out,
+// and a run of another order may not give it). Arguments that name files
+// implement Paths (relative paths are resolved against the spec file).
+type Args interface {
+	IsZero() bool
+}
+
 // Order is a registered queue order.
 type Order struct {
 	Name string
 	Doc  string
-	// ArgsKey is the spec block holding the order's arguments ("" for
-	// none); NewArgs returns its zero value, a pointer to a struct with
-	// YAML tags.
-	ArgsKey string
-	NewArgs func() any
+	// NewArgs returns the zero value of the order's arguments; nil for an
+	// order that takes none.
+	NewArgs func() Args
 	// Validate checks the arguments (and the profile) of a run that
-	// chose this order; each error names its key inside the block.
-	Validate func(args any, profile string, backfill policies.Backfill) []error
+	// chose this order; each error names its key inside the block, or
+	// starts "profile: " for --profile.
+	Validate func(args Args, profile string, backfill policies.Backfill) []error
 	// Build returns the run's scheduler and the engine's queue order
 	// (nil for an order that ranks the queue itself, so the engine keeps
 	// arrival order).
@@ -48,16 +57,27 @@ type Order struct {
 	// ChoosesNodes: the order places jobs itself, so placement settings
 	// do not apply.
 	ChoosesNodes bool
+	// Profiles: the order ranks by a weight profile (--profile, a
+	// sweep's profiles axis and its w_<factor> parameters).
+	Profiles bool
+	// Flags binds the order's own flags on the replay's flag set; args
+	// returns the run's arguments to set (nil: none).
+	Flags func(fs *pflag.FlagSet, args func() Args)
+	// Tenants are the tenants the metrics count by (tenants table, Jain
+	// columns) when the order defines its own, given --tenants; nil:
+	// --tenants alone.
+	Tenants func(args Args, tenants string) (key string, buckets int, shares map[string]float64)
+	// Tables writes the order's own tables once the run has ended (nil:
+	// none), from the scheduler Build returned.
+	Tables func(rec *metrics.Recorder, sched sim.Scheduler, c *sim.Cluster, end sim.Time) error
 }
 
 // orders is the registry of queue orders, in the order they are listed.
 var orders = []Order{
 	{Name: "fcfs", Doc: "first come, first served: submit time, then trace order", Build: batch(policies.FCFS)},
 	{Name: "sjf", Doc: "shortest job first by requested walltime (runtime when unknown), then FCFS", Build: batch(policies.SJF)},
-	{Name: "multifactor", Doc: "Slurm's multifactor priority: age, fair share, job size, partition, QOS (multifactor: block, or its slurm_conf)",
-		ArgsKey: "multifactor", NewArgs: func() any { return &multifactor.Config{} }, Validate: validateMultifactor, Build: buildMultifactor},
-	{Name: "lattice", Doc: "Lattice's multi-factor score Σ wᵢ·fᵢ (--profile; lattice: block in --config), topology-aware, power-capped, with backfill",
-		ArgsKey: "lattice", NewArgs: func() any { return &lattice.Args{} }, Validate: validateLattice, Build: buildLattice, ChoosesNodes: true},
+	multifactorOrder,
+	latticeOrder,
 }
 
 // batch is the batch scheduler over the queue the engine keeps in order.
@@ -68,60 +88,21 @@ func batch(less policies.Order) func(env Env) (sim.Scheduler, policies.Order, er
 	}
 }
 
-func validateMultifactor(args any, _ string, _ policies.Backfill) []error {
-	if _, _, err := args.(*multifactor.Config).Resolve(""); err != nil {
-		return []error{err}
-	}
-	return nil
-}
-
-// buildMultifactor re-ranks the queue at every pass (priorities age), in
-// front of the batch scheduler of the run's backfill.
-func buildMultifactor(env Env) (sim.Scheduler, policies.Order, error) {
-	cfg, _, err := env.Args.(*multifactor.Config).Resolve("")
-	if err != nil {
-		return nil, nil, err
-	}
-	o, err := multifactor.New(cfg, env.Cluster)
-	if err != nil {
-		return nil, nil, err
-	}
-	inner, err := policies.NewBatchWith(env.Backfill, env.Cluster, env.Pipeline, env.Batch)
-	if err != nil {
-		return nil, nil, err
-	}
-	return o.Wrap(inner), o.Less, nil
-}
-
-func validateLattice(args any, profile string, backfill policies.Backfill) []error {
-	errs := args.(*lattice.Args).Validate(profile)
-	if backfill == policies.Conservative {
-		errs = append(errs, fmt.Errorf("backfill conservative: the lattice queue holds one reservation (easy) or none"))
-	}
-	return errs
-}
-
-func buildLattice(env Env) (sim.Scheduler, policies.Order, error) {
-	s, err := env.Args.(*lattice.Args).Build(env.Cluster, env.Profile, env.Backfill == policies.NoBackfill)
-	return s, nil, err
-}
-
 // RegisterQueue adds a queue order written outside this repository: runs
 // then choose it by name (--queue, queue: in a spec, a sweep's queue axis)
 // like the built-in ones. Build returns its sim.Scheduler, which sees the
 // engine through sim.Context and starts jobs with Context.Start, and the
-// engine's queue order (nil: arrival order). The name must be new, and an
-// order registered at run time reads no spec block (ArgsKey ""). Register
-// before validating or replaying, from an init function or main: the
-// registry is not guarded against concurrent runs.
+// engine's queue order (nil: arrival order). The name must be new; with
+// NewArgs, the spec block named after the order holds its arguments,
+// decoded strictly like the built-in ones. Register before validating or
+// replaying, from an init function or main: the registry is not guarded
+// against concurrent runs.
 func RegisterQueue(o Order) error {
 	switch {
 	case o.Name == "" || strings.ContainsAny(o.Name, " \t\n,"):
 		return fmt.Errorf("queue order name %q: want a word", o.Name)
 	case o.Build == nil:
 		return fmt.Errorf("queue order %q: Build is nil", o.Name)
-	case o.ArgsKey != "":
-		return fmt.Errorf("queue order %q: ArgsKey %q: an order registered at run time reads no spec block", o.Name, o.ArgsKey)
 	}
 	if _, err := LookupOrder(o.Name); err == nil {
 		return fmt.Errorf("queue order %q is already registered", o.Name)

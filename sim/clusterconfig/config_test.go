@@ -219,19 +219,19 @@ var errCases = []struct {
 	name, in, want string
 }{
 	{"unknown top key", "nodes: [{name: a}]\nnode_group: []\n",
-		"t.yaml:2: node_group: unknown field"},
+		`t.yaml:2: unknown key "node_group" (did you mean "node_groups"?)`},
 	{"key with a line break, quoted in the message", "nodes: [{name: a}]\n\"node\\ngroups\": []\n",
-		`t.yaml:2: "node\ngroups": unknown field`},
+		`t.yaml:2: unknown key "\"node\\ngroups\"" (did you mean "node_groups"?)`},
 	{"unknown group key", `
 node_groups:
   - prefix: cn
     count: 2
     resorces: {cpu: 1}
-`, "t.yaml:5: node_groups[0].resorces: unknown field"},
+`, `t.yaml:5: unknown key "node_groups[0].resorces" (did you mean "node_groups[0].resources"?)`},
 	{"unknown node key", "nodes:\n  - name: a\n    atributes: {}\n",
-		"t.yaml:3: nodes[0].atributes: unknown field"},
+		`t.yaml:3: unknown key "nodes[0].atributes" (did you mean "nodes[0].attributes"?)`},
 	{"unknown power key", "power: {idle_w: 1, max_w: 2, idle: 3}\nnodes: [{name: a}]\n",
-		"t.yaml:1: power.idle: unknown field"},
+		`t.yaml:1: unknown key "power.idle" (did you mean "power.idle_w"?)`},
 	{"parent unknown", "nodes:\n  - name: a\n    parent: rack9\n",
 		"t.yaml:3: nodes[0].parent: rack9 is not a node of the cluster"},
 	{"parent cycle", "nodes:\n  - {name: a, parent: b}\n  - {name: b, parent: a}\n",
@@ -297,7 +297,7 @@ node_groups:
 	{"key twice", "nodes:\n  - name: a\n    resources:\n      cpu: 1\n      cpu: 2\n",
 		"t.yaml:5: nodes[0].resources.cpu: given twice"},
 	{"merge key", "base: &b {cpu: 1}\nnodes:\n  - name: a\n    resources: {<<: *b}\n",
-		"t.yaml:1: base: unknown field\nt.yaml:4: nodes[0].resources.<<: merge keys (<<) are not supported"},
+		`t.yaml:1: unknown key "base" (did you mean "name"?)` + "\nt.yaml:4: nodes[0].resources.<<: merge keys (<<) are not supported"},
 	{"not a mapping", "- a\n- b\n",
 		"t.yaml:1: a cluster file must be a mapping with node_groups and/or nodes, not a list"},
 	{"group not a mapping", "node_groups: [cn]\n",
@@ -309,9 +309,9 @@ node_groups:
 	{"two documents", "nodes: [{name: a}]\n---\nnodes: [{name: b}]\n",
 		"t.yaml:2: a second YAML document; a cluster file holds one"},
 	{"bad yaml", "nodes:\n  - name: a\n   bad: [\n",
-		"t.yaml:1: bad YAML: did not find expected '-' indicator"},
+		"t.yaml: bad YAML: line 1: did not find expected '-' indicator"},
 	{"tab indent", "nodes:\n\t- name: a\n",
-		"t.yaml:2: bad YAML: found character that cannot start any token"},
+		"t.yaml: bad YAML: line 2: found character that cannot start any token"},
 }
 
 func TestErrors(t *testing.T) {
@@ -354,7 +354,7 @@ nodes:
 		"t.yaml:1: name: must be a string, not a list",
 		"t.yaml:2: power.max_w: must be ≥ idle_w (100)",
 		"t.yaml:5: node_groups[0].count: must be ≥ 1",
-		"t.yaml:6: node_groups[0].resorces: unknown field",
+		`t.yaml:6: unknown key "node_groups[0].resorces" (did you mean "node_groups[0].resources"?)`,
 		"t.yaml:7: node_groups[1].prefix: must not be empty",
 		"t.yaml:9: node_groups[1].resources.cpu: -4 is negative, but nodes[0] has cpu to offer: a negative amount is a shortcoming or ward, only of a resource no node offers (docs/scheduling.md, resource semantics)",
 		"t.yaml:10: node_groups[1].attributes.rack: must be a string, not a number (quote it)",
@@ -368,7 +368,7 @@ nodes:
 	// Decode alone reports only the structure.
 	c, err := Decode([]byte(in), "t.yaml")
 	if c == nil || err == nil || err.Error() != "t.yaml:1: name: must be a string, not a list\n"+
-		"t.yaml:6: node_groups[0].resorces: unknown field\n"+
+		`t.yaml:6: unknown key "node_groups[0].resorces" (did you mean "node_groups[0].resources"?)`+"\n"+
 		"t.yaml:10: node_groups[1].attributes.rack: must be a string, not a number (quote it)" {
 		t.Errorf("Decode: %v", err)
 	}

@@ -1,10 +1,8 @@
 package clusterconfig
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
 	"strconv"
@@ -13,6 +11,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/schedsim/schedsim/internal/strictyaml"
+	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/sim"
 )
 
@@ -23,100 +23,32 @@ type decoder struct {
 	*problems
 }
 
-// yamlLine finds the line in yaml's own error messages ("yaml: line 3: …").
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 func decode(data []byte, name string) (*Config, *problems) {
 	p := &problems{file: name}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if err == io.EOF {
-			p.add(0, "", "empty file: want a mapping with node_groups and/or nodes")
-		} else {
-			p.addYAML(err)
+	root, err := strictyaml.Parse(name, data)
+	var two strictyaml.Problems
+	switch {
+	case errors.As(err, &two):
+		for _, q := range two {
+			p.add(q.Line, q.Path, "%s", strings.Replace(q.Msg, "the file holds one", "a cluster file holds one", 1))
 		}
 		return nil, p
-	}
-	var next yaml.Node
-	switch err := dec.Decode(&next); {
-	case err == io.EOF:
 	case err != nil:
-		p.addYAML(err)
-		return nil, p
-	default:
-		p.add(next.Line, "", "a second YAML document; a cluster file holds one")
+		p.add(0, "", "%s", strings.TrimPrefix(err.Error(), name+": "))
 		return nil, p
 	}
 	d := decoder{p}
 	c := &Config{File: name}
-	d.config(c, &doc)
+	d.config(c, root)
 	return c, p
 }
 
-func (p *problems) addYAML(err error) {
-	var te *yaml.TypeError
-	if errors.As(err, &te) { // not expected when decoding into a Node
-		p.add(0, "", "%v", err)
-		return
-	}
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		p.add(line, "", "bad YAML: %s", m[2])
-		return
-	}
-	p.add(0, "", "bad YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
-}
-
-// resolve follows aliases and unwraps the document node.
-func resolve(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && i < 100; i++ {
-		switch n.Kind {
-		case yaml.AliasNode:
-			n = n.Alias
-		case yaml.DocumentNode:
-			if len(n.Content) == 0 {
-				return nil
-			}
-			n = n.Content[0]
-		default:
-			return n
-		}
-	}
-	return n
-}
-
-// kindName names what a node is, for messages.
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	}
-	switch n.ShortTag() {
-	case "!!null":
-		return "empty"
-	case "!!bool":
-		return "a boolean"
-	case "!!int", "!!float":
-		return "a number"
-	case "!!str":
-		return "a string"
-	case "!!timestamp":
-		return "a date"
-	case "!!binary":
-		return "binary data"
-	}
-	// A custom tag may hold any character once unescaped (`!%0A`), so quote it:
-	// a message stays on one line.
-	return "a value tagged " + strconv.Quote(n.ShortTag())
-}
-
-// isNull reports an empty value (`key:` or `key: null`).
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
+// resolve, isNull and kindName are the strict decoder's.
+var (
+	resolve  = strictyaml.Resolve
+	isNull   = strictyaml.IsNull
+	kindName = strictyaml.Describe
+)
 
 // mapping calls f for each key of the mapping n, in file order, after
 // checking that keys are strings and not repeated. path names n.
@@ -184,9 +116,26 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-func (d decoder) unknown(k *yaml.Node, path string) {
-	d.add(k.Line, path, "unknown field")
+// unknown reports the key k at path p as unknown, with the nearest of
+// the keys known there.
+func (d decoder) unknown(k *yaml.Node, p string, known []string) {
+	msg := fmt.Sprintf("unknown key %q", p)
+	if near := words.Nearest(k.Value, known); near != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", strings.TrimSuffix(p, join("", k.Value))+near)
+	}
+	d.add(k.Line, "", "%s", msg)
 }
+
+// The keys of each mapping of a cluster file, for "did you mean".
+var (
+	configKeys = []string{"name", "power", "defaults", "limits", "node_groups", "nodes"}
+	nodeKeys   = []string{"resources", "attributes", "power", "parent", "taints"}
+	groupKeys  = append([]string{"prefix", "count", "start"}, nodeKeys...)
+	singleKeys = append([]string{"name"}, nodeKeys...)
+	taintKeys  = []string{"key", "value", "effect"}
+	powerKeys  = []string{"idle_w", "max_w", "resource", "off_w", "switch_off_s", "switch_off_j", "switch_on_s", "switch_on_j", "switch_off_w", "switch_on_w"}
+	limitKeys  = []string{"max_jobs_per_user", "max_procs_per_user", "max_jobs_per_queue", "max_procs_per_queue"}
+)
 
 // str reads a string value.
 func (d decoder) str(v *yaml.Node, path string) (string, bool) {
@@ -334,7 +283,7 @@ func (d decoder) config(c *Config, doc *yaml.Node) {
 				c.Nodes = append(c.Nodes, d.node(v, fmt.Sprintf("nodes[%d]", i)))
 			})
 		default:
-			d.unknown(k, join("", key))
+			d.unknown(k, join("", key), configKeys)
 		}
 	})
 }
@@ -342,7 +291,7 @@ func (d decoder) config(c *Config, doc *yaml.Node) {
 func (d decoder) group(v *yaml.Node, path string) NodeGroup {
 	g := NodeGroup{where: where{line: v.Line}}
 	shared := nodeFields{&g.Resources, &g.Attributes, &g.Power, &g.Parent, &g.Taints}
-	d.item(v, path, &g.where, func(key string, v *yaml.Node, p string) (known, good bool) {
+	d.item(v, path, &g.where, groupKeys, func(key string, v *yaml.Node, p string) (known, good bool) {
 		switch key {
 		case "prefix":
 			g.Prefix, good = d.str(v, p)
@@ -361,7 +310,7 @@ func (d decoder) group(v *yaml.Node, path string) NodeGroup {
 func (d decoder) node(v *yaml.Node, path string) Node {
 	nd := Node{where: where{line: v.Line}}
 	shared := nodeFields{&nd.Resources, &nd.Attributes, &nd.Power, &nd.Parent, &nd.Taints}
-	d.item(v, path, &nd.where, func(key string, v *yaml.Node, p string) (known, good bool) {
+	d.item(v, path, &nd.where, singleKeys, func(key string, v *yaml.Node, p string) (known, good bool) {
 		if key == "name" {
 			nd.Name, good = d.str(v, p)
 			return true, good
@@ -404,14 +353,14 @@ func (d decoder) nodeField(key string, v *yaml.Node, p string, f nodeFields, w *
 // item decodes the mapping of a node group or a node: field decodes each
 // key (known false for a key it does not know, reported with its line);
 // w keeps each field's line and the fields that could not be decoded.
-func (d decoder) item(v *yaml.Node, path string, w *where, field func(key string, v *yaml.Node, p string) (known, good bool)) {
+func (d decoder) item(v *yaml.Node, path string, w *where, known []string, field func(key string, v *yaml.Node, p string) (known, good bool)) {
 	ok := d.mapping(v, path, func(key string, k, v *yaml.Node) {
 		p := join(path, key)
 		w.set(key, v.Line)
-		known, good := field(key, v, p)
+		ok, good := field(key, v, p)
 		switch {
-		case !known:
-			d.unknown(k, p)
+		case !ok:
+			d.unknown(k, p, known)
 			delete(w.lines, key)
 		case !good:
 			w.setBad(key)
@@ -472,7 +421,7 @@ func (d decoder) taints(v *yaml.Node, path string) ([]sim.Taint, bool) {
 				}
 				t.Effect = s
 			default:
-				d.unknown(k, join(p, key))
+				d.unknown(k, join(p, key), taintKeys)
 				good = false
 			}
 		})
@@ -537,7 +486,7 @@ func (d decoder) power(v *yaml.Node, path string) *Power {
 		case "switch_on_w":
 			pw.SwitchOnW, good = d.watts(v, p)
 		default:
-			d.unknown(k, p)
+			d.unknown(k, p, powerKeys)
 			delete(pw.lines, key)
 		}
 		if !good {

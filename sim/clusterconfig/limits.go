@@ -29,7 +29,7 @@ func (d decoder) limits(v *yaml.Node, path string) (sim.Limits, bool) {
 		case "max_procs_per_queue":
 			into = &l.ProcsPerQueue
 		default:
-			d.unknown(k, join(path, key))
+			d.unknown(k, join(path, key), limitKeys)
 			good = false
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/schedsim/schedsim/policies/lattice"
+	"github.com/schedsim/schedsim/policies/registry"
 )
 
 // Defaults of the axes a spec leaves out: the replay's own defaults.
@@ -199,12 +200,20 @@ func (s *Spec) Runs() ([]Run, error) {
 
 func (s *Spec) queues() []string { return orDefault(s.Policies.Queue, DefaultQueue) }
 
-// profilesFor is the profile axis of queue q: only lattice has one.
+// profilesFor is the profile axis of queue q: only an order that reads
+// weight profiles (lattice) has one.
 func (s *Spec) profilesFor(q string) []string {
-	if q != LatticeQueue {
+	if !readsProfiles(q) {
 		return []string{""}
 	}
 	return orDefault(s.Profiles, lattice.DefaultProfile)
+}
+
+// readsProfiles says whether queue order q ranks by a weight profile
+// (registry.Order.Profiles).
+func readsProfiles(q string) bool {
+	o, err := registry.LookupOrder(q)
+	return err == nil && o.Profiles
 }
 
 func orDefault(axis []string, def string) []string {

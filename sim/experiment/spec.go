@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/schedsim/schedsim/internal/strictyaml"
 )
 
 // DefaultObjective is what a sweep ranks its groups by when the spec
@@ -67,7 +67,8 @@ type Trace struct {
 	// without its extensions).
 	Name string `yaml:"name,omitempty"`
 	Path string `yaml:"path"`
-	// Format forces the trace format: swf, batsim or native.
+	// Format forces the trace format: a name of the format registry
+	// (traces/formats), as --trace-format.
 	Format string `yaml:"format,omitempty"`
 }
 
@@ -143,26 +144,19 @@ func Load(path string) (*Spec, error) {
 func Parse(data []byte, file string) (*Spec, error) {
 	s := &Spec{File: file, Dir: filepath.Dir(file)}
 	var errs []error
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+	root, err := strictyaml.Parse(file, data)
+	if err != nil {
+		return nil, err
 	}
-	if len(doc.Content) == 0 {
+	if root == nil {
 		return nil, fmt.Errorf("%s: empty experiment", file)
 	}
 	s.lines = map[string]int{}
-	indexLines(doc.Content[0], "", s.lines)
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(s); err != nil && !errors.Is(err, io.EOF) {
-		var te *yaml.TypeError
-		if !errors.As(err, &te) {
-			return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
-		}
-		// The decoder goes on past type errors, so the rest is checked too.
-		for _, msg := range te.Errors {
-			errs = append(errs, s.decodeError(msg))
-		}
+	indexLines(root, "", s.lines)
+	d := strictyaml.NewDecoder(file)
+	d.Decode(root, "", s) // goes on past a problem, so the rest is checked too
+	if err := d.Err(); err != nil {
+		errs = append(errs, err)
 	}
 	s.resolvePaths()
 	if err := s.Validate(); err != nil {
@@ -172,24 +166,6 @@ func Parse(data []byte, file string) (*Spec, error) {
 		return nil, errors.Join(errs...)
 	}
 	return s, nil
-}
-
-var (
-	lineMsg      = regexp.MustCompile(`^line (\d+): (.*)$`)
-	unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
-)
-
-// decodeError rewrites a yaml.v3 message as "file:line: …".
-func (s *Spec) decodeError(msg string) error {
-	m := lineMsg.FindStringSubmatch(msg)
-	if m == nil {
-		return fmt.Errorf("%s: %s", s.File, msg)
-	}
-	what := m[2]
-	if u := unknownField.FindStringSubmatch(what); u != nil {
-		what = fmt.Sprintf("unknown key %q", u[1])
-	}
-	return fmt.Errorf("%s:%s: %s", s.File, m[1], what)
 }
 
 // indexLines records the line of every key and list item under path.

@@ -46,7 +46,7 @@ target: p95_wait_s under 3600
 		t.Fatal("no error")
 	}
 	for _, want := range []string{
-		`exp.yaml:5: unknown key "colour"`,
+		`exp.yaml:5: unknown key "traces[0].colour"`,
 		`exp.yaml:7: clusters[0].swf_model: want pool or nodes, got "lake"`,
 		`exp.yaml:10: policies.backfill[1]: unknown backfill "eazy"`,
 		`exp.yaml:11: profiles: weight profiles need queue lattice`,

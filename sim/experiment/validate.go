@@ -15,6 +15,7 @@ import (
 	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/policies/registry"
+	"github.com/schedsim/schedsim/traces/formats"
 )
 
 // LatticeQueue is the queue name of Lattice's multi-factor queue, the one
@@ -48,10 +49,10 @@ func (s *Spec) Validate() error {
 		if t.Path == "" {
 			add(p+".path", "missing")
 		}
-		switch t.Format {
-		case "", "swf", "batsim", "native":
-		default:
-			add(p+".format", "unknown format %q (known: swf, batsim, native)", t.Format)
+		if t.Format != "" {
+			if err := formats.Check(t.Format); err != nil {
+				add(p+".format", "%v", err)
+			}
 		}
 		name := s.TraceName(i)
 		if err := checkKeyPart(name); err != nil {
@@ -103,7 +104,7 @@ func (s *Spec) Validate() error {
 	}, &errs)
 	lat, nonLat := 0, 0
 	for _, q := range s.queues() {
-		if q == LatticeQueue {
+		if readsProfiles(q) {
 			lat++
 		} else {
 			nonLat++

@@ -38,7 +38,7 @@ func (c *Spec) validateEnergy() []error {
 // swfHeaderCluster says whether the cluster was built from the SWF
 // header (no --cluster or --platform given).
 func swfHeaderCluster(cfg *Spec, w *Workload) bool {
-	return w.Format == "swf" && cfg.Cluster == "" && cfg.Platform == ""
+	return w.ClusterModel != ""
 }
 
 // powerSource says what the run's energy figures rest on, for run.yaml

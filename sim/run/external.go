@@ -136,7 +136,7 @@ func startExternal(cfg *Spec, w *Workload, c *sim.Cluster, engineCfg *sim.Config
 		return nil, BadInput(fmt.Errorf("external scheduler: %w", err))
 	}
 	opt := external.Options{Transport: x.transport, Cluster: c, Workload: w.Name, Transcript: transcript, Process: x.proc,
-		Pool: w.Format == "swf" && cfg.Cluster == "" && cfg.Platform == "" && swf.Model(cfg.SWFModel) == swf.Pool}
+		Pool: w.ClusterModel == string(swf.Pool)}
 	if engineCfg.Failures == nil && len(engineCfg.NodeEvents) > 0 {
 		opt.HasNodeEvents = true
 		for _, e := range engineCfg.NodeEvents {

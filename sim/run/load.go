@@ -1,13 +1,10 @@
 package run
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -15,6 +12,9 @@ import (
 	"sync"
 
 	"github.com/spf13/pflag"
+
+	"github.com/schedsim/schedsim/internal/strictyaml"
+	"github.com/schedsim/schedsim/internal/words"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -93,30 +93,18 @@ func (c *Spec) Overlay(file string, node *yaml.Node) error {
 	if node.Kind != yaml.MappingNode {
 		return fmt.Errorf("%s:%d: want a mapping of settings (key: value)", file, node.Line)
 	}
-	keyErr := c.checkKeys(file, node)
-	return InLineOrder(errors.Join(keyErr, c.decodeNode(file, node)))
+	return c.decodeNode(file, node)
 }
 
 func (c *Spec) decode(file string, data []byte) error {
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil // an empty file: the defaults
-		}
-		return fmt.Errorf("%s: %s", file, plainYAMLError(err))
+	root, err := strictyaml.Parse(file, data)
+	if err != nil || root == nil {
+		return err // nil for an empty file: the defaults
 	}
-	if len(doc.Content) == 0 {
-		return nil
-	}
-	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		return fmt.Errorf("%s:%d: want a mapping of settings (key: value)", file, root.Line)
 	}
-	// Unknown keys do not stop the decoding: every problem of the file
-	// is reported at once, in line order.
-	keyErr := c.checkKeys(file, root)
-	return InLineOrder(errors.Join(keyErr, c.decodeNode(file, root)))
+	return c.decodeNode(file, root)
 }
 
 // fileLine reads the "file:line:" a problem starts with.
@@ -163,224 +151,26 @@ func InLineOrder(err error) error {
 	return errors.New(strings.Join(out, "\n"))
 }
 
-// checkKeys reports every unknown key, nested blocks included, with its
-// line and the nearest known key, and records the top-level keys' lines.
-func (c *Spec) checkKeys(file string, root *yaml.Node) error {
+// decodeNode decodes root's settings (provenance aside) into c, strictly,
+// every problem at once in line order, and records the top-level keys'
+// lines for the problems Validate finds later.
+func (c *Spec) decodeNode(file string, root *yaml.Node) error {
 	if c.source.lines == nil {
 		c.source = source{file: file, lines: map[string]int{}}
 	}
+	settings := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: root.Line}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		c.source.lines[root.Content[i].Value] = root.Content[i].Line
-	}
-	var errs []error
-	checkNode(file, "", root, reflect.TypeOf(Spec{}), &errs)
-	return errors.Join(errs...)
-}
-
-var unmarshalerType = reflect.TypeOf((*yaml.Unmarshaler)(nil)).Elem()
-
-// checkNode checks the keys of n against the YAML fields of t, recursing
-// into nested structs, lists and maps. Types that decode themselves
-// (yaml.Unmarshaler) check their own keys.
-func checkNode(file, path string, n *yaml.Node, t reflect.Type, errs *[]error) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if reflect.PointerTo(t).Implements(unmarshalerType) || n == nil {
-		return
-	}
-	switch t.Kind() {
-	case reflect.Slice:
-		if n.Kind == yaml.SequenceNode {
-			for i, item := range n.Content {
-				checkNode(file, fmt.Sprintf("%s[%d]", path, i), item, t.Elem(), errs)
-			}
-		}
-	case reflect.Map:
-		if n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				checkNode(file, path+"."+n.Content[i].Value, n.Content[i+1], t.Elem(), errs)
-			}
-		}
-	case reflect.Struct:
-		if n.Kind != yaml.MappingNode {
-			return // the decoder reports the type
-		}
-		fields := yamlFields(t)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if path == "" && k.Value == provenanceKey {
-				continue
-			}
-			key := strings.TrimPrefix(path+"."+k.Value, ".")
-			ft, ok := fields[k.Value]
-			if !ok {
-				msg := fmt.Sprintf("%s:%d: unknown key %q", file, k.Line, key)
-				if near := nearest(k.Value, fields); near != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", strings.TrimPrefix(path+"."+near, "."))
-				}
-				*errs = append(*errs, errors.New(msg))
-				continue
-			}
-			checkNode(file, key, n.Content[i+1], ft, errs)
-		}
-	}
-}
-
-// yamlFields maps the YAML keys of struct type t (inline parts included)
-// to their types.
-func yamlFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		switch {
-		case strings.Contains(opts, "inline"):
-			for k, v := range yamlFields(f.Type) {
-				out[k] = v
-			}
-		case name == "-":
-		case name == "":
-			out[strings.ToLower(f.Name)] = f.Type
-		default:
-			out[name] = f.Type
-		}
-	}
-	return out
-}
-
-// decodeNode decodes root's settings (provenance aside) into c.
-func (c *Spec) decodeNode(file string, root *yaml.Node) error {
-	settings := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value != provenanceKey {
 			settings.Content = append(settings.Content, root.Content[i], root.Content[i+1])
 		}
 	}
-	if err := settings.Decode(c); err != nil {
-		return fmt.Errorf("%s", c.plainDecodeError(file, err))
-	}
-	return nil
-}
-
-// nearest is the known key closest to k by edit distance, when close
-// enough to be a typo.
-func nearest[V any](k string, known map[string]V) string {
-	names := make([]string, 0, len(known))
-	for n := range known {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	best, bestD := "", max(3, len(k)/3+1)
-	for _, n := range names {
-		if d := editDistance(k, n); d < bestD || (strings.Contains(n, k) && len(k) >= 3 && best == "") {
-			best, bestD = n, d
-		}
-	}
-	return best
+	d := strictyaml.NewDecoder(file)
+	d.Decode(settings, "", c)
+	return d.Err()
 }
 
 // NearestName is the name of names closest to k by edit distance, when
 // close enough to be a typo; "" otherwise. The CLI suggests flags with it
 // as the config loader suggests keys.
-func NearestName(k string, names []string) string {
-	known := make(map[string]bool, len(names))
-	for _, n := range names {
-		known[n] = true
-	}
-	return nearest(k, known)
-}
-
-// editDistance is Levenshtein's distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-var (
-	yamlLine      = regexp.MustCompile(`line (\d+): (.*)`)
-	yamlUnmarshal = regexp.MustCompile("cannot unmarshal !!(\\w+) `(.*)` into (.+)$")
-	yamlNotFound  = regexp.MustCompile(`field (\S+) not found in type \S+`)
-)
-
-// plainDecodeError rewrites the YAML library's decode errors in words:
-// file:line: key: want a number, got "abc" — no Go type names.
-func (c *Spec) plainDecodeError(file string, err error) string {
-	var te *yaml.TypeError
-	if !errors.As(err, &te) {
-		return file + ": " + plainYAMLError(err)
-	}
-	keyAt := map[int]string{}
-	for k, l := range c.source.lines {
-		keyAt[l] = k
-	}
-	var msgs []string
-	for _, e := range te.Errors {
-		m := yamlLine.FindStringSubmatch(e)
-		if m == nil {
-			msgs = append(msgs, file+": "+e)
-			continue
-		}
-		line, _ := strconv.Atoi(m[1])
-		where := fmt.Sprintf("%s:%d", file, line)
-		if k, ok := keyAt[line]; ok {
-			where += ": " + k
-		}
-		msgs = append(msgs, where+": "+wordsFor(m[2]))
-	}
-	return strings.Join(msgs, "\n")
-}
-
-// wordsFor turns one YAML type error into words.
-func wordsFor(e string) string {
-	if m := yamlUnmarshal.FindStringSubmatch(e); m != nil {
-		return fmt.Sprintf("want %s, got %q", goTypeWords(m[3]), m[2])
-	}
-	if m := yamlNotFound.FindStringSubmatch(e); m != nil {
-		return fmt.Sprintf("unknown key %q", m[1])
-	}
-	return e
-}
-
-func goTypeWords(t string) string {
-	switch {
-	case strings.HasPrefix(t, "float"):
-		return "a number"
-	case strings.HasPrefix(t, "uint"):
-		return "a whole number ≥ 0"
-	case strings.HasPrefix(t, "int"):
-		return "a whole number"
-	case t == "bool":
-		return "true or false"
-	case t == "string":
-		return "a string"
-	case strings.HasPrefix(t, "[]"):
-		return "a list"
-	case strings.HasPrefix(t, "map["):
-		return "a mapping"
-	}
-	return "a mapping"
-}
-
-// plainYAMLError is a syntax error without the library's prefix.
-func plainYAMLError(err error) string {
-	return strings.TrimPrefix(err.Error(), "yaml: ")
-}
+func NearestName(k string, names []string) string { return words.Nearest(k, names) }

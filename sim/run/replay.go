@@ -20,6 +20,7 @@ import (
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/embedded"
+	"github.com/schedsim/schedsim/traces/formats"
 	"github.com/schedsim/schedsim/traces/nodeevents"
 	"github.com/schedsim/schedsim/traces/transform"
 )
@@ -146,7 +147,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	}
 	engineCfg.NodeEvents = slices.Concat(w.NodeEvents, engineCfg.NodeEvents)
 	var jobs sim.Source = source
-	if cfg.CheckpointS > 0 || w.Format == "native" {
+	if cfg.CheckpointS > 0 || w.format().JobCheckpoints {
 		jobs = transform.Checkpoints(source, sim.SecondsToTime(cfg.CheckpointS), w.Name)
 	}
 	var ext *externalRun
@@ -199,7 +200,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 			return Failed(err)
 		}
 	}
-	if err := writeLatticeTables(rec, sched, cluster, engine.Now()); err != nil {
+	if err := writeOrderTables(cfg, rec, sched, cluster, engine.Now()); err != nil {
 		rec.Abort()
 		return Failed(err)
 	}
@@ -343,7 +344,7 @@ func defaultRunDir(cfg *Spec, w *Workload) string {
 	if cfg.External() {
 		parts = parts[:2]
 	}
-	if w.Format == "swf" && cfg.Cluster == "" && cfg.Platform == "" {
+	if w.ClusterModel != "" { // the SWF header's model
 		parts = append(parts, cfg.SWFModel)
 	}
 	return filepath.Join("runs", strings.Join(parts, "-"))
@@ -355,10 +356,7 @@ func traceLabel(cfg *Spec) string {
 	if cfg.Trace != "" {
 		name = filepath.Base(cfg.Trace)
 	}
-	for _, ext := range []string{".gz", ".swf", ".sacct", ".json", ".jsonl", ".ndjson", ".csv", ".parquet"} {
-		name = strings.TrimSuffix(name, ext)
-	}
-	return name
+	return formats.TrimExtensions(name)
 }
 
 // writeRunYAML writes run.yaml: the spec resolved, with its paths relative

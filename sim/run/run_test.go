@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/schedsim/schedsim/internal/runcmp"
+	"github.com/schedsim/schedsim/policies/lattice"
+	"github.com/schedsim/schedsim/policies/multifactor"
 )
 
 // smallTrace is 2,000 jobs of KTH-SP2, quick to replay.
@@ -31,12 +33,14 @@ func TestRunYAMLReproduces(t *testing.T) {
 		func(c *Spec) { c.Queue, c.Backfill, c.Format = "sjf", "none", "csv" },
 		func(c *Spec) {
 			c.Queue = "lattice"
-			c.Lattice.Tenants, c.Lattice.TenantBuckets = "user", 4
-			c.Lattice.Shares = map[string]float64{"t0": 1, "t1": 2, "t2": 3, "t3": 4}
+			l := ArgsOf[lattice.Args](c, "lattice")
+			l.Tenants, l.TenantBuckets = "user", 4
+			l.Shares = map[string]float64{"t0": 1, "t1": 2, "t2": 3, "t3": 4}
 		},
 		func(c *Spec) {
 			c.Queue = "multifactor"
-			c.Multifactor.Weights.Age, c.Multifactor.Weights.JobSize = 1000, 500
+			m := ArgsOf[multifactor.Config](c, "multifactor")
+			m.Weights.Age, m.Weights.JobSize = 1000, 500
 		},
 	} {
 		tmp := t.TempDir()

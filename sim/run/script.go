@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/schedsim/schedsim/internal/strictyaml"
 	"github.com/schedsim/schedsim/policies/script"
 )
 
@@ -23,21 +24,15 @@ func (s *scriptConfig) Set(v string) error { s.Path = strings.TrimSpace(v); retu
 // Type implements pflag.Value.
 func (s *scriptConfig) Type() string { return "string" }
 
-var scriptKeys = map[string]bool{"path": true, "on_error": true, "step_budget": true, "memory_budget_mib": true,
-	"time_budget_ms": true, "log_max_mib": true, "weight": true}
-
-// UnmarshalYAML reads a path or a block, rejecting unknown keys.
-func (s *scriptConfig) UnmarshalYAML(v *yaml.Node) error {
+// UnmarshalStrict reads a path or a block.
+func (s *scriptConfig) UnmarshalStrict(d *strictyaml.Decoder, v *yaml.Node, path string) {
 	if v.Kind == yaml.ScalarNode {
-		if v.Tag != "!!null" {
+		if !strictyaml.IsNull(v) {
 			s.Path = v.Value
 		}
-		return nil
+		return
 	}
-	if err := knownKeys(v, "script", scriptKeys); err != nil {
-		return err
-	}
-	return v.Decode(&s.Config)
+	d.Decode(v, path, &s.Config)
 }
 
 // MarshalYAML writes the block (run.yaml).

@@ -13,7 +13,6 @@ import (
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
 	"github.com/schedsim/schedsim/policies/lattice"
-	"github.com/schedsim/schedsim/policies/multifactor"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/policies/registry"
 	"github.com/schedsim/schedsim/sim"
@@ -82,19 +81,19 @@ type QueueSpec struct {
 	// re-pick every queued job's first fit at every job end (batsched's
 	// rule); seconds added to walltimes for planning only (Batsim's RJMS
 	// delay). Compat batsim sets both as a default Batsim run does.
-	Reservations   string       `yaml:"reservations,omitempty"`
-	PlanningDelayS float64      `yaml:"planning_delay_s,omitempty"`
-	Compat         string       `yaml:"compat,omitempty"`
-	Lattice        lattice.Args `yaml:"lattice,omitempty"`
-	// Multifactor is Slurm's multifactor priority (--queue multifactor).
-	Multifactor multifactor.Config `yaml:"multifactor,omitempty"`
+	Reservations   string  `yaml:"reservations,omitempty"`
+	PlanningDelayS float64 `yaml:"planning_delay_s,omitempty"`
+	Compat         string  `yaml:"compat,omitempty"`
+	// Args are the queue orders' argument blocks (lattice:,
+	// multifactor:), each under its order's name.
+	Args OrderArgs `yaml:",inline"`
 }
 
 // PlacementSpec is how a started job's tasks find nodes.
 type PlacementSpec struct {
 	Placement      placementConfig `yaml:"placement"`
 	CandidateLimit string          `yaml:"candidate_limit"`
-	Script         scriptConfig    `yaml:"script"`
+	Script         scriptConfig    `yaml:"script,omitempty"`
 }
 
 // EngineSpec is the engine's options: walltimes, node events, failures,
@@ -166,7 +165,12 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.TraceFormat, "trace-format", c.TraceFormat, "force the trace format: "+strings.Join(formats.Names(), ", ")+" ('schedsim policies' lists them with a line each)")
 	fs.StringVar(&c.GoogleScale, "google-scale", c.GoogleScale, "Google traces: factors from normalised amounts (1 = the largest machine) to the replay's units, e.g. cpu=64,mem=256,disk=1 (default cpu=1,mem=1, no disk)")
 	fs.StringVar(&c.TimeZone, "time-zone", c.TimeZone, "the site's IANA time zone for traces whose calendar times carry none (Slurm accounting; default UTC)")
-	fs.StringVar(&c.Multifactor.SlurmConf, "priority-conf", c.Multifactor.SlurmConf, "slurm.conf whose Priority* lines and partitions configure --queue multifactor")
+	for _, o := range registry.Orders() {
+		if o.Flags != nil {
+			name := o.Name
+			o.Flags(fs, func() registry.Args { return c.Args.Edit(name) })
+		}
+	}
 	fs.StringVar(&c.Cluster, "cluster", c.Cluster, "cluster YAML file (nodes, resources, attributes, power)")
 	fs.StringVar(&c.Platform, "platform", c.Platform, "Batsim/SimGrid platform XML instead of --cluster")
 	fs.IntVar(&c.MaxHosts, "max-hosts", c.MaxHosts, "keep only the first N compute hosts of --platform (0: all)")
@@ -222,9 +226,8 @@ func ResolvePaths(dir string, into *Spec) {
 
 // paths are the spec's file paths, each once.
 func (c *Spec) paths() []*string {
-	ps := []*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Out, &c.Price, &c.Carbon,
-		&c.Multifactor.SlurmConf}
-	ps = append(ps, c.Lattice.Paths()...)
+	ps := []*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Out, &c.Price, &c.Carbon}
+	ps = append(ps, c.Args.paths()...)
 	if isProfileFile(c.Profile) {
 		ps = append(ps, &c.Profile)
 	}

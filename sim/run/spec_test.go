@@ -27,7 +27,7 @@ func TestFairnessTenantsFlag(t *testing.T) {
 		cfg := Default()
 		cfg.Queue, cfg.Tenants = c.queue, c.flag
 		if c.queue == "lattice" {
-			cfg.Lattice = lattice.Args{Tenants: c.block, TenantBuckets: 4, Shares: shares}
+			*ArgsOf[lattice.Args](&cfg, "lattice") = lattice.Args{Tenants: c.block, TenantBuckets: 4, Shares: shares}
 		}
 		key, b, s := cfg.metricsTenants()
 		if key != c.key || b != c.buckets || (s != nil) != c.shares {

@@ -35,8 +35,8 @@ func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips t
 		return v
 	}
 	fmt.Fprintf(out, "schedsim replay: %s\n", w.Name)
-	if w.Format == "sacct" && cfg.TimeZone == "" {
-		fmt.Fprintf(out, "  times:   the sacct times were taken as UTC (give --time-zone for the site's zone)\n")
+	if w.format().LocalTimes && cfg.TimeZone == "" {
+		fmt.Fprintf(out, "  times:   the %s times were taken as UTC (give --time-zone for the site's zone)\n", w.Format)
 	}
 	fmt.Fprintf(out, "  cluster: %s — %s\n", clusterTotals(c), w.Cluster)
 	if cfg.External() {
@@ -148,7 +148,7 @@ func printNotices(errOut io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skip
 // over 5,544 nodes become 5,544 × 17 = 94,248. "" when nothing changed or
 // the cluster did not come from an SWF header.
 func swfReshaped(cfg *Spec, w *Workload, c *sim.Cluster) string {
-	if w.Format != "swf" || swf.Model(cfg.SWFModel) != swf.Nodes || cfg.Cluster != "" || cfg.Platform != "" {
+	if w.ClusterModel != string(swf.Nodes) {
 		return ""
 	}
 	h, ok := w.Source.(interface{ Header() *swf.Header })

@@ -29,6 +29,12 @@ type Workload struct {
 	script *script.Script
 }
 
+// format is the workload's entry in the format registry.
+func (w *Workload) format() formats.Format {
+	f, _ := formats.Lookup(w.Format)
+	return f
+}
+
 // request is the formats request of a spec's trace.
 func (c *Spec) request() formats.Request {
 	r := formats.Request{Path: c.Trace, Format: c.TraceFormat, Strict: c.Strict,
@@ -49,9 +55,9 @@ func OpenWorkload(c *Spec, cache *TraceCache) (*Workload, error) {
 		return nil, err
 	}
 	if w.Nodes == nil {
-		if w.Format == "native" && c.Cluster == "" && c.Platform == "" {
+		if w.format().NeedsCluster && c.Cluster == "" && c.Platform == "" {
 			w.Close()
-			return nil, BadInput(fmt.Errorf("%s: this native trace carries no cluster; give --cluster or --platform", c.Trace))
+			return nil, BadInput(fmt.Errorf("%s: this %s trace carries no cluster; give --cluster or --platform", c.Trace, w.Format))
 		}
 		if err := w.LoadCluster(c); err != nil {
 			w.Close()

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/schedsim/schedsim/internal/strictyaml"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/lattice"
 )
@@ -111,6 +112,9 @@ func defaultConfig(seed uint64) *Config {
 	return c
 }
 
+// configKeys are the keys of a tune block.
+var configKeys = []string{"objective", "constraints", "penalty", "factors", "keep_inert", "bounds", "start", "conformance", "method", "iterations", "population", "step", "seed", "pareto"}
+
 // ParseConfig reads a tune: block (a zero node is the defaults). Every
 // problem is reported at once, one a line, as "FILE:LINE: tune.KEY: …".
 // seed is the spec's, the default of the tune seed.
@@ -211,7 +215,7 @@ func ParseConfig(n *yaml.Node, file string, seed uint64) (*Config, error) {
 				}
 			})
 		default:
-			p.fail(k, key, "unknown key (known: objective, constraints, penalty, factors, keep_inert, bounds, start, conformance, method, iterations, population, step, seed, pareto)")
+			p.fail(k, "", "%s", strictyaml.UnknownKey("tune", k.Value, configKeys))
 		}
 	}
 	if err := p.err(); err != nil {
@@ -231,7 +235,10 @@ type parser struct {
 }
 
 func (p *parser) fail(n *yaml.Node, key, format string, args ...any) {
-	p.errs = append(p.errs, lineErr{n.Line, key + ": " + fmt.Sprintf(format, args...)})
+	if key != "" {
+		key += ": "
+	}
+	p.errs = append(p.errs, lineErr{n.Line, key + fmt.Sprintf(format, args...)})
 }
 
 func (p *parser) err() error {

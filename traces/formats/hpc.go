@@ -35,6 +35,7 @@ func openSWF(req Request) (*Opened, error) {
 		r.Close()
 		return nil, err
 	}
+	out.ClusterModel = string(o.Model)
 	g, _ := r.Header().Geometry(req.ProcsPerNode)
 	if o.Model == swf.Nodes {
 		out.Cluster = fmt.Sprintf("SWF header, nodes model: %s × %s", words.Count(g.Nodes, "node"), words.Count(g.ProcsPerNode, "processor"))

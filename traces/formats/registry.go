@@ -20,14 +20,27 @@ type Format struct {
 	// Cacheable: opening the trace depends on nothing but Request's
 	// cache-key fields (Key), so a sweep may read it once for many runs.
 	Cacheable bool
-	// ByPath recognises the format from a path alone (a file name or a
-	// trace directory); nil when it cannot.
+	// Extensions are the file name endings of the format (".swf"), each
+	// also read gzipped (".swf.gz"): sniffing recognises them when ByPath
+	// is nil, and run directories are named without them.
+	Extensions []string
+	// ByPath recognises the format from a path alone (a trace directory,
+	// a published file name); nil: by Extensions.
 	ByPath func(path string) bool
 	// ByContent recognises the format from the first bytes of a file
 	// (decompressed, leading blanks removed); nil when it cannot.
 	ByContent func(head []byte) bool
 	// Open opens the trace.
 	Open func(r Request) (*Opened, error)
+	// NeedsCluster: the trace describes no cluster, and the run must
+	// give one (--cluster, --platform) before it is read.
+	NeedsCluster bool
+	// JobCheckpoints: its jobs may carry their own checkpoint interval,
+	// which the replay honours even without --checkpoint.
+	JobCheckpoints bool
+	// LocalTimes: the trace records calendar times without a zone, read
+	// in --time-zone (UTC when none is given, which the replay says).
+	LocalTimes bool
 }
 
 // registry lists the formats in the order sniffing tries them: the
@@ -38,10 +51,11 @@ var registry = []Format{
 	{Name: "azure", Doc: "Azure Public Dataset V2 vmtable*.csv[.gz] (give --cluster)", ByPath: isAzure, Open: openAzure},
 	{Name: "google2011", Doc: "Google cluster trace 2011 directory (task_events/, machine_events/ …)", ByPath: isGoogle2011, Open: openGoogle2011},
 	{Name: "google2019", Doc: "Google cluster trace 2019 directory (instance_events, collection_events, machine_events)", ByPath: isGoogle2019, Open: openGoogle2019},
-	{Name: "swf", Doc: "Standard Workload Format .swf[.gz] (Parallel Workloads Archive); the header gives the cluster", Cacheable: true, ByPath: hasExt(".swf"), ByContent: looksSWF, Open: openSWF},
-	{Name: "native", Doc: "schedsim's own jobs table: .parquet, .jsonl/.ndjson or .csv[.gz]", Cacheable: true, ByPath: hasExt(".parquet", ".jsonl", ".ndjson", ".csv"), ByContent: isParquet, Open: openNative},
-	{Name: "sacct", Doc: "Slurm accounting: sacct --allocations --parsable2 output with its header line (.sacct, or sniffed); calendar times in --time-zone", ByPath: hasExt(".sacct"), ByContent: sacct.Sniff, Open: openSacct},
-	{Name: "batsim", Doc: "Batsim JSON workload (.json); --platform gives hosts and power", Cacheable: true, ByPath: hasExt(".json"), ByContent: looksBatsim, Open: openBatsim},
+	{Name: "swf", Doc: "Standard Workload Format .swf[.gz] (Parallel Workloads Archive); the header gives the cluster", Cacheable: true, Extensions: []string{".swf"}, ByContent: looksSWF, Open: openSWF},
+	{Name: "native", Doc: "schedsim's own jobs table: .parquet, .jsonl/.ndjson or .csv[.gz]", Cacheable: true, Extensions: []string{".parquet", ".jsonl", ".ndjson", ".csv"}, ByContent: isParquet, Open: openNative,
+		NeedsCluster: true, JobCheckpoints: true},
+	{Name: "sacct", Doc: "Slurm accounting: sacct --allocations --parsable2 output with its header line (.sacct, or sniffed); calendar times in --time-zone", Extensions: []string{".sacct"}, ByContent: sacct.Sniff, Open: openSacct, LocalTimes: true},
+	{Name: "batsim", Doc: "Batsim JSON workload (.json); --platform gives hosts and power", Cacheable: true, Extensions: []string{".json"}, ByContent: looksBatsim, Open: openBatsim},
 }
 
 // Request is what opening a trace needs.
@@ -108,6 +122,9 @@ type Opened struct {
 	Traitless, Constrained bool
 	// NoDependencies: no job can have dependencies (sim.Config's).
 	NoDependencies bool
+	// ClusterModel is the cluster model (swf.Model) when the cluster
+	// came from the trace's SWF header; "" otherwise.
+	ClusterModel string
 	// Epoch is the calendar time the trace's time 0 stands for, and
 	// TimeZone the site's zone name; zero and "" when unknown.
 	Epoch    time.Time
@@ -121,6 +138,40 @@ func Lookup(name string) (Format, bool) {
 		return Format{}, false
 	}
 	return registry[i], true
+}
+
+// Register adds a trace format written outside this repository: runs,
+// experiments, sniffing and the trace cache then read it like the
+// built-in ones. Its name must be new, and it needs Open. Formats
+// registered later are sniffed after the built-in ones. Register before
+// replaying, from an init function or main: the registry is not guarded
+// against concurrent runs.
+func Register(f Format) error {
+	switch {
+	case f.Name == "" || strings.ContainsAny(f.Name, " \t\n,"):
+		return fmt.Errorf("trace format name %q: want a word", f.Name)
+	case f.Open == nil:
+		return fmt.Errorf("trace format %q: Open is nil", f.Name)
+	}
+	if _, ok := Lookup(f.Name); ok {
+		return fmt.Errorf("trace format %q is already registered", f.Name)
+	}
+	registry = append(registry, f)
+	return nil
+}
+
+// TrimExtensions is a trace file's name without its format's extension
+// (of any registered format) and ".gz": a run's name.
+func TrimExtensions(name string) string {
+	name = strings.TrimSuffix(name, ".gz")
+	for _, f := range registry {
+		for _, e := range f.Extensions {
+			if trimmed, ok := strings.CutSuffix(name, e); ok {
+				return trimmed
+			}
+		}
+	}
+	return name
 }
 
 // All returns the registered formats in sniffing order.

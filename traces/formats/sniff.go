@@ -24,7 +24,11 @@ func Sniff(path string, data []byte) (string, error) {
 		return "", err
 	}
 	for _, f := range registry {
-		if f.ByPath != nil && f.ByPath(path) {
+		byPath := f.ByPath
+		if byPath == nil {
+			byPath = hasExt(f.Extensions...)
+		}
+		if byPath(path) {
 			return f.Name, nil
 		}
 	}
