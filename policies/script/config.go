@@ -70,10 +70,11 @@ type Config struct {
 	// MemoryBudgetMiB bounds what one call (and the top level at load)
 	// may allocate through operations that grow a value.
 	MemoryBudgetMiB uint64 `yaml:"memory_budget_mib"`
-	// TimeBudgetMS bounds one call's wall time (and the top level's at
-	// load), in milliseconds. A call past it fails like one past the step
-	// budget. Unlike the step budget it depends on the machine: keep it
-	// well above what the calls take, as the default does.
+	// TimeBudgetMS bounds the CPU time of one call's thread (and the top
+	// level's at load), in milliseconds: the machine's load and a sweep's
+	// other runs do not count, a slower processor does. A call past it
+	// fails like one past the step budget. Keep it well above what the
+	// calls take, as the default does.
 	TimeBudgetMS uint64 `yaml:"time_budget_ms"`
 	// LogMaxMiB caps what the script logs (script.log) in MiB; later
 	// messages are counted, and the log's last line says so.

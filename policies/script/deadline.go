@@ -1,56 +1,64 @@
 package script
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"go.starlark.net/starlark"
 )
 
 // The time budget and interruption of calls. The step budget does not
 // bound time: one step of s.count() over a 48 MiB string or of
 // `x in list(range(2000000))` takes milliseconds, so a million steps can
-// take hours. A watchdog goroutine, running while calls are made, cancels
-// the thread of a call that has run longer than the time budget;
-// Interrupt (SIGINT, SIGTERM) cancels the running call at once and every
-// later one. Calls pay two uncontended lock pairs, no clock reading: the
-// watchdog notes when it first saw a call and reads the clock itself.
+// take hours. The time budget counts the CPU time of the thread running
+// the call, not the clock: a replay on a loaded machine, or one of a
+// sweep's parallel runs, rejects the same jobs as one on an idle machine
+// (only a slower processor changes what the budget allows). A call holds
+// its OS thread (runtime.LockOSThread) so that the thread's clock is the
+// call's, and the clock is read every checkEvery steps, at the
+// interpreter's step limit (OnMaxSteps), so short calls read no clock at
+// all. Interrupt (SIGINT, SIGTERM) cancels the running call at once and
+// every later one.
 
-// watch is a script's call-timing state.
+// checkEvery is how many steps pass between two readings of the call's
+// CPU clock: about a millisecond of plain Starlark, and builtins whose
+// work grows with their input charge steps for it (growth.go).
+const checkEvery = 10_000
+
+// watch is a script's call state, shared with Interrupt.
 type watch struct {
-	mu      sync.Mutex
-	seq     uint64 // odd while a call runs; each call adds 2
-	running bool   // the watchdog goroutine is alive
-	// timedOut and interrupted say why the current call's thread was
-	// cancelled; timedOut is reset with the cancellation at the next call.
-	timedOut    bool
+	mu          sync.Mutex
+	running     bool // a call runs on s.thread
 	interrupted atomic.Bool
+	// timedOut says the current call's thread was cancelled for its time
+	// budget; cpuStart is the call's CPU clock at its first checkpoint.
+	timedOut bool
+	cpuStart time.Duration
+	cpuKnown bool
 }
 
-// begin marks the start of a call (after reset) and starts the watchdog
-// if none is running.
+// begin marks the start of a call (after reset) and pins the goroutine to
+// its thread for the call's CPU clock.
 func (s *Script) begin() {
+	runtime.LockOSThread()
 	w := &s.watch
 	w.mu.Lock()
-	w.seq++
+	w.running = true
 	if s.interrupted() {
 		s.thread.Cancel(errInterrupted)
 	}
-	start := !w.running && s.timeBudget > 0
-	if start {
-		w.running = true
-	}
 	w.mu.Unlock()
-	if start {
-		go s.watchdog()
-	}
 }
 
 // end marks the end of a call.
 func (s *Script) end() {
 	w := &s.watch
 	w.mu.Lock()
-	w.seq++
+	w.running = false
 	w.mu.Unlock()
+	runtime.UnlockOSThread()
 }
 
 // errInterrupted is the reason an interrupted call's thread is cancelled.
@@ -67,47 +75,51 @@ func (s *Script) Interrupt() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.interrupted.Store(true)
-	if w.seq%2 == 1 {
+	if w.running {
 		s.thread.Cancel(errInterrupted)
 	}
 }
 
-// watchdog cancels a call that runs past the time budget. It ticks at a
-// tenth of the budget and ends after a second without calls (the next
-// call starts another).
-func (s *Script) watchdog() {
-	w := &s.watch
-	tick := max(s.timeBudget/10, time.Millisecond)
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	var seen uint64 // the call last seen running
-	var since, idle time.Time
-	for now := range t.C {
-		w.mu.Lock()
-		switch {
-		case w.seq%2 == 0: // between calls
-			if idle.IsZero() || seen != w.seq {
-				idle, seen = now, w.seq
-			} else if now.Sub(idle) >= time.Second {
-				w.running = false
-				w.mu.Unlock()
-				return
-			}
-		case w.seq != seen:
-			seen, since, idle = w.seq, now, time.Time{}
-		case now.Sub(since) >= s.timeBudget && !w.timedOut:
-			w.timedOut = true
-			s.thread.Cancel(errTimeBudget)
-		}
-		w.mu.Unlock()
+// checkpoint is the thread's OnMaxSteps: the step budget when it is
+// reached, else the time budget, then the next checkpoint.
+func (s *Script) checkpoint(th *starlark.Thread) {
+	if th.Steps >= s.cfg.StepBudget {
+		s.exceeded = true
+		th.Cancel("step budget exceeded")
+		return
 	}
+	if s.timeBudget > 0 {
+		w := &s.watch
+		now := threadCPU()
+		switch {
+		case !w.cpuKnown:
+			w.cpuStart, w.cpuKnown = now, true
+		case now-w.cpuStart >= s.timeBudget:
+			w.mu.Lock()
+			w.timedOut = true
+			w.mu.Unlock()
+			th.Cancel(errTimeBudget)
+			return
+		}
+	}
+	s.nextCheckpoint(th)
+}
+
+// nextCheckpoint sets the thread's step limit to the next checkpoint,
+// never past the step budget.
+func (s *Script) nextCheckpoint(th *starlark.Thread) {
+	next := s.cfg.StepBudget
+	if s.timeBudget > 0 && th.Steps < s.cfg.StepBudget-checkEvery {
+		next = th.Steps + checkEvery
+	}
+	th.SetMaxExecutionSteps(next)
 }
 
 // errTimeBudget is the reason a timed-out call's thread is cancelled.
 const errTimeBudget = "time budget exceeded"
 
-// timedOut reports (on the calling goroutine, after the call) whether the
-// watchdog cancelled the call that just ended.
+// timedOut reports (after the call) whether the call that just ended was
+// cancelled for its time budget.
 func (s *Script) timedOut() bool {
 	w := &s.watch
 	w.mu.Lock()

@@ -56,7 +56,7 @@ func TestInterruptCancelsTheCall(t *testing.T) {
 	// The call is running once the loop has taken steps.
 	for {
 		s.watch.mu.Lock()
-		running := s.watch.seq%2 == 1 && s.thread.Steps > 1000
+		running := s.watch.running && s.thread.Steps > 1000
 		s.watch.mu.Unlock()
 		if running {
 			break

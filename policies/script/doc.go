@@ -48,7 +48,7 @@
 // reason naming the file and line, or stops the run (Config.OnError).
 //
 // The step budget bounds the steps, and a time budget (time_budget_ms,
-// 100 ms by default; deadline.go) the wall time of a call, since one step
+// 100 ms by default; deadline.go) the CPU time of a call's thread, since one step
 // of a builtin over a large value can take milliseconds; Interrupt cancels
 // a running call at once (the replay calls it at SIGINT and SIGTERM).
 // Builtins whose work grows with their input charge the step budget for

@@ -289,15 +289,12 @@ func (s *Script) newThread() *starlark.Thread {
 	th.Load = func(*starlark.Thread, string) (starlark.StringDict, error) {
 		return nil, errors.New("scripts cannot load modules")
 	}
-	th.OnMaxSteps = func(th *starlark.Thread) {
-		s.exceeded = true
-		th.Cancel("step budget exceeded")
-	}
+	th.OnMaxSteps = s.checkpoint
 	return th
 }
 
 // replaceThread gives the script a new thread after a panic, whose state
-// the old one may have kept; the watchdog reads the field.
+// the old one may have kept; Interrupt reads the field.
 func (s *Script) replaceThread() {
 	th := s.newThread()
 	s.watch.mu.Lock()
@@ -312,7 +309,8 @@ func (s *Script) replaceThread() {
 // costs).
 func (s *Script) reset() {
 	s.thread.Steps = 0
-	s.thread.SetMaxExecutionSteps(s.cfg.StepBudget)
+	s.nextCheckpoint(s.thread)
+	s.watch.cpuKnown = false
 	s.memUsed = 0
 	if s.exceeded || s.timedOutReset() {
 		s.thread.Uncancel()
