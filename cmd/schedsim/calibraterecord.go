@@ -142,11 +142,13 @@ func (c *calibrator) availabilityFor(spec run.Spec, rule availability.Rule) (str
 
 // calibrationFigure draws each candidate's objective on the choosing part
 // against the reported one (or, in-sample, by rank), the best circled.
-func calibrationFigure(path, trace string, ranked []*candidate, parts []string, axes []axis) error {
+// The x axis is each candidate's choice objective (xLabel says which);
+// ranked[0] is the chosen one.
+func calibrationFigure(path, trace string, ranked []*candidate, parts []string, axes []axis, xLabel string) error {
 	p := plot.New()
 	var pts plotter.XYs
 	for i, cd := range ranked {
-		x := partObjective(cd.result[parts[0]])
+		x := cd.score
 		y := float64(i + 1)
 		if len(parts) > 1 {
 			y = partObjective(cd.result[parts[1]])
@@ -161,7 +163,7 @@ func calibrationFigure(path, trace string, ranked []*candidate, parts []string, 
 	}
 	p.Title.Text = fmt.Sprintf("%s: %d candidate baselines; objective = KS + |ln mean ratio| + |ln p95 ratio| (0: the record)\nchosen (circled): %s",
 		trace, len(ranked), strings.Join(names, ", "))
-	p.X.Label.Text = "objective on the " + parts[0] + " part (the choice)"
+	p.X.Label.Text = xLabel
 	if len(parts) > 1 {
 		p.Y.Label.Text = "objective on the " + parts[1] + " part (never seen when choosing)"
 	} else {
@@ -202,7 +204,7 @@ func calibrationFigure(path, trace string, ranked []*candidate, parts []string, 
 		best.GlyphStyle.Color = color.NRGBA{R: 214, G: 39, B: 40, A: 255}
 		p.Add(best)
 		p.Legend.Add("candidate", sc)
-		p.Legend.Add("chosen: lowest objective on the "+parts[0]+" part", best)
+		p.Legend.Add("chosen by the rule", best)
 		p.Legend.Top = true
 		p.Legend.Left = true
 	}
