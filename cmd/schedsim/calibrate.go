@@ -73,6 +73,7 @@ SPACE.yaml (see docs/what-if.md):
       availability: [off, on, 0.3/2]    # inferred availability (schedsim availability) as node events: on is
                                         # its default rule, 0.3/2 at most 30 % busy for at least 2 h
       max_jobs_per_user: [0, inferred]  # inferred: the most any user had running at once in the record
+                                        # of the choosing part
 
 Flags set the run spec the candidates start from, as for replay. It writes into --out:
 calibration.csv (one row a candidate, the chosen first, then by choice objective; the choice's
@@ -224,7 +225,7 @@ func (c *calibrator) run(ctx context.Context) error {
 	if err := os.MkdirAll(filepath.Join(c.out, "runs"), 0o755); err != nil {
 		return run.Failed(err)
 	}
-	facts, err := readRecord(c.base)
+	facts, err := readRecord(c.base, c.holdout)
 	if err != nil {
 		return err
 	}

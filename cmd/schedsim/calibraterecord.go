@@ -37,7 +37,11 @@ func (f *recordFacts) cut(h float64) float64 {
 	return math.Round(f.firstSubmit.Seconds() + (1-h)*span)
 }
 
-func readRecord(base run.Spec) (*recordFacts, error) {
+// readRecord reads the facts off the record. The caps an "inferred" axis
+// value stands for are read off the choosing part only (the jobs
+// submitted before the cut of holdout; all with 0): the held-out months
+// must not shape the candidates.
+func readRecord(base run.Spec, holdout float64) (*recordFacts, error) {
 	a, err := run.InferAvailability(&base, availability.DefaultRule)
 	if err != nil {
 		return nil, err
@@ -49,7 +53,12 @@ func readRecord(base run.Spec) (*recordFacts, error) {
 		waits = append(waits, max(j.Start-j.Submit, 0))
 	}
 	f.resolution = detectResolution(waits)
-	f.maxJobsPerUser, f.maxProcsPerUser = userConcurrency(a.Jobs)
+	choosing := a.Jobs
+	if holdout > 0 {
+		cut := sim.SecondsToTime(f.cut(holdout))
+		choosing = slices.DeleteFunc(slices.Clone(a.Jobs), func(j availability.Job) bool { return j.Submit >= cut })
+	}
+	f.maxJobsPerUser, f.maxProcsPerUser = userConcurrency(choosing)
 	return f, nil
 }
 
@@ -129,7 +138,7 @@ func (c *calibrator) availabilityFor(spec run.Spec, rule availability.Rule) (str
 		return "", err
 	}
 	dir := filepath.Join(c.out, fmt.Sprintf("availability-%d", len(c.events)+1))
-	if err := writeAvailability(dir, a, rule); err != nil {
+	if err := writeAvailability(dir, a, rule, displayZone(spec.TimeZone, a.Zone)); err != nil {
 		return "", err
 	}
 	abs, err := filepath.Abs(filepath.Join(dir, "node-events.csv"))
