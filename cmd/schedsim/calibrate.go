@@ -58,7 +58,7 @@ are chosen on the jobs submitted before (fit_*) and every metric is reported on 
 The choice (--blocks B, default 3): the choosing part is cut into B blocks of equal submit span
 (fit_block1…, each one more replay per candidate); a candidate's choice objective is the mean of
 its block objectives, with their standard error. Chosen is the candidate with the fewest knobs
-(axes not at their first listed value: list the simplest value first) among those within one
+(axes not at their first listed value: list the reference, simplest value first) among those within one
 standard error of the best mean, ties to the lower mean. A candidate that left recorded jobs of a
 part waiting for ever (it started fewer of them than another candidate did) has a null objective
 there. --blocks 0: the lowest objective on the whole choosing part.
@@ -94,8 +94,8 @@ Exit status: 0 done, 1 a replay failed, 2 bad input.`,
 			if holdout < 0 || holdout >= 1 {
 				return run.BadInput(fmt.Errorf("--holdout: want a share in [0, 1), got %g", holdout))
 			}
-			if blocks < 0 || blocks > 12 {
-				return run.BadInput(fmt.Errorf("--blocks: want 0 to 12, got %d", blocks))
+			if blocks < 0 || blocks == 1 || blocks > 12 {
+				return run.BadInput(fmt.Errorf("--blocks: want 0 (no blocks) or 2 to 12 (one block has no standard error), got %d", blocks))
 			}
 			if workers < 1 {
 				return run.BadInput(fmt.Errorf("--workers: want ≥ 1, got %d", workers))

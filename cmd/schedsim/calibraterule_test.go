@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -83,5 +84,16 @@ func TestBlockWindows(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[0-300 300-500 500-700]" {
 		t.Errorf("blocks %v, want [0-300 300-500 500-700] (cut at 700)", got)
+	}
+}
+
+// One block has no standard error to choose by: refused before any
+// replay, naming the flag.
+func TestBlocksFlag(t *testing.T) {
+	for _, bad := range []string{"1", "-1", "13"} {
+		_, err := execute(t, "calibrate", "--space", "../../testdata/calibrate/kth-sp2.yaml", "--out", t.TempDir(), "--blocks", bad)
+		if exitCode(err) != 2 || !strings.Contains(err.Error(), "--blocks") {
+			t.Errorf("--blocks %s: exit %d, %v", bad, exitCode(err), err)
+		}
 	}
 }
