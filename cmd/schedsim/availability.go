@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot"
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/report"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces/availability"
@@ -44,6 +46,11 @@ walltimes of the jobs running when it began). It writes, into --out:
 The cluster is the replay's (--cluster, --platform, or the SWF header in --swf-model): a pool
 model has one node, which only a stretch with nothing busy drains; use --swf-model nodes.
 
+--time-zone is the site's zone, as for replay: a Slurm dump's local times are read in it, and
+when the trace's calendar is known (an SWF header's UnixStartTime, sacct's dates) the figure's
+axis and the printed first and last stretches are dates in it (default: the trace's own zone,
+e.g. an SWF header's TimeZoneString; else UTC).
+
 Exit status: 0 done, 2 bad input.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -67,7 +74,8 @@ Exit status: 0 done, 2 bad input.`,
 			if out == "" {
 				out = "availability"
 			}
-			if err := writeAvailability(out, a, rule); err != nil {
+			loc := displayZone(cfg.TimeZone, a.Zone)
+			if err := writeAvailability(out, a, rule, loc); err != nil {
 				return run.Failed(err)
 			}
 			var hours float64
@@ -75,6 +83,11 @@ Exit status: 0 done, 2 bad input.`,
 				hours += (s.End - s.Start).Seconds() / 3600
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d stretches, %.0f h in all, %d node events → %s\n", a.Trace, len(a.Stretches), hours, len(a.Events), filepath.Join(out, "node-events.csv"))
+			if n := len(a.Stretches); n > 0 && !a.Epoch.IsZero() {
+				at := func(t sim.Time) string { return calendarTime(a.Epoch, t, loc) }
+				fmt.Fprintf(cmd.OutOrStdout(), "  first stretch %s to %s, last %s to %s (%s)\n", at(a.Stretches[0].Start), at(a.Stretches[0].End),
+					at(a.Stretches[n-1].Start), at(a.Stretches[n-1].End), zoneLabel(loc))
+			}
 			return nil
 		},
 	}
@@ -84,6 +97,7 @@ Exit status: 0 done, 2 bad input.`,
 	fs.StringVar(&cfg.SWFModel, "swf-model", cfg.SWFModel, "cluster model for SWF traces: pool or nodes")
 	fs.IntVar(&cfg.ProcsPerNode, "swf-procs-per-node", 0, "processors per node in the nodes model")
 	fs.StringVar(&cfg.TraceFormat, "trace-format", "", "force the trace format")
+	fs.StringVar(&cfg.TimeZone, "time-zone", "", "the site's IANA time zone: Slurm accounting's local times are read in it, and the figure's dates shown in it (default: the trace's own; else UTC)")
 	fs.StringVar(&out, "out", "", "directory to write into (default availability)")
 	fs.Float64Var(&busyShare, "busy-share", availability.DefaultRule.BusyShare, "an instant is suspect when at most this share of the processors is busy")
 	fs.Float64Var(&minHours, "min-hours", availability.DefaultRule.MinDuration.Seconds()/3600, "keep stretches at least this many hours long")
@@ -91,7 +105,7 @@ Exit status: 0 done, 2 bad input.`,
 }
 
 // writeAvailability writes the three files of an inference into dir.
-func writeAvailability(dir string, a *run.Availability, rule availability.Rule) error {
+func writeAvailability(dir string, a *run.Availability, rule availability.Rule, loc *time.Location) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -107,7 +121,7 @@ func writeAvailability(dir string, a *run.Availability, rule availability.Rule) 
 	}); err != nil {
 		return err
 	}
-	p, err := availabilityFigure(a)
+	p, err := availabilityFigure(a, loc)
 	if err != nil {
 		return err
 	}
@@ -122,8 +136,13 @@ func writeAvailability(dir string, a *run.Availability, rule availability.Rule) 
 }
 
 // availabilityFigure draws the recorded busy processors (6-hour means)
-// over days, with the inferred stretches shaded by their confidence.
-func availabilityFigure(a *run.Availability) (*plot.Plot, error) {
+// over days, or over dates in loc when the trace's epoch is known, with
+// the inferred stretches shaded by their confidence.
+func availabilityFigure(a *run.Availability, loc *time.Location) (*plot.Plot, error) {
+	xOf := func(t sim.Time) float64 { return t.Seconds() / 86400 }
+	if !a.Epoch.IsZero() {
+		xOf = func(t sim.Time) float64 { return float64(a.Epoch.Unix()) + t.Seconds() }
+	}
 	type step struct {
 		at sim.Time
 		d  float64
@@ -156,16 +175,20 @@ func availabilityFigure(a *run.Availability) (*plot.Plot, error) {
 				k++
 			}
 			area += busy * (t + bin - at).Seconds()
-			pts = append(pts, plotter.XY{X: t.Seconds() / 86400, Y: area / bin.Seconds()})
+			pts = append(pts, plotter.XY{X: xOf(t), Y: area / bin.Seconds()})
 		}
 	}
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: recorded busy processors and %d stretches inferred unavailable", a.Trace, len(a.Stretches))
 	p.X.Label.Text = "day of the trace"
+	if !a.Epoch.IsZero() {
+		p.X.Label.Text = "date (" + zoneLabel(loc) + ")"
+		p.X.Tick.Marker = report.CalendarTicker(loc)
+	}
 	p.Y.Label.Text = "processors"
 	p.Y.Min, p.Y.Max = -0.08*a.Capacity, a.Capacity*1.3 // headroom for the legend
 	for _, s := range a.Stretches {
-		x0, x1 := s.Start.Seconds()/86400, s.End.Seconds()/86400
+		x0, x1 := xOf(s.Start), xOf(s.End)
 		top := a.Capacity
 		poly, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: top - s.Unavailable}, {X: x1, Y: top - s.Unavailable}, {X: x1, Y: top}, {X: x0, Y: top}})
 		if err != nil {
@@ -192,7 +215,7 @@ func availabilityFigure(a *run.Availability) (*plot.Plot, error) {
 	line.Color = color.NRGBA{R: 31, G: 119, B: 180, A: 255}
 	line.Width = vg.Points(0.6)
 	p.Add(line)
-	capLine, err := plotter.NewLine(plotter.XYs{{X: 0, Y: a.Capacity}, {X: max(pts[len(pts)-1].X, 1), Y: a.Capacity}})
+	capLine, err := plotter.NewLine(plotter.XYs{{X: pts[0].X, Y: a.Capacity}, {X: max(pts[len(pts)-1].X, pts[0].X+1), Y: a.Capacity}})
 	if err != nil {
 		return nil, err
 	}
@@ -210,4 +233,17 @@ func availabilityFigure(a *run.Availability) (*plot.Plot, error) {
 	p.Legend.Top = true
 	p.Legend.Left = true
 	return p, nil
+}
+
+// calendarTime is trace time t as a date and minute in loc.
+func calendarTime(epoch time.Time, t sim.Time, loc *time.Location) string {
+	return epoch.Add(time.Duration(t.Seconds() * float64(time.Second))).In(loc).Format("2006-01-02 15:04 MST")
+}
+
+// zoneLabel names a zone: its IANA name, UTC for UTC.
+func zoneLabel(loc *time.Location) string {
+	if loc == nil || loc.String() == "" || loc.String() == "Local" {
+		return "UTC"
+	}
+	return loc.String()
 }

@@ -37,7 +37,7 @@ func newCalibrateCommand() *cobra.Command {
 	cfg := run.Default()
 	var spacePath, out string
 	var holdout float64
-	var workers int
+	var workers, blocks int
 	cmd := &cobra.Command{
 		Use:   "calibrate [TRACE] --space SPACE.yaml",
 		Short: "Rank candidate baselines by how well they reproduce a trace's recorded waits, checked on held-out months",
@@ -56,6 +56,14 @@ are chosen on the jobs submitted before (fit_*) and every metric is reported on 
 (holdout_*), which the choice never saw. Each candidate replays the whole trace once per part.
 --holdout 0 chooses and reports on the whole log: in-sample, and labelled so.
 
+The choice (--blocks B, default 3): the choosing part is cut into B blocks of equal submit span
+(fit_block1…, each one more replay per candidate); a candidate's choice objective is the mean of
+its block objectives, with their standard error. Chosen is the candidate with the fewest knobs
+(axes not at their first listed value: list the reference, simplest value first) among those within one
+standard error of the best mean, ties to the lower mean. A candidate that left recorded jobs of a
+part waiting for ever (it started fewer of them than another candidate did) has a null objective
+there. --blocks 0: the lowest objective on the whole choosing part.
+
 SPACE.yaml (see docs/what-if.md):
 
     base: {swf_model: nodes}            # run spec keys every candidate shares (optional)
@@ -66,9 +74,11 @@ SPACE.yaml (see docs/what-if.md):
       availability: [off, on, 0.3/2]    # inferred availability (schedsim availability) as node events: on is
                                         # its default rule, 0.3/2 at most 30 % busy for at least 2 h
       max_jobs_per_user: [0, inferred]  # inferred: the most any user had running at once in the record
+                                        # of the choosing part
 
 Flags set the run spec the candidates start from, as for replay. It writes into --out:
-calibration.csv (one row a candidate, ranked, every calibration metric of each part),
+calibration.csv (one row a candidate, the chosen first, then by choice objective; the choice's
+objective, standard error, knobs and jobs left waiting; every calibration metric of each part),
 best.yaml (the best candidate's complete run spec: 'schedsim replay --config best.yaml'
 reproduces its holdout_* columns, or with --holdout 0 its all_* ones), calibration.png, and
 runs/ (each candidate's summary; an interrupted calibrate resumes from them).
@@ -84,6 +94,9 @@ Exit status: 0 done, 1 a replay failed, 2 bad input.`,
 			}
 			if holdout < 0 || holdout >= 1 {
 				return run.BadInput(fmt.Errorf("--holdout: want a share in [0, 1), got %g", holdout))
+			}
+			if blocks < 0 || blocks == 1 || blocks > 12 {
+				return run.BadInput(fmt.Errorf("--blocks: want 0 (no blocks) or 2 to 12 (one block has no standard error), got %d", blocks))
 			}
 			if workers < 1 {
 				return run.BadInput(fmt.Errorf("--workers: want ≥ 1, got %d", workers))
@@ -102,7 +115,7 @@ Exit status: 0 done, 1 a replay failed, 2 bad input.`,
 			defer runtimeForManyRuns(workers)()
 			ctx, stop := interruptible()
 			defer stop()
-			c := &calibrator{base: cfg, space: space, out: out, holdout: holdout, workers: workers,
+			c := &calibrator{base: cfg, space: space, out: out, holdout: holdout, workers: workers, blocks: blocks,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), resolutionSet: cmd.Flags().Changed("calib-resolution")}
 			if cfg.Quiet {
 				c.stdout = io.Discard // --quiet: the files say it all
@@ -114,6 +127,7 @@ Exit status: 0 done, 1 a replay failed, 2 bad input.`,
 	cmd.Flags().Lookup("out").Usage = "directory for calibration.csv, best.yaml, calibration.png and runs/ (resumed when it holds an earlier calibrate's runs)"
 	cmd.Flags().StringVar(&spacePath, "space", "", "search space YAML: base: and axes: of run spec keys (see --help)")
 	cmd.Flags().Float64Var(&holdout, "holdout", 0.4, "choose on the earlier 1−H of the submit span, report on the later H (0: in-sample)")
+	cmd.Flags().IntVar(&blocks, "blocks", 3, "cut the choosing part into this many blocks of equal submit span and choose by the one-standard-error rule over them (0: the lowest objective on the whole part)")
 	cmd.Flags().IntVar(&workers, "workers", runtime.NumCPU(), "replays at once")
 	return cmd
 }
@@ -187,7 +201,8 @@ type candidate struct {
 	values []string
 	parts  map[string]run.Spec // fit, holdout, or all
 	result map[string][]string // part → the calibColumns' values as summary.csv wrote them
-	score  float64             // the objective on the choosing part; NaN when null
+	score  float64             // the choice objective (calibraterule.go); NaN when null
+	choice choice
 }
 
 type calibrator struct {
@@ -196,6 +211,7 @@ type calibrator struct {
 	out           string
 	holdout       float64
 	workers       int
+	blocks        int // the choosing part's blocks for the rule (calibraterule.go); 0: none
 	stdout        io.Writer
 	stderr        io.Writer
 	resolutionSet bool
@@ -208,7 +224,7 @@ func (c *calibrator) run(ctx context.Context) error {
 	if err := os.MkdirAll(filepath.Join(c.out, "runs"), 0o755); err != nil {
 		return run.Failed(err)
 	}
-	facts, err := readRecord(c.base)
+	facts, err := readRecord(c.base, c.holdout)
 	if err != nil {
 		return err
 	}
@@ -221,15 +237,16 @@ func (c *calibrator) run(ctx context.Context) error {
 		return run.BadInput(err)
 	}
 	parts := c.partNames()
+	all := append(slices.Clone(parts), c.blockNames()...)
 	fmt.Fprintf(c.stdout, "calibrate %s: %d candidates × %d parts; recorded resolution %s; %s\n",
-		facts.trace, len(cands), len(parts), resolutionText(c.base.CalibResolutionS, c.resolutionSet), c.splitText())
+		facts.trace, len(cands), len(all), resolutionText(c.base.CalibResolutionS, c.resolutionSet), c.splitText())
 	type job struct {
 		cand *candidate
 		part string
 	}
 	var todo []job
 	for _, cd := range cands {
-		for _, p := range parts {
+		for _, p := range all {
 			// Reuse a finished run only if it replayed this very spec:
 			// an edited space renumbers or changes the candidates.
 			if vals, ok := readResult(c.runDir(cd, p)); ok && sameSpec(c.runDir(cd, p), cd.parts[p]) {
@@ -282,29 +299,8 @@ func (c *calibrator) run(ctx context.Context) error {
 	if firstErr != nil {
 		return run.Failed(firstErr)
 	}
-	choose := parts[0]
-	for _, cd := range cands {
-		cd.score = partObjective(cd.result[choose])
-	}
-	ranked := slices.Clone(cands)
-	slices.SortStableFunc(ranked, func(a, b *candidate) int {
-		switch an, bn := math.IsNaN(a.score), math.IsNaN(b.score); {
-		case an && bn:
-			return 0
-		case an:
-			return 1
-		case bn:
-			return -1
-		}
-		if a.score < b.score {
-			return -1
-		}
-		if a.score > b.score {
-			return 1
-		}
-		return 0
-	})
-	if err := c.writeCSV(ranked, parts); err != nil {
+	ranked := c.choose(cands)
+	if err := c.writeCSV(ranked, all); err != nil {
 		return run.Failed(err)
 	}
 	best := ranked[0]
@@ -312,7 +308,7 @@ func (c *calibrator) run(ctx context.Context) error {
 	if err := run.WriteSpec(filepath.Join(c.out, "best.yaml"), best.parts[report]); err != nil {
 		return run.Failed(err)
 	}
-	if err := calibrationFigure(filepath.Join(c.out, "calibration.png"), facts.trace, ranked, parts, c.space.axes); err != nil {
+	if err := calibrationFigure(filepath.Join(c.out, "calibration.png"), facts.trace, ranked, parts, c.space.axes, c.choiceAxisLabel()); err != nil {
 		return run.Failed(err)
 	}
 	c.printTable(ranked, parts)
@@ -408,13 +404,15 @@ func (c *calibrator) candidates() ([]*candidate, error) {
 			spec.NodeEvents = path
 		}
 		spec.Format, spec.Quiet, spec.Out = metrics.FormatCSV, true, ""
-		for _, p := range c.partNames() {
+		for _, p := range append(c.partNames(), c.blockNames()...) {
 			ps := spec
 			switch p {
 			case "fit":
 				ps.CalibFromS, ps.CalibUntilS = 0, c.record.cut(c.holdout)
 			case "holdout":
 				ps.CalibFromS, ps.CalibUntilS = c.record.cut(c.holdout), 0
+			default: // a block of the choosing part
+				ps.CalibFromS, ps.CalibUntilS = c.blockWindow(slices.Index(c.blockNames(), p))
 			}
 			if err := ps.Validate(); err != nil {
 				return nil, fmt.Errorf("candidate %s (%s): %w", cd.id, strings.Join(cd.values, ", "), err)
@@ -574,6 +572,7 @@ func (c *calibrator) writeCSV(ranked []*candidate, parts []string) error {
 		for _, a := range c.space.axes {
 			head = append(head, a.key)
 		}
+		head = append(head, "choice_objective", "choice_se", "knobs", "left_waiting")
 		for _, p := range parts {
 			head = append(head, p+"_objective")
 			for _, col := range calibColumns {
@@ -585,6 +584,7 @@ func (c *calibrator) writeCSV(ranked []*candidate, parts []string) error {
 		}
 		for i, cd := range ranked {
 			row := append([]string{strconv.Itoa(i + 1), cd.id}, cd.values...)
+			row = append(row, csvNum(cd.choice.objective), csvNum(cd.choice.se), strconv.Itoa(cd.choice.knobs), strconv.FormatInt(cd.choice.left, 10))
 			for _, p := range parts {
 				obj := partObjective(cd.result[p])
 				if math.IsNaN(obj) {
@@ -605,12 +605,12 @@ func (c *calibrator) writeCSV(ranked []*candidate, parts []string) error {
 
 // printTable prints the best candidates.
 func (c *calibrator) printTable(ranked []*candidate, parts []string) {
-	fmt.Fprintf(c.stdout, "objective = wait KS + |ln mean-wait ratio| + |ln p95-wait ratio|, chosen on %s\n", parts[0])
+	fmt.Fprintf(c.stdout, "objective = wait KS + |ln mean-wait ratio| + |ln p95-wait ratio|; chosen: %s\n", c.ruleText())
 	var keys []string
 	for _, a := range c.space.axes {
 		keys = append(keys, a.key)
 	}
-	fmt.Fprintf(c.stdout, "%-5s %-40s", "rank", strings.Join(keys, " / "))
+	fmt.Fprintf(c.stdout, "%-5s %-40s %13s %5s", "rank", strings.Join(keys, " / "), "choice ± se", "knobs")
 	for _, p := range parts {
 		fmt.Fprintf(c.stdout, " | %-7s %9s %6s %6s %6s", p, "objective", "KS", "mean", "p95")
 	}
@@ -620,7 +620,11 @@ func (c *calibrator) printTable(ranked []*candidate, parts []string) {
 			fmt.Fprintf(c.stdout, "… %d more in calibration.csv\n", len(ranked)-10)
 			break
 		}
-		fmt.Fprintf(c.stdout, "%-5d %-40s", i+1, strings.Join(cd.values, " / "))
+		se := ""
+		if !math.IsNaN(cd.choice.se) {
+			se = " ± " + strconv.FormatFloat(cd.choice.se, 'f', 2, 64)
+		}
+		fmt.Fprintf(c.stdout, "%-5d %-40s %13s %5d", i+1, strings.Join(cd.values, " / "), fmtNum(cd.choice.objective)+se, cd.choice.knobs)
 		for _, p := range parts {
 			v := cd.result[p]
 			fmt.Fprintf(c.stdout, " | %-7s %9s %6s %6s %6s", "", fmtNum(partObjective(v)), short(v[1]), short(v[2]), short(v[3]))

@@ -32,7 +32,8 @@ func TestCalibrateHoldoutBestReproduces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"4 candidates × 2 parts", "recorded resolution 60 s (detected)", "the first 60 % of the submit span"} {
+	for _, want := range []string{"4 candidates × 5 parts", "recorded resolution 60 s (detected)", "the first 60 % of the submit span",
+		"mean objective over 3 blocks of the fit part"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
@@ -42,7 +43,8 @@ func TestCalibrateHoldoutBestReproduces(t *testing.T) {
 		t.Fatalf("calibration.csv: %d rows, want a header and 4 candidates", len(rows))
 	}
 	head, best := rows[0], rows[1]
-	if best[0] != "1" || !slices.Contains(head, "fit_calib_wait_ks") || !slices.Contains(head, "holdout_calib_wait_ks") {
+	if best[0] != "1" || !slices.Contains(head, "fit_calib_wait_ks") || !slices.Contains(head, "holdout_calib_wait_ks") ||
+		!slices.Contains(head, "fit_block3_calib_wait_ks") || !slices.Contains(head, "choice_se") {
 		t.Fatalf("calibration.csv header %v, first row %v", head, best)
 	}
 	rep := filepath.Join(dir, "replay")
@@ -73,15 +75,16 @@ func TestCalibrateHoldoutBestReproduces(t *testing.T) {
 		t.Errorf("resumed calibration.csv differs")
 	}
 	// An edited space: the candidates whose spec changed are replayed,
-	// not read back from the runs their numbers held before.
+	// not read back from the runs their numbers held before (without
+	// blocks, to keep the test short: the rule is not what it checks).
 	if err := os.WriteFile(space, []byte("base: {swf_model: nodes}\naxes:\n  scheduling_interval_s: [0, 120]\n  availability: [off, on]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := execute(t, "calibrate", trace, "--space", space, "--out", out, "--holdout", "0.4", "--workers", "2"); err != nil {
+	if _, err := execute(t, "calibrate", trace, "--space", space, "--out", out, "--holdout", "0.4", "--workers", "2", "--blocks", "0"); err != nil {
 		t.Fatal(err)
 	}
 	fresh := filepath.Join(dir, "fresh")
-	if _, err := execute(t, "calibrate", trace, "--space", space, "--out", fresh, "--holdout", "0.4", "--workers", "2"); err != nil {
+	if _, err := execute(t, "calibrate", trace, "--space", space, "--out", fresh, "--holdout", "0.4", "--workers", "2", "--blocks", "0"); err != nil {
 		t.Fatal(err)
 	}
 	edited, want := readCalibCSV(t, filepath.Join(out, "calibration.csv")), readCalibCSV(t, filepath.Join(fresh, "calibration.csv"))

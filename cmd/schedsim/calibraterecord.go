@@ -37,7 +37,11 @@ func (f *recordFacts) cut(h float64) float64 {
 	return math.Round(f.firstSubmit.Seconds() + (1-h)*span)
 }
 
-func readRecord(base run.Spec) (*recordFacts, error) {
+// readRecord reads the facts off the record. The caps an "inferred" axis
+// value stands for are read off the choosing part only (the jobs
+// submitted before the cut of holdout; all with 0): the held-out months
+// must not shape the candidates.
+func readRecord(base run.Spec, holdout float64) (*recordFacts, error) {
 	a, err := run.InferAvailability(&base, availability.DefaultRule)
 	if err != nil {
 		return nil, err
@@ -49,7 +53,12 @@ func readRecord(base run.Spec) (*recordFacts, error) {
 		waits = append(waits, max(j.Start-j.Submit, 0))
 	}
 	f.resolution = detectResolution(waits)
-	f.maxJobsPerUser, f.maxProcsPerUser = userConcurrency(a.Jobs)
+	choosing := a.Jobs
+	if holdout > 0 {
+		cut := sim.SecondsToTime(f.cut(holdout))
+		choosing = slices.DeleteFunc(slices.Clone(a.Jobs), func(j availability.Job) bool { return j.Submit >= cut })
+	}
+	f.maxJobsPerUser, f.maxProcsPerUser = userConcurrency(choosing)
 	return f, nil
 }
 
@@ -129,7 +138,7 @@ func (c *calibrator) availabilityFor(spec run.Spec, rule availability.Rule) (str
 		return "", err
 	}
 	dir := filepath.Join(c.out, fmt.Sprintf("availability-%d", len(c.events)+1))
-	if err := writeAvailability(dir, a, rule); err != nil {
+	if err := writeAvailability(dir, a, rule, displayZone(spec.TimeZone, a.Zone)); err != nil {
 		return "", err
 	}
 	abs, err := filepath.Abs(filepath.Join(dir, "node-events.csv"))
@@ -142,11 +151,13 @@ func (c *calibrator) availabilityFor(spec run.Spec, rule availability.Rule) (str
 
 // calibrationFigure draws each candidate's objective on the choosing part
 // against the reported one (or, in-sample, by rank), the best circled.
-func calibrationFigure(path, trace string, ranked []*candidate, parts []string, axes []axis) error {
+// The x axis is each candidate's choice objective (xLabel says which);
+// ranked[0] is the chosen one.
+func calibrationFigure(path, trace string, ranked []*candidate, parts []string, axes []axis, xLabel string) error {
 	p := plot.New()
 	var pts plotter.XYs
 	for i, cd := range ranked {
-		x := partObjective(cd.result[parts[0]])
+		x := cd.score
 		y := float64(i + 1)
 		if len(parts) > 1 {
 			y = partObjective(cd.result[parts[1]])
@@ -161,7 +172,7 @@ func calibrationFigure(path, trace string, ranked []*candidate, parts []string, 
 	}
 	p.Title.Text = fmt.Sprintf("%s: %d candidate baselines; objective = KS + |ln mean ratio| + |ln p95 ratio| (0: the record)\nchosen (circled): %s",
 		trace, len(ranked), strings.Join(names, ", "))
-	p.X.Label.Text = "objective on the " + parts[0] + " part (the choice)"
+	p.X.Label.Text = xLabel
 	if len(parts) > 1 {
 		p.Y.Label.Text = "objective on the " + parts[1] + " part (never seen when choosing)"
 	} else {
@@ -202,7 +213,7 @@ func calibrationFigure(path, trace string, ranked []*candidate, parts []string, 
 		best.GlyphStyle.Color = color.NRGBA{R: 214, G: 39, B: 40, A: 255}
 		p.Add(best)
 		p.Legend.Add("candidate", sc)
-		p.Legend.Add("chosen: lowest objective on the "+parts[0]+" part", best)
+		p.Legend.Add("chosen by the rule", best)
 		p.Legend.Top = true
 		p.Legend.Left = true
 	}

@@ -189,8 +189,8 @@ func TestReportEffectsAreCompares(t *testing.T) {
 	if answer < 0 || effectsAt < answer || sweepAt < effectsAt {
 		t.Errorf("index.html does not open with the answer, then the effects (at %d, %d, %d)", answer, effectsAt, sweepAt)
 	}
-	if !strings.Contains(html, "no — p95_wait_s &lt;= 3600? today-1.3x meets it in 0 of 5 replicas (mean 62.3 h); plus20-1.3x meets it in 0 of 5 replicas (mean 39.0 h)") ||
-		!strings.Contains(html, "[-47.24 %, -27.59 %] (paired t)") {
+	if !strings.Contains(html, "no — p95_wait_s &lt;= 3600? today-1.3x meets it in 0 of 5 replicas (mean 52.6 h); plus20-1.3x meets it in 0 of 5 replicas (mean 30.3 h)") ||
+		!strings.Contains(html, "[-66.04 %, -18.67 %] (paired t)") {
 		t.Errorf("index.html lacks the answer or the p95 effect")
 	}
 	// Sweeps of other traces and parameters are drawn, not compared.

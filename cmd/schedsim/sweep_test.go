@@ -585,7 +585,7 @@ func TestSweepPrintsResultsWithIntervals(t *testing.T) {
 	}
 	for _, want := range []string{
 		"  group                           runs  mean_wait_s (95% CI)     p95_wait_s (95% CI)      mean_bsld (95% CI)    utilization (95% CI)     meets p95_wait_s <= 3600\n",
-		"  kth__sp2__sjf__none__first-fit     5  14.1 h [13.6 h, 14.7 h]  62.3 h [57.8 h, 66.8 h]  622.9 [595.1, 650.6]  70.7 % [70.2 %, 71.3 %]                    0 of 5\n",
+		"  kth__sp2__sjf__none__first-fit     5  12.3 h [10.3 h, 14.2 h]  52.6 h [42.4 h, 62.9 h]  470.6 [324.1, 617.0]  72.3 % [70.6 %, 74.0 %]                    0 of 5\n",
 		"best on p95_wait_s (lower is better): kth__sp2__sjf__none__first-fit, the only group\n",
 	} {
 		if !strings.Contains(out, want) {

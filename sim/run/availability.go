@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces/availability"
@@ -20,6 +21,10 @@ type Availability struct {
 	Nodes     []availability.Node
 	Jobs      []availability.Job
 	Capacity  float64
+	// Epoch is the calendar time of the trace's time 0 and Zone the
+	// trace's own zone name (zero and "" when the trace does not say).
+	Epoch time.Time
+	Zone  string
 }
 
 // InferAvailability reads the spec's trace and cluster and applies rule
@@ -39,7 +44,7 @@ func InferAvailability(c *Spec, rule availability.Rule) (*Availability, error) {
 	if res < 0 {
 		return nil, BadInput(fmt.Errorf("cluster (%s): no resource to count processors of", w.Cluster))
 	}
-	a := &Availability{Trace: w.Name}
+	a := &Availability{Trace: w.Name, Epoch: w.Epoch, Zone: w.TimeZone}
 	for n := range cluster.Nodes {
 		amt, _ := sim.Get(cluster.Nodes[n].Capacity, cluster.Resources[res])
 		a.Nodes = append(a.Nodes, availability.Node{Name: cluster.Nodes[n].Name, Procs: amt.Float()})
