@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import (
 	"math"
@@ -45,7 +45,7 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 // a timeline that keeps every breakpoint, was half its cost.
 func (p *profile) moveTasks(gone, came []int32, base []sim.Amount, from, to sim.Time, req []sim.Need) {
 	if len(gone) != len(came) {
-		panic("policies: a move of tasks between node lists of different lengths")
+		panic("conservative: a move of tasks between node lists of different lengths")
 	}
 	from = max(from, p.now)
 	if to <= from || len(gone) == 0 {
@@ -184,7 +184,7 @@ func (p *profile) lowestOf(l *timeline) int32 {
 			return n
 		}
 	}
-	panic("policies: a live timeline without a node")
+	panic("conservative: a live timeline without a node")
 }
 
 // newLine adds a timeline to the live set.
