@@ -8,20 +8,9 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// nopObserver observes nothing; the recorders below embed it.
-type nopObserver struct{}
-
-func (nopObserver) Submitted(sim.Time, *sim.JobRun) {}
-func (nopObserver) Started(sim.Time, *sim.JobRun)   {}
-func (nopObserver) Ended(sim.Time, *sim.JobRun)     {}
-func (nopObserver) Rejected(sim.Time, *sim.JobRun)  {}
-func (nopObserver) Stepped(sim.Time, *sim.Context)  {}
-func (nopObserver) Finished(sim.Time, *sim.Context) {}
-
 // reservationLog records, after every pass, each queued job's reservation,
 // and where and when each job started.
 type reservationLog struct {
-	nopObserver
 	passes []string
 	starts []string
 }
@@ -29,6 +18,11 @@ type reservationLog struct {
 func (r *reservationLog) Started(now sim.Time, j *sim.JobRun) {
 	r.starts = append(r.starts, fmt.Sprintf("%s@%s%v", j.Job.ID, now, j.Nodes))
 }
+
+func (r *reservationLog) Submitted(sim.Time, *sim.JobRun) {}
+func (r *reservationLog) Ended(sim.Time, *sim.JobRun)     {}
+func (r *reservationLog) Rejected(sim.Time, *sim.JobRun)  {}
+func (r *reservationLog) Finished(sim.Time, *sim.Context) {}
 
 func (r *reservationLog) Stepped(now sim.Time, c *sim.Context) {
 	var held []string

@@ -3,12 +3,12 @@ package conservative
 import "github.com/schedsim/schedsim/sim"
 
 // shapeMemo remembers an unsuccessful count-based search, on the one-node
-// profile or on the cluster totals (see compressCount), or on the nodes
+// profile or on the cluster totals (see moveOnPool), or on the nodes
 // (shapeMemos): no window for a job of that shape, or of the same length
 // needing more, with a slot no earlier, starts before lowest. Reservations
 // made or moved since only take capacity, which cannot open a window;
 // capacity given back before lowest + dur can, and clears the memo
-// (conservative.grew).
+// (scheduler.grew).
 //
 // A node-level search depends on how the need splits into tasks, not only
 // on the total, so the exact memo also keys on the task amount (unit): more

@@ -112,7 +112,7 @@ func (s *reference) firstFit(c *sim.Context, j *sim.JobRun) *refSlot {
 }
 
 // Schedule moves every queued job in queue order after jobs ended: under
-// Keep to its first fit if that starts earlier, under Repick to its first
+// keep to its first fit if that starts earlier, under repick to its first
 // fit, new jobs included; then new jobs get their first fit.
 func (s *reference) Schedule(c *sim.Context) error {
 	if len(c.Ended()) > 0 {
