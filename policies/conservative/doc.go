@@ -2,9 +2,9 @@
 // a reservation on specific nodes, the earliest window in which its tasks
 // fit (first fit in time, then the lowest-numbered nodes), so no job is
 // ever delayed by a later one. When jobs end, reservations are compressed
-// in queue order: under the Keep rule a job moves only to start earlier
-// (Mu'alem & Feitelson, pyss); under Repick every job is put back at its
-// first fit, nodes included (batsched, Batsim). A planning delay pads
+// in queue order: by default a job moves only to start earlier (Mu'alem &
+// Feitelson, pyss); with Config.Repick every job is put back at its first
+// fit, nodes included (batsched, Batsim). A planning delay pads
 // every walltime in the plan. New builds it; package policies offers it as
 // the "conservative" backfilling.
 //

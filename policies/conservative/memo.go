@@ -48,8 +48,8 @@ func (m *shapeMemo) clearIfOpened(from sim.Time) {
 // a queue interleaves several (users' bursts of identical jobs), which
 // overwrote a single memo in turn. Each memo is a claim of its own, so a
 // search may begin at the latest bound among those that apply. The
-// count-based searches keep one memo: they are cheap, and a loop over
-// several made the pool model's conservative replays 15 % slower.
+// count-based searches keep one memo: they are cheap enough that a loop
+// over several would cost more than it saves.
 type shapeMemos struct {
 	m    [8]shapeMemo
 	next int // the slot a new shape takes, round robin
