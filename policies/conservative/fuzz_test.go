@@ -83,18 +83,19 @@ func randomWorkload(seed uint64, numNodes, numRes, maxPerNode, numJobs int) work
 
 // FuzzConservativeReference replays a random workload through the
 // scheduler and through reference: every job must start at the same time
-// on the same nodes. The inputs choose the workload (seed, nodes,
-// resources, units per node, jobs), the rule, the planning delay in
-// seconds, and whether the summary index serves from two timelines on
-// (real clusters build it from hundreds).
+// on the same nodes. The inputs choose the workload (seed; nodes+1 nodes,
+// resources+1 resources, up to perNode+1 units of each per node, jobs+1
+// jobs), the rule, the planning delay in seconds, and whether the summary
+// index serves from two timelines on (real clusters build it from
+// hundreds).
 func FuzzConservativeReference(f *testing.F) {
 	for seed := range uint64(8) {
-		// one-cpu nodes, the pool model, several tasks per node, several
-		// resources; both rules, with and without a delay, indexed or not
-		f.Add(seed, uint8(12), uint8(1), uint8(1), uint8(120), seed%2 == 0, uint8(5*(seed/2%2)), seed%4 < 2)
-		f.Add(seed, uint8(1), uint8(1), uint8(16), uint8(150), seed%2 == 1, uint8(5*(seed/2%2)), false)
-		f.Add(seed, uint8(6), uint8(1), uint8(4), uint8(100), seed%2 == 0, uint8(5*(seed/2%2)), seed%4 < 2)
-		f.Add(seed, uint8(5), uint8(3), uint8(3), uint8(80), seed%2 == 1, uint8(5*(seed/2%2)), seed%4 >= 2)
+		repick, delay, indexed := seed%2 == 0, uint8(5*(seed/2%2)), seed%4 < 2
+		f.Add(seed, uint8(11), uint8(0), uint8(0), uint8(119), repick, delay, indexed) // 12 one-cpu nodes
+		f.Add(seed, uint8(0), uint8(0), uint8(15), uint8(99), !repick, delay, false)   // the pool: one node
+		f.Add(seed, uint8(5), uint8(0), uint8(3), uint8(99), repick, delay, indexed)   // several tasks a node
+		f.Add(seed, uint8(4), uint8(2), uint8(2), uint8(79), !repick, delay, !indexed) // three resources
+		f.Add(seed, uint8(9), uint8(1), uint8(7), uint8(79), repick, delay, !indexed)  // two resources
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, nodes, resources, perNode, jobs uint8, repick bool, delay uint8, indexed bool) {
 		numNodes := 1 + int(nodes)%16

@@ -57,12 +57,11 @@ func (s *reference) holds(c *sim.Context, skip *sim.JobRun) [][]refHold {
 	return held
 }
 
-// tasksFitting is how many tasks of req fit on node n throughout [t, t+d),
-// at most limit: the least over the instants in the window where a hold
-// starts (and t itself).
-func tasksFitting(c *sim.Context, held []refHold, n int, req []sim.Need, t, d sim.Time, limit int) int {
-	R := c.Cluster().NumResources()
-	capacity := c.Cluster().CapacityVector()[n*R : n*R+R]
+// tasksFitting is how many tasks of req fit throughout [t, t+d) on a node
+// of capacity (one amount per resource) holding held, at most limit: the
+// least over the instants in the window where a hold starts (and t itself).
+func tasksFitting(capacity []sim.Amount, held []refHold, req []sim.Need, t, d sim.Time, limit int) int {
+	R := len(capacity)
 	instants := []sim.Time{t}
 	for _, h := range held {
 		if h.from > t && h.from < t+d {
@@ -96,11 +95,13 @@ func (s *reference) firstFit(c *sim.Context, j *sim.JobRun) *refSlot {
 	}
 	slices.Sort(starts)
 	d := s.planned(j)
+	R := c.Cluster().NumResources()
+	capacity := c.Cluster().CapacityVector()
 	for _, t := range slices.Compact(starts) {
 		var nodes []int32
 		for n := range held {
 			left := j.Job.Tasks - len(nodes)
-			for range tasksFitting(c, held[n], n, j.Needs(), t, d, left) {
+			for range tasksFitting(capacity[n*R:n*R+R], held[n], j.Needs(), t, d, left) {
 				nodes = append(nodes, int32(n))
 			}
 		}
