@@ -37,13 +37,14 @@ func (s *scheduler) grew(f freed) {
 	s.exact.clearIfOpened(f.from)
 }
 
+// reservation is a queued job's slot in the plan (JobRun.PolicyState).
 type reservation struct {
 	start sim.Time
 	dur   sim.Time
 	nodes []int32 // node of each task, in node order
 	seen  int64   // profile growth log position when last placed
 	// opened: capacity freed since the job was last found unable to start
-	// earlier overlaps a window starting before start (freed.go).
+	// earlier overlaps a window starting before start (gains).
 	opened    bool
 	freedSeen int64 // freed log position when last visited
 }
@@ -83,8 +84,7 @@ func (s *scheduler) Schedule(c *sim.Context) error {
 		}
 	}
 	q := c.Queue()
-	switch {
-	case compress:
+	if compress {
 		s.freed.trim(s.passStart)
 		s.passStart = s.freed.pos()
 	}
