@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedsim/schedsim/policies/conservative"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/sim"
 )
@@ -75,7 +76,7 @@ func NewBatchWith(b Backfill, c *sim.Cluster, p *placement.Pipeline, o Options) 
 		if c != nil && c.Special() {
 			return nil, fmt.Errorf("conservative backfilling does not model parents, shortcomings or wards: use backfill none or easy on this cluster")
 		}
-		return newConservative(o), nil
+		return conservative.New(conservative.Config{Repick: o.Reservations == Repick, PlanningDelay: o.PlanningDelay}), nil
 	}
 	return nil, fmt.Errorf("unknown backfill %q", strings.TrimSpace(string(b)))
 }

@@ -12,12 +12,9 @@
 // running jobs' expected ends alone, a monotone profile, so it needs no
 // timeline; it keeps that reservation from pass to pass, updated on the
 // nodes of each job that starts or ends. Conservative gives every queued
-// job a reservation, kept from pass to pass and compressed (each job, in
-// queue order, moved to its earliest slot) whenever a job ends, as in
-// Mu'alem & Feitelson and pyss; it searches a per-node timeline
-// (profile.go), through an index of their summaries on large clusters
-// (summaryindex.go). Under the Repick rule
-// (Options) every queued job is instead put back at its first fit at every
-// job end, nodes included, as batsched does for Batsim; a planning delay
-// pads every walltime in the plan (batsched's RJMS delay).
+// job a reservation, kept from pass to pass and compressed whenever a job
+// ends (package conservative). Under the Repick rule (Options) every
+// queued job is instead put back at its first fit at every job end, nodes
+// included, as batsched does for Batsim; a planning delay pads every
+// walltime in the plan (batsched's RJMS delay).
 package policies

@@ -1,6 +1,9 @@
 package policies
 
-import "github.com/schedsim/schedsim/sim"
+import (
+	"github.com/schedsim/schedsim/policies/internal/byend"
+	"github.com/schedsim/schedsim/sim"
+)
 
 // easy is EASY backfilling with the head's reservation on specific nodes.
 //
@@ -13,7 +16,7 @@ import "github.com/schedsim/schedsim/sim"
 type easy struct {
 	pl   placer
 	buf  []int32
-	ends byEnd // running jobs by projected end
+	ends byend.List // running jobs by projected end
 	resv headReservation
 	hold headHold
 	// After a pass, every job then queued has been tried against the state
@@ -29,7 +32,7 @@ func (s *easy) Schedule(c *sim.Context) error {
 	s.resv.ended(c)
 	for _, j := range c.Ended() {
 		s.hold.update(c, &s.resv, j.Nodes)
-		s.ends.remove(j)
+		s.ends.Remove(j)
 	}
 	q := c.Queue()
 	i := 0
@@ -134,7 +137,7 @@ func (s *easy) start(c *sim.Context, j *sim.JobRun, nodes []int32) error {
 		return err
 	}
 	s.buf = nodes
-	s.ends.insert(j)
+	s.ends.Insert(j)
 	return nil
 }
 

@@ -1,6 +1,9 @@
 package policies
 
-import "github.com/schedsim/schedsim/sim"
+import (
+	"github.com/schedsim/schedsim/policies/internal/byend"
+	"github.com/schedsim/schedsim/sim"
+)
 
 // headReservation is EASY's reservation for the queue head: the shadow (the
 // first expected end after which enough of the head's tasks fit), what each
@@ -58,7 +61,7 @@ type headReservation struct {
 // compute finds head's shadow and its reservation afresh from the running
 // jobs' ends. With no possible reservation it returns sim.Forever and an
 // empty extra.
-func (h *headReservation) compute(c *sim.Context, ends *byEnd, head *sim.JobRun) sim.Time {
+func (h *headReservation) compute(c *sim.Context, ends *byend.List, head *sim.JobRun) sim.Time {
 	now := c.Now()
 	cl := c.Cluster()
 	R := cl.NumResources()
@@ -83,13 +86,13 @@ func (h *headReservation) compute(c *sim.Context, ends *byEnd, head *sim.JobRun)
 	// the free amounts do.
 	h.keepable = total < need && !cl.Special() && !c.NodeEventsEnabled()
 	h.shadow = sim.Forever
-	var lastGroup endCursor
-	for e := ends.cursor(); e.valid() && total < need; {
-		t := e.job().ExpectedEnd(now)
+	var lastGroup byend.Cursor
+	for e := ends.Cursor(); e.Valid() && total < need; {
+		t := e.Job().ExpectedEnd(now)
 		h.before, lastGroup = total, e
 		// Release every job ending at t before checking.
-		for ; e.valid() && e.job().ExpectedEnd(now) == t; e.next() {
-			r := e.job()
+		for ; e.Valid() && e.Job().ExpectedEnd(now) == t; e.Next() {
+			r := e.Job()
 			for _, n := range r.Nodes {
 				v, ok := h.atShadow.get(n)
 				if !ok {
@@ -110,8 +113,8 @@ func (h *headReservation) compute(c *sim.Context, ends *byEnd, head *sim.JobRun)
 		h.before = total
 		return h.shadow
 	}
-	for e := lastGroup; e.valid() && e.job().ExpectedEnd(now) == h.shadow; e.next() {
-		r := e.job()
+	for e := lastGroup; e.Valid() && e.Job().ExpectedEnd(now) == h.shadow; e.Next() {
+		r := e.Job()
 		for _, n := range r.Nodes {
 			h.addNeeds(&h.lastEnds, n, r.Needs(), 1)
 		}
@@ -252,7 +255,7 @@ func (h *headReservation) ended(c *sim.Context) {
 	// those nodes in as they were before.
 	mark := len(h.atShadow.nodes)
 	for _, j := range ended {
-		if endKey(j) > h.shadow {
+		if byend.Key(j) > h.shadow {
 			for _, n := range j.Nodes {
 				if _, ok := h.atShadow.get(n); !ok {
 					h.atShadow.put(n, free[int(n)*R:int(n)*R+R])
@@ -262,7 +265,7 @@ func (h *headReservation) ended(c *sim.Context) {
 	}
 	if len(h.atShadow.nodes) > mark {
 		for _, j := range ended {
-			if endKey(j) > h.shadow {
+			if byend.Key(j) > h.shadow {
 				for _, n := range j.Nodes {
 					if int(h.atShadow.slot[n]) > mark {
 						h.addNeeds(&h.atShadow, n, j.Needs(), -1)
@@ -273,7 +276,7 @@ func (h *headReservation) ended(c *sim.Context) {
 	}
 	repick := false
 	for _, j := range ended {
-		end := endKey(j)
+		end := byend.Key(j)
 		if end < h.shadow {
 			continue
 		}

@@ -1,4 +1,4 @@
-package policies
+package byend
 
 import (
 	"math/rand/v2"
@@ -12,26 +12,26 @@ import (
 // random inserts and removes, enough of them to split and empty chunks.
 func TestByEnd(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	var b byEnd
+	var b List
 	var want []*sim.JobRun
 	live := map[*sim.JobRun]bool{}
 	for step := range 20000 {
 		if len(want) > 0 && rng.IntN(3) == 0 {
 			j := want[rng.IntN(len(want))]
-			b.remove(j)
+			b.Remove(j)
 			want = slices.DeleteFunc(want, func(x *sim.JobRun) bool { return x == j })
 			delete(live, j)
 		} else {
 			// Few distinct ends, so ties on the end are broken by Seq.
 			j := &sim.JobRun{Job: &sim.Job{Runtime: sim.Time(rng.IntN(50)), Walltime: sim.NoWalltime}, Seq: int64(step), Start: sim.Time(rng.IntN(50))}
-			b.insert(j)
+			b.Insert(j)
 			want = append(want, j)
 			live[j] = true
 		}
 		// Removing a job not held changes nothing.
-		b.remove(&sim.JobRun{Job: &sim.Job{Walltime: sim.NoWalltime}, Seq: -1})
+		b.Remove(&sim.JobRun{Job: &sim.Job{Walltime: sim.NoWalltime}, Seq: -1})
 		if rng.IntN(40) == 0 {
-			b.first() // the pending jobs go into the chunks
+			b.First() // the pending jobs go into the chunks
 		}
 		if step%997 != 0 && step != 19999 {
 			continue
@@ -46,13 +46,13 @@ func TestByEnd(t *testing.T) {
 			return 0
 		})
 		var got []*sim.JobRun
-		for e := b.cursor(); e.valid(); e.next() {
-			got = append(got, e.job())
+		for e := b.Cursor(); e.Valid(); e.Next() {
+			got = append(got, e.Job())
 		}
-		if b.len() != len(want) || !slices.Equal(got, want) {
-			t.Fatalf("step %d: %d jobs in order %v, want %d", step, b.len(), len(got), len(want))
+		if b.Len() != len(want) || !slices.Equal(got, want) {
+			t.Fatalf("step %d: %d jobs in order %v, want %d", step, b.Len(), len(got), len(want))
 		}
-		if len(want) > 0 && b.first() != want[0] {
+		if len(want) > 0 && b.First() != want[0] {
 			t.Fatalf("step %d: first is not the earliest end", step)
 		}
 	}
@@ -60,19 +60,22 @@ func TestByEnd(t *testing.T) {
 	// by a node event) is still found and removed.
 	j := want[len(want)/2]
 	j.Saved = 3
-	b.remove(j)
-	for e := b.cursor(); e.valid(); e.next() {
-		if e.job() == j {
+	b.Remove(j)
+	for e := b.Cursor(); e.Valid(); e.Next() {
+		if e.Job() == j {
 			t.Fatal("a job whose estimate changed was not removed")
 		}
 	}
-	if b.len() != len(want)-1 {
-		t.Fatalf("%d jobs after removing one of %d", b.len(), len(want))
+	if b.Len() != len(want)-1 {
+		t.Fatalf("%d jobs after removing one of %d", b.Len(), len(want))
 	}
 	if len(b.chunks) < 2 {
 		t.Fatalf("only %d chunks: the test did not split any", len(b.chunks))
 	}
 }
+
+// endsBefore is the order: projected end, then arrival.
+func endsBefore(a, b *sim.JobRun) bool { return entryOf(a).before(entryOf(b)) }
 
 // TestByEndPending: jobs that start and end between two reads of the order
 // never reach the chunks, and a job still pending is removed even when its
@@ -81,32 +84,32 @@ func TestByEndPending(t *testing.T) {
 	job := func(seq int64, start sim.Time) *sim.JobRun {
 		return &sim.JobRun{Job: &sim.Job{Runtime: 10, Walltime: sim.NoWalltime}, Seq: seq, Start: start}
 	}
-	var b, other byEnd
+	var b, other List
 	a, c, d := job(0, 5), job(1, 0), job(2, 3)
 	for _, j := range []*sim.JobRun{a, c, d} {
-		b.insert(j)
+		b.Insert(j)
 	}
-	b.remove(c)
-	if len(b.chunks) != 0 || len(b.pending) != 2 || b.len() != 2 {
-		t.Fatalf("%d chunks, %d pending, len %d: want 0, 2, 2", len(b.chunks), len(b.pending), b.len())
+	b.Remove(c)
+	if len(b.chunks) != 0 || len(b.pending) != 2 || b.Len() != 2 {
+		t.Fatalf("%d chunks, %d pending, len %d: want 0, 2, 2", len(b.chunks), len(b.pending), b.Len())
 	}
 	a.Saved = 4 // its estimate changes while it waits
-	b.remove(a)
-	other.insert(d) // d's PolicySlot now names a slot of other
-	b.remove(d)
-	if b.len() != 0 || len(b.pending) != 0 || b.first() != nil {
-		t.Fatalf("len %d, %d pending after removing every job", b.len(), len(b.pending))
+	b.Remove(a)
+	other.Insert(d) // d's PolicySlot now names a slot of other
+	b.Remove(d)
+	if b.Len() != 0 || len(b.pending) != 0 || b.First() != nil {
+		t.Fatalf("len %d, %d pending after removing every job", b.Len(), len(b.pending))
 	}
 	// Read in between: the order is by end, whichever way jobs came in.
 	for _, j := range []*sim.JobRun{job(3, 9), job(4, 1)} {
-		b.insert(j)
+		b.Insert(j)
 	}
-	if f := b.first(); f.Seq != 4 {
+	if f := b.First(); f.Seq != 4 {
 		t.Fatalf("first is job %d, want 4", f.Seq)
 	}
 	late := job(5, 0)
-	b.insert(late)
-	if f := b.first(); f != late || len(b.pending) != 0 {
+	b.Insert(late)
+	if f := b.First(); f != late || len(b.pending) != 0 {
 		t.Fatalf("first is job %d with %d pending, want 5 with none", f.Seq, len(b.pending))
 	}
 }

@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import "github.com/schedsim/schedsim/sim"
 
@@ -24,8 +24,7 @@ type blockIndex struct {
 func (b *blockIndex) end(k int) int { return (k + 1) * blockSize }
 
 // inserted records that segment i was inserted: the blocks from it on are
-// stale. (Blocks that grow instead were tried: longer blocks skip less,
-// and the pool model got slower.)
+// stale. (Blocks that grow instead would skip less: they get longer.)
 func (b *blockIndex) inserted(i int) { b.shifted(i) }
 
 // removed records that segment i was removed.

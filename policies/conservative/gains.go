@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import (
 	"math"
@@ -6,113 +6,6 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 )
-
-// freed is one gain of free capacity in the profile: nodes that came free
-// over [from, to), numbered lowest to highest. A job that ended
-// early gives back its nodes from its end; a reservation that moved gives
-// back the nodes it left. After a rebuild, one record with no nodes and
-// lowest −1 stands for every node.
-//
-// Every queued job reads every record logged since its last visit, and
-// most records it rules out from these fields alone, so they fit one cache
-// line (64 bytes); the nodes are apart.
-type freed struct {
-	from, to        sim.Time
-	lowest, highest int32
-	// longest bounds the stretches of time in which one task fits on one
-	// of the nodes and that overlap [from, to) (stretchBound).
-	longest stretchBound
-	nodes   *freedNodes // nil when there are none
-}
-
-// freedNodes is a record's nodes, one entry per task, in node order (not
-// modified), and reps, one node of each distinct timeline among them (the
-// lowest), valid while the profile's version is repsAt.
-type freedNodes struct {
-	list   []int32
-	reps   []int32
-	repsAt uint64
-}
-
-// stretchBound bounds the stretches of time in which one task of unit of
-// res fits throughout, on a record's nodes, overlapping the record's span:
-// those that end are no longer than len, and one that lasts for good
-// starts at tail or later. It is measured at some moment and still a bound
-// after it. Since then the profile has only lost capacity on those
-// nodes (bookings, time passing) or gained it under later records, and a
-// job that reads this record reads those too, which find any window the
-// gain opened. So a job longer than len, whose window would start before
-// tail, finds no new window on the record's own timelines.
-type stretchBound struct {
-	len      sim.Time
-	tail     sim.Time
-	unit     sim.Amount
-	res      int32
-	measured bool
-}
-
-// rules reports whether the bound says no window of length d starting
-// before `before` for one task of unit of res overlaps the record.
-func (b *stretchBound) rules(res int, unit sim.Amount, d, before sim.Time) bool {
-	return b.measured && int(b.res) == res && b.unit == unit && d > b.len && b.tail >= before
-}
-
-// apartFrom reports whether none of f's nodes can be among nodes (sorted):
-// their ranges do not meet.
-func (f *freed) apartFrom(nodes []int32) bool {
-	return len(nodes) == 0 || nodes[0] > f.highest || f.lowest > nodes[len(nodes)-1]
-}
-
-// everything reports whether the record stands for every node.
-func (f *freed) everything() bool { return f.lowest < 0 }
-
-// empty reports whether the record has no nodes (and does not stand for
-// every node).
-func (f *freed) empty() bool { return f.highest < 0 }
-
-// freedLog lists the gains since the oldest position a queued job may
-// still read from; base is recs[0]'s position.
-type freedLog struct {
-	recs []freed
-	base int64
-}
-
-func (l *freedLog) add(f freed) { l.recs = append(l.recs, f) }
-
-// pos is the log position now.
-func (l *freedLog) pos() int64 { return l.base + int64(len(l.recs)) }
-
-// since returns the records logged at or after pos; ok is false when some
-// were already dropped.
-func (l *freedLog) since(pos int64) (recs []freed, ok bool) {
-	if pos < l.base {
-		return nil, false
-	}
-	return l.recs[pos-l.base:], true
-}
-
-// trim drops the records before pos.
-func (l *freedLog) trim(pos int64) {
-	if k := pos - l.base; k > 0 {
-		n := copy(l.recs, l.recs[k:])
-		clear(l.recs[n:])
-		l.recs = l.recs[:n]
-		l.base = pos
-	}
-}
-
-// nodesFreed is the freed record of nodes given back over [from, to).
-func nodesFreed(nodes []int32, from, to sim.Time) freed {
-	if !slices.IsSorted(nodes) {
-		nodes = slices.Sorted(slices.Values(nodes))
-	}
-	f := freed{from: from, to: to, lowest: math.MaxInt32, highest: -1}
-	if len(nodes) > 0 {
-		f.lowest, f.highest = nodes[0], nodes[len(nodes)-1]
-		f.nodes = &freedNodes{list: nodes}
-	}
-	return f
-}
 
 // gains reads the records since r's last visit at time now, for job j
 // whose search for an earlier slot may look at starts in [now, before).
@@ -137,7 +30,7 @@ func nodesFreed(nodes []int32, from, to sim.Time) freed {
 // re-pick can start there.
 //
 // It moves r's read position to the end of the log.
-func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time, base []sim.Amount) (from sim.Time, lower bool, lowest int32) {
+func (s *scheduler) gains(j *sim.JobRun, r *reservation, now, before sim.Time, base []sim.Amount) (from sim.Time, lower bool, lowest int32) {
 	recs, ok := s.freed.since(r.freedSeen)
 	r.freedSeen = s.freed.pos()
 	from, lowest = sim.Forever, math.MaxInt32
@@ -205,7 +98,7 @@ func (s *conservative) gains(j *sim.JobRun, r *reservation, now, before sim.Time
 // representatives returns one node of each distinct timeline among f's
 // nodes, the lowest, computed once per profile version. Nodes without a
 // timeline each stand for themselves.
-func (s *conservative) representatives(f *freed) []int32 {
+func (s *scheduler) representatives(f *freed) []int32 {
 	p := s.prof
 	fn := f.nodes
 	if fn.reps != nil && fn.repsAt == p.version {
@@ -228,7 +121,7 @@ func (s *conservative) representatives(f *freed) []int32 {
 
 // fitsOne reports whether one task of j fits on node n, which has no
 // timeline, for good.
-func (s *conservative) fitsOne(j *sim.JobRun, n int32, base []sim.Amount) bool {
+func (s *scheduler) fitsOne(j *sim.JobRun, n int32, base []sim.Amount) bool {
 	return sim.TasksFittingIn(base, s.prof.R, int(n), j.Needs(), 1) >= 1
 }
 
@@ -238,7 +131,7 @@ func (s *conservative) fitsOne(j *sim.JobRun, n int32, base []sim.Amount) bool {
 // of f's nodes that are j's own: each distinct timeline among f's nodes is
 // searched once, and each of f's nodes that is also r's once more with r's
 // tasks there added back.
-func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, res int, unit sim.Amount, lo, hi sim.Time, base []sim.Amount) (sim.Time, bool) {
+func (s *scheduler) newWindow(j *sim.JobRun, r *reservation, f *freed, res int, unit sim.Amount, lo, hi sim.Time, base []sim.Amount) (sim.Time, bool) {
 	p := s.prof
 	d := max(r.dur, 1)
 	best, found := hi, false
@@ -317,7 +210,7 @@ func (s *conservative) newWindow(j *sim.JobRun, r *reservation, f *freed, res in
 // task of unit of res fits throughout on one of f's nodes, among those that
 // overlap [f.from, f.to): the length of the longest that ends, and the
 // earliest start of one that lasts for good (Forever: none).
-func (s *conservative) longestStretch(f *freed, res int, unit sim.Amount) (longest, tail sim.Time) {
+func (s *scheduler) longestStretch(f *freed, res int, unit sim.Amount) (longest, tail sim.Time) {
 	p := s.prof
 	from := max(f.from, p.now)
 	tail = sim.Forever
@@ -379,7 +272,7 @@ func gallop(nodes []int32, i int, target int32) int {
 // booked slot is r's own on r's nodes, so a task more fits only where there
 // is room beyond it. The representatives are in node order, and each is
 // the lowest node of its timeline among f's.
-func (s *conservative) lowestRoom(j *sim.JobRun, r *reservation, f *freed, limit int32, base []sim.Amount) (int32, bool) {
+func (s *scheduler) lowestRoom(j *sim.JobRun, r *reservation, f *freed, limit int32, base []sim.Amount) (int32, bool) {
 	p := s.prof
 	d := max(r.dur, 1)
 	for _, n := range s.representatives(f) {

@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import (
 	"slices"
@@ -152,8 +152,8 @@ func (p *profile) advance(now sim.Time) {
 }
 
 // fold drops the breakpoints before now. With lazy, a timeline with a
-// block index drops only whole blocks, keeping the index (rebuilding it
-// after every fold was a tenth of the pool model's time); searches start
+// block index drops only whole blocks, keeping the index (rather than
+// rebuilding it after every fold); searches start
 // at the segment holding their from, so the rest does no harm.
 func (p *profile) fold(l *timeline, lazy bool) {
 	now := p.now
@@ -175,9 +175,8 @@ func (p *profile) fold(l *timeline, lazy bool) {
 
 // segmentAt returns the index of the segment of times holding t (the last
 // breakpoint at or before t), −1 when t is before them all. Searches call
-// it often, mostly near the start (now): under Repick on CEA-Curie's nodes
-// half the answers were 0 or 1, in timelines of a dozen segments. So it
-// steps over the first few segments, then searches the rest by halves.
+// it often, mostly near the start (now), in short timelines. So it steps
+// over the first few segments, then searches the rest by halves.
 func segmentAt(times []sim.Time, t sim.Time) int {
 	const steps = 4
 	n := len(times)
@@ -227,9 +226,7 @@ func (p *profile) addRange(l *timeline, i, j int, req []sim.Need, k sim.Amount) 
 	}
 	// One resource at a time, a stride over the segments: the totals'
 	// timeline keeps every breakpoint, so a booking far ahead spans
-	// thousands of its segments. A loop over the segments, then the needs,
-	// was a seventh of conservative backfilling under Repick on CEA-Curie's
-	// nodes.
+	// thousands of its segments.
 	free := l.free[:j*p.R]
 	for _, q := range req {
 		delta := k * q.Amt

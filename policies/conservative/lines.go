@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import (
 	"math"
@@ -8,8 +8,8 @@ import (
 )
 
 // Shared timelines. A reservation or a running job books the same interval
-// on all its nodes, so many nodes have the same timeline: on CEA-Curie's
-// 5,544 nodes a few hundred distinct ones. Nodes with the same history share
+// on all its nodes, so many nodes have the same timeline: a large machine
+// has far fewer distinct timelines than nodes. Nodes with the same history share
 // one timeline (copy on write, counted in refs), so updates and searches
 // cost per distinct timeline rather than per node. Sharing never changes a
 // node's step function, only where it is stored.
@@ -41,11 +41,11 @@ func (p *profile) addNodes(nodes []int32, base []sim.Amount, from, to sim.Time, 
 
 // moveTasks moves tasks of req over [from, to) from the nodes gone to as
 // many entries came: the nodes' timelines change, the totals do not. A
-// re-pick under Repick is such a move, and updating the totals twice, on
-// a timeline that keeps every breakpoint, was half its cost.
+// re-pick under Repick is such a move, and need not update the totals
+// twice, on a timeline that keeps every breakpoint.
 func (p *profile) moveTasks(gone, came []int32, base []sim.Amount, from, to sim.Time, req []sim.Need) {
 	if len(gone) != len(came) {
-		panic("policies: a move of tasks between node lists of different lengths")
+		panic("conservative: a move of tasks between node lists of different lengths")
 	}
 	from = max(from, p.now)
 	if to <= from || len(gone) == 0 {
@@ -138,8 +138,8 @@ func (p *profile) groupFor(n int32, base []sim.Amount) int {
 // rangeAdd adds k·req to l over [from, to), from ≥ now. With merge it
 // drops the breakpoints the add made redundant (giving back a slot usually
 // does), so node timelines stay as short as their step functions: moved
-// reservations would otherwise leave their old bounds behind, and a search
-// would walk fifty times as many segments (HPC2N in the pool model). The
+// reservations would otherwise leave their old bounds behind for every
+// later search to walk. The
 // totals keep them: earliest takes their breakpoints as every node's.
 func (p *profile) rangeAdd(l *timeline, from, to sim.Time, req []sim.Need, k sim.Amount, merge bool) {
 	i := p.breakAt(l, from)
@@ -184,7 +184,7 @@ func (p *profile) lowestOf(l *timeline) int32 {
 			return n
 		}
 	}
-	panic("policies: a live timeline without a node")
+	panic("conservative: a live timeline without a node")
 }
 
 // newLine adds a timeline to the live set.

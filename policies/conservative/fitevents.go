@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import (
 	"cmp"
@@ -18,9 +18,7 @@ type fitEvent struct {
 // Packed events: the sweep only needs the events in time order, deltas of
 // one instant summed in any order, so each event packs into one uint64,
 // (at − the earliest at) above a biased delta, and sorts as a plain
-// integer: a third of the time of sorting the pairs with a comparison
-// function, which was a tenth of conservative backfilling under Repick
-// on CEA-Curie's nodes.
+// integer, without a comparison function.
 const (
 	deltaBits = 20
 	deltaBias = 1 << (deltaBits - 1)
@@ -45,8 +43,7 @@ const bucketsFrom = 64
 // Many events are first spread by time over about one bucket per two
 // events (a counting sort on the high bits of the packed keys), and each
 // bucket is sorted only when the visit reaches it: a sweep that finds its
-// window early sorts little, and the buckets are small. Sorting the keys
-// whole was a fifth of a sweep under Repick on CEA-Curie's nodes.
+// window early sorts little, and the buckets are small.
 func (s *fitSorter) visit(events []fitEvent, visit func(at sim.Time, delta int) bool) bool {
 	if len(events) == 0 {
 		return true

@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import (
 	"cmp"
@@ -140,7 +140,7 @@ func refile(entries []indexEntry, l *timeline, old, new sim.Time, filed, file bo
 	}
 	i, found := position(entries, indexEntry{old, l})
 	if !found {
-		panic("policies: a timeline missing from the summary index")
+		panic("conservative: a timeline missing from the summary index")
 	}
 	if !file {
 		return slices.Delete(entries, i, i+1)

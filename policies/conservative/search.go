@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import (
 	"math"
@@ -22,8 +22,7 @@ func (p *profile) windowMin(l *timeline, t, d sim.Time, req []sim.Need, limit in
 	// The summary rules out most timelines at once, but only a summary at
 	// hand is worth reading: computing one scans the whole timeline, and
 	// under Repick the walks meet mostly timelines changed since their
-	// summary was made (recomputing them was a twentieth of the time on
-	// CEA-Curie's nodes).
+	// summary was made.
 	if fs := &p.sums[l.idx].fits; count && fs.unit == req[0].Amt && fs.res == res && !fs.mayFit(d, t+1) {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import (
 	"cmp"
@@ -231,7 +231,7 @@ func checkLongestStretch(t *testing.T, p *profile, b *bruteProfile, rng *rand.Ra
 	from := now - 5 + sim.Time(rng.IntN(int(span)))
 	f := nodesFreed(nodes, from, from+1+sim.Time(rng.IntN(int(span)/3)))
 	amt := sim.Amount(1 + rng.IntN(int(b.base[0])))
-	got, gotTail := (&conservative{prof: p}).longestStretch(&f, 0, amt)
+	got, gotTail := (&scheduler{prof: p}).longestStretch(&f, 0, amt)
 	var want sim.Time
 	wantTail := sim.Forever
 	for _, n := range f.nodes.list {

@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import "github.com/schedsim/schedsim/sim"
 

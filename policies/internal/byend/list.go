@@ -1,4 +1,4 @@
-package policies
+package byend
 
 import (
 	"cmp"
@@ -8,7 +8,7 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// byEnd keeps running jobs sorted by projected end (start + estimate, then
+// List keeps running jobs sorted by projected end (start + estimate, then
 // arrival), updated as jobs start and end instead of sorted every pass.
 //
 // It is a sorted list cut into chunks of at most 2·endChunk jobs: an
@@ -28,7 +28,7 @@ import (
 // slot (JobRun.PolicySlot). When nothing waits, EASY never reads the
 // order, and on a Google-like trace on 2,500 machines the sorted inserts
 // and removes were a tenth of the engine's time.
-type byEnd struct {
+type List struct {
 	chunks  [][]endEntry  // each sorted and not empty, in order
 	pending []endEntry    // not yet in the chunks, in no order
 	n       int           // jobs held, in the chunks and pending
@@ -45,10 +45,10 @@ type endEntry struct {
 }
 
 // entryOf is j's entry, without a slot.
-func entryOf(j *sim.JobRun) endEntry { return endEntry{end: endKey(j), seq: j.Seq, slot: -1} }
+func entryOf(j *sim.JobRun) endEntry { return endEntry{end: Key(j), seq: j.Seq, slot: -1} }
 
 // take gives j a slot, noted in j.PolicySlot (plus one: 0 is none).
-func (b *byEnd) take(j *sim.JobRun) int32 {
+func (b *List) take(j *sim.JobRun) int32 {
 	var s int32
 	if n := len(b.free); n > 0 {
 		s = b.free[n-1]
@@ -64,7 +64,7 @@ func (b *byEnd) take(j *sim.JobRun) int32 {
 }
 
 // release frees slot s.
-func (b *byEnd) release(s int32) {
+func (b *List) release(s int32) {
 	if j := b.jobs[s]; j.PolicySlot == s+1 {
 		j.PolicySlot = 0
 	}
@@ -74,7 +74,7 @@ func (b *byEnd) release(s int32) {
 
 // slotOf returns j's slot, or −1 when j.PolicySlot does not name one of
 // this list's slots holding j.
-func (b *byEnd) slotOf(j *sim.JobRun) int32 {
+func (b *List) slotOf(j *sim.JobRun) int32 {
 	s := j.PolicySlot - 1
 	if s < 0 || int(s) >= len(b.jobs) || b.jobs[s] != j {
 		return -1
@@ -89,16 +89,14 @@ func (e endEntry) before(f endEntry) bool {
 // endChunk is the chunk size: a split makes two chunks of endChunk.
 const endChunk = 256
 
-func endKey(j *sim.JobRun) sim.Time { return j.Start + j.EstimatedRuntime() }
+// Key is a running job's projected end: its start plus its estimate.
+func Key(j *sim.JobRun) sim.Time { return j.Start + j.EstimatedRuntime() }
 
-// endsBefore is the order: projected end, then arrival.
-func endsBefore(a, b *sim.JobRun) bool { return entryOf(a).before(entryOf(b)) }
+// Len is the number of jobs held.
+func (b *List) Len() int { return b.n }
 
-// len is the number of jobs held.
-func (b *byEnd) len() int { return b.n }
-
-// first is the job that ends first; nil when empty.
-func (b *byEnd) first() *sim.JobRun {
+// First is the job that ends first; nil when empty.
+func (b *List) First() *sim.JobRun {
 	b.settle()
 	if b.n == 0 {
 		return nil
@@ -108,7 +106,7 @@ func (b *byEnd) first() *sim.JobRun {
 
 // locate returns the chunk where j belongs (the first whose last job does
 // not end before j, else the last) and j's position in it.
-func (b *byEnd) locate(e endEntry) (c, i int) {
+func (b *List) locate(e endEntry) (c, i int) {
 	c = sort.Search(len(b.chunks), func(k int) bool {
 		ch := b.chunks[k]
 		return !ch[len(ch)-1].before(e)
@@ -121,8 +119,8 @@ func (b *byEnd) locate(e endEntry) (c, i int) {
 	return c, i
 }
 
-// insert adds a job that started; it waits in pending.
-func (b *byEnd) insert(j *sim.JobRun) {
+// Insert adds a job that started; it waits in pending.
+func (b *List) Insert(j *sim.JobRun) {
 	b.n++
 	e := entryOf(j)
 	e.slot = b.take(j)
@@ -131,7 +129,7 @@ func (b *byEnd) insert(j *sim.JobRun) {
 }
 
 // settle sorts the pending jobs into the chunks.
-func (b *byEnd) settle() {
+func (b *List) settle() {
 	if len(b.pending) == 0 {
 		return
 	}
@@ -149,7 +147,7 @@ func (b *byEnd) settle() {
 }
 
 // place puts entry e in its chunk.
-func (b *byEnd) place(e endEntry) {
+func (b *List) place(e endEntry) {
 	if len(b.chunks) == 0 {
 		b.chunks = append(b.chunks, append(make([]endEntry, 0, 2*endChunk), e))
 		return
@@ -170,8 +168,8 @@ func (b *byEnd) place(e endEntry) {
 	}
 }
 
-// remove takes out a job that ended, wherever it is.
-func (b *byEnd) remove(j *sim.JobRun) {
+// Remove takes out a job that ended, wherever it is.
+func (b *List) Remove(j *sim.JobRun) {
 	if b.n == 0 {
 		return
 	}
@@ -217,7 +215,7 @@ func (b *byEnd) remove(j *sim.JobRun) {
 }
 
 // unpend takes the job of slot s out of pending.
-func (b *byEnd) unpend(s int32) {
+func (b *List) unpend(s int32) {
 	p := b.where[s]
 	last := b.pending[len(b.pending)-1]
 	b.pending[p] = last
@@ -229,7 +227,7 @@ func (b *byEnd) unpend(s int32) {
 }
 
 // find looks for j in the chunks; c < 0 when it is not there.
-func (b *byEnd) find(j *sim.JobRun) (c, i int) {
+func (b *List) find(j *sim.JobRun) (c, i int) {
 	for c, ch := range b.chunks {
 		for i, e := range ch {
 			if b.jobs[e.slot] == j {
@@ -240,21 +238,21 @@ func (b *byEnd) find(j *sim.JobRun) (c, i int) {
 	return -1, -1
 }
 
-// endCursor walks a byEnd in order; it must not outlive a change to it.
-type endCursor struct {
-	b    *byEnd
+// Cursor walks a List in order; it must not outlive a change to it.
+type Cursor struct {
+	b    *List
 	c, i int
 }
 
-// cursor is at the job that ends first.
-func (b *byEnd) cursor() endCursor {
+// Cursor is at the job that ends first.
+func (b *List) Cursor() Cursor {
 	b.settle()
-	return endCursor{b: b}
+	return Cursor{b: b}
 }
 
-func (e *endCursor) valid() bool      { return e.c < len(e.b.chunks) }
-func (e *endCursor) job() *sim.JobRun { return e.b.jobs[e.b.chunks[e.c][e.i].slot] }
-func (e *endCursor) next() {
+func (e *Cursor) Valid() bool      { return e.c < len(e.b.chunks) }
+func (e *Cursor) Job() *sim.JobRun { return e.b.jobs[e.b.chunks[e.c][e.i].slot] }
+func (e *Cursor) Next() {
 	if e.i++; e.i == len(e.b.chunks[e.c]) {
 		e.c, e.i = e.c+1, 0
 	}

@@ -1,4 +1,4 @@
-package policies
+package conservative
 
 import (
 	"math"
