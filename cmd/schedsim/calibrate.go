@@ -478,7 +478,7 @@ func (c *calibrator) replay(ctx context.Context, cd *candidate, part string) ([]
 		return nil, err
 	}
 	spec := cd.parts[part]
-	if err := run.Replay(ctx, &spec, run.Options{Dir: stage}); err != nil {
+	if _, err := run.Replay(ctx, &spec, run.Options{Dir: stage}); err != nil {
 		os.RemoveAll(stage)
 		return nil, err
 	}

@@ -113,7 +113,7 @@ func Example_ownQueuePolicy() {
 			fmt.Println(err)
 			return
 		}
-		if err := run.Replay(context.Background(), &spec, run.Options{}); err != nil {
+		if _, err := run.Replay(context.Background(), &spec, run.Options{}); err != nil {
 			fmt.Println(err)
 			return
 		}
