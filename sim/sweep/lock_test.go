@@ -56,4 +56,3 @@ func TestSweepLock(t *testing.T) {
 	}
 	again()
 }
-
