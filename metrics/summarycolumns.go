@@ -72,3 +72,15 @@ const (
 func IsTimingColumn(name string) bool {
 	return name == ColWall || name == ColEventsPerWallS || name == ColJobsPerWallS
 }
+
+// The columns a sweep's summary (and tune's) adds before its runs' own:
+// one row a run, named by its key, its directory, the param_<name>
+// columns of its parameter values, its replica's number and the seed it
+// was given.
+const (
+	ColRun        = "run"
+	ColRunDir     = "run_dir"
+	ParamPrefix   = "param_"
+	ColSeed       = "seed"
+	ColRandomSeed = "random_seed"
+)

@@ -9,11 +9,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schedsim/schedsim/internal/words"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsim/schedsim/internal/words"
 )
 
 // Tenant is one row of a run's tenants table: what the fairness bars need.
