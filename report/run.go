@@ -216,7 +216,7 @@ func inSweep(dir string) (sweep, key string, ok bool) {
 // power, the one summary's `utilization` reports: the utilization_<r>
 // whose summary value equals it, else the first.
 func (r *Run) utilColumn(names []string) string {
-	u := r.SummaryVals["utilization"]
+	u := r.SummaryVals[metrics.ColUtilization]
 	for _, n := range names {
 		if u != "" && r.SummaryVals[n] == u {
 			return n

@@ -65,7 +65,7 @@ func (b *googleBench) run(out io.Writer, backfills []string) error {
 		if err != nil {
 			return run.Failed(err)
 		}
-		jobs, _ := strconv.ParseFloat(row["jobs"], 64)
+		jobs, _ := strconv.ParseFloat(row[metrics.ColJobs], 64)
 		fmt.Fprintf(out, "| %s | %.0f | %d | %.2f | %.2f | %.0f | %.0f |\n", name, jobs, b.machines, wall, cpu, jobs/wall, rss)
 		os.RemoveAll(runDir)
 	}

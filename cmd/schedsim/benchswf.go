@@ -99,7 +99,7 @@ func (r *swfRun) replay(self, runDir, format string) {
 		r.err = err
 		return
 	}
-	r.jobs, _ = strconv.ParseFloat(sum["jobs"], 64)
-	r.events, _ = strconv.ParseFloat(sum["events"], 64)
+	r.jobs, _ = strconv.ParseFloat(sum[metrics.ColJobs], 64)
+	r.events, _ = strconv.ParseFloat(sum[metrics.ColEvents], 64)
 	r.err = os.RemoveAll(runDir)
 }
