@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -16,23 +15,6 @@ import (
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/native"
 )
-
-// outputEncoding returns the encoding the output name asks for, and
-// whether it is gzipped.
-func outputEncoding(path string) (string, bool, error) {
-	name := strings.ToLower(filepath.Base(path))
-	gz := strings.HasSuffix(name, ".gz")
-	name = strings.TrimSuffix(name, ".gz")
-	switch ext := filepath.Ext(name); {
-	case ext == ".parquet" && !gz:
-		return "parquet", false, nil
-	case ext == ".jsonl", ext == ".ndjson":
-		return "jsonl", gz, nil
-	case ext == ".csv":
-		return "csv", gz, nil
-	}
-	return "", false, fmt.Errorf("--to %s: want a .parquet, .jsonl, .ndjson or .csv file (the last three optionally .gz)", path)
-}
 
 // openForConvert opens the trace with the cluster it carries, else the
 // one --cluster or --platform gives, else none.
@@ -79,9 +61,9 @@ type Result struct {
 // then again to write it; neither pass holds more than a row group of
 // jobs.
 func Convert(c *run.Spec, o Options) (*Result, error) {
-	enc, gz, err := outputEncoding(o.To)
-	if err != nil {
-		return nil, run.BadInput(err)
+	enc, ok := native.EncodingOf(o.To)
+	if !ok {
+		return nil, run.BadInput(fmt.Errorf("--to %s: want a .parquet, .jsonl, .ndjson or .csv file (the last three optionally .gz)", o.To))
 	}
 	if same, _ := sameFile(c.Trace, o.To); same {
 		return nil, run.BadInput(fmt.Errorf("--to %s is the trace itself", o.To))
@@ -90,9 +72,9 @@ func Convert(c *run.Spec, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	bar := newConvertBar(w.Records, enc, o.Progress)
+	bar := newConvertBar(w.Records, enc.Format, o.Progress)
 	var cols native.Columns
-	if enc != "jsonl" {
+	if enc.Format != "jsonl" {
 		bar.pass("reading")
 		err := eachJob(w, bar, func(j *sim.Job) error { return cols.Add(carriedLabels(j)) })
 		w.Close()
@@ -110,61 +92,12 @@ func Convert(c *run.Spec, o Options) (*Result, error) {
 	written := 0
 	bar.pass("writing")
 	err = metrics.WriteFileAtomic(o.To, func(out io.Writer) error {
-		var z *gzip.Writer
-		if gz {
-			z = gzip.NewWriter(out)
-			out = z
-		}
-		if enc != "parquet" {
-			// The text encodings carry the calendar in their first line
-			// (the Parquet writer puts it in the metadata).
-			line, err := native.AppendCalendarLine(nil, w.Epoch, w.TimeZone)
-			if err != nil {
-				return err
-			}
-			if _, err := out.Write(line); err != nil {
-				return err
-			}
-		}
-		var write func(*sim.Job) error
-		var finish func() error
-		switch enc {
-		case "parquet":
-			pw, err := native.NewParquetWriter(out, cols, meta)
-			if err != nil {
-				return err
-			}
-			write, finish = pw.Write, pw.Close
-		case "csv":
-			cw, err := native.NewCSVWriter(out, cols)
-			if err != nil {
-				return err
-			}
-			write, finish = cw.Write, cw.Flush
-		default:
-			var buf []byte
-			write = func(j *sim.Job) (err error) {
-				if buf, err = native.AppendJSONL(buf[:0], j); err == nil {
-					_, err = out.Write(buf)
-				}
-				return err
-			}
-			finish = func() error { return nil }
-		}
-		err := eachJob(w, bar, func(j *sim.Job) error {
-			written++
-			return write(carriedLabels(j))
+		return native.WriteTrace(out, enc, cols, meta, func(emit func(*sim.Job) error) error {
+			return eachJob(w, bar, func(j *sim.Job) error {
+				written++
+				return emit(carriedLabels(j))
+			})
 		})
-		if err != nil {
-			return err
-		}
-		if err := finish(); err != nil {
-			return err
-		}
-		if z != nil {
-			return z.Close()
-		}
-		return nil
 	})
 	bar.finish()
 	if err != nil {
