@@ -141,13 +141,13 @@ func (c *calibration) cols(capacity float64, firstSubmit, lastSubmit sim.Time, j
 		util = c.work / (capacity * (max(lastSubmit, c.end) - firstSubmit).Seconds())
 	}
 	return []col{
-		intCol("calib_jobs", int64(compared)),
-		floatCol("calib_start_error_median_s", errMed),
-		floatCol("calib_start_error_p90_s", errP90),
-		floatCol("calib_wait_ks", ks),
-		floatCol("calib_mean_wait_ratio", meanRatio),
-		floatCol("calib_p95_wait_ratio", p95Ratio),
-		floatCol("calib_recorded_utilization", util),
+		intCol(ColCalibJobs, int64(compared)),
+		floatCol(ColCalibStartErrorMedian, errMed),
+		floatCol(ColCalibStartErrorP90, errP90),
+		floatCol(ColCalibWaitKS, ks),
+		floatCol(ColCalibMeanWaitRatio, meanRatio),
+		floatCol(ColCalibP95WaitRatio, p95Ratio),
+		floatCol(ColCalibRecordedUtilization, util),
 	}
 }
 

@@ -66,6 +66,13 @@
 // measured column and the summary's jobs_measured say which and how many
 // (measured.go).
 //
+// The summary's columns are declared once, as the Col* constants of
+// summarycolumns.go: every package that reads a summary column names it
+// with them. Recorder.Summary is the row Close wrote, each cell as
+// summary.csv holds it; ReadSummary and ReadRunSummary are the one reader
+// of a summary written before (summary.csv, else summary.parquet, printed
+// as the CSV prints it), a run's, a sweep's or tune's.
+//
 // ReadJobs reads a run's jobs table back in any format; ExportBatsim
 // writes it as Batsim's out_jobs.csv (batsim.go).
 //

@@ -49,6 +49,7 @@ type Recorder struct {
 	moved    bool
 	finished bool
 	end      sim.Time // end of the makespan, known at Finished
+	summary  []col    // the summary row written, once Close has written it
 	events   int64    // events the engine reported to Finished
 
 	// The fields above belong to the recorder goroutine until Finished,
@@ -338,6 +339,7 @@ func (r *Recorder) Close(final FinalInfo) error {
 		err = r.write(final)
 	}
 	if err != nil {
+		r.summary = nil
 		r.Abort()
 		return err
 	}
@@ -391,6 +393,7 @@ func (r *Recorder) write(final FinalInfo) error {
 // tenants and the summary.
 func (r *Recorder) writeFinalTables(final FinalInfo) error {
 	cols := r.summaryCols(final, r.end)
+	r.summary = cols
 	nodes, err := newNodesTable(r.dir, r.opt.Format, r.res, r.mem)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/apache/arrow/go/v17/arrow"
 	"github.com/apache/arrow/go/v17/arrow/array"
@@ -124,43 +125,43 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	}
 
 	cols := []col{
-		intCol("jobs", t.submitted),
-		intCol("jobs_completed", t.completed),
-		intCol("jobs_killed", t.killed),
-		intCol("jobs_rejected", t.rejected),
-		intCol("jobs_unfinished", t.unfinished),
-		intCol("jobs_skipped", final.Skipped),
+		intCol(ColJobs, t.submitted),
+		intCol(ColJobsCompleted, t.completed),
+		intCol(ColJobsKilled, t.killed),
+		intCol(ColJobsRejected, t.rejected),
+		intCol(ColJobsUnfinished, t.unfinished),
+		intCol(ColJobsSkipped, final.Skipped),
 	}
 	if r.opt.Measured != nil {
-		cols = append(cols, intCol("jobs_measured", t.measured))
+		cols = append(cols, intCol(ColJobsMeasured, t.measured))
 	}
 	cols = append(cols,
-		floatCol("makespan_s", m),
-		floatCol("mean_wait_s", mean(t.waitSum, int64(len(waits)))),
-		floatCol("median_wait_s", Quantile(waits, 0.5)),
-		floatCol("p95_wait_s", Quantile(waits, 0.95)),
-		floatCol("max_wait_s", maxWait),
-		floatCol("mean_slowdown", mean(t.sdSum, t.sdN)),
-		floatCol("mean_bsld", mean(t.bsldSum, t.bsldN)),
-		intCol("restarts", t.restarts),
-		intCol("preemptions", t.preemptions),
-		floatCol("lost_work_s", t.lostWork.Seconds()),
-		floatCol("lost_node_hours", t.lostNodeSeconds/3600),
-		floatCol("checkpoint_overhead_s", t.overhead.Seconds()),
-		floatCol("node_downtime_s", r.nodes.downtime(end).Seconds()),
+		floatCol(ColMakespan, m),
+		floatCol(ColMeanWait, mean(t.waitSum, int64(len(waits)))),
+		floatCol(ColMedianWait, Quantile(waits, 0.5)),
+		floatCol(ColP95Wait, Quantile(waits, 0.95)),
+		floatCol(ColMaxWait, maxWait),
+		floatCol(ColMeanSlowdown, mean(t.sdSum, t.sdN)),
+		floatCol(ColMeanBSLD, mean(t.bsldSum, t.bsldN)),
+		intCol(ColRestarts, t.restarts),
+		intCol(ColPreemptions, t.preemptions),
+		floatCol(ColLostWork, t.lostWork.Seconds()),
+		floatCol(ColLostNodeHours, t.lostNodeSeconds/3600),
+		floatCol(ColCheckpointOverhead, t.overhead.Seconds()),
+		floatCol(ColNodeDowntime, r.nodes.downtime(end).Seconds()),
 	)
 	jainBsld, jainUsage := jains(r.ten.rows())
-	cols = append(cols, floatCol("jain_bsld", jainBsld), floatCol("jain_usage_share", jainUsage))
+	cols = append(cols, floatCol(ColJainBSLD, jainBsld), floatCol(ColJainUsageShare, jainUsage))
 	mainU := nan
 	if i := mainResourceOf(r.c); i >= 0 {
 		mainU = util[i]
 	}
-	cols = append(cols, floatCol("utilization", mainU))
+	cols = append(cols, floatCol(ColUtilization, mainU))
 	for i, name := range r.res {
-		cols = append(cols, floatCol("utilization_"+name, util[i]))
+		cols = append(cols, floatCol(UtilizationPrefix+name, util[i]))
 	}
 	for i, name := range r.res {
-		cols = append(cols, floatCol("frag_"+name, r.frag.mean(i)))
+		cols = append(cols, floatCol(FragPrefix+name, r.frag.mean(i)))
 	}
 	mainCap := nan
 	if i := mainResourceOf(r.c); i >= 0 {
@@ -182,18 +183,18 @@ func (r *Recorder) summaryCols(final FinalInfo, end sim.Time) []col {
 	}
 	asleep, switching, offs, ons := r.nodes.powerTotals(end)
 	cols = append(cols,
-		floatCol("energy_j", energyJ),
-		floatCol("energy_kwh", energyJ/3.6e6),
-		floatCol("energy_cost", cost),
-		floatCol("carbon_kg", carbon),
-		floatCol("node_asleep_s", asleep.Seconds()),
-		floatCol("node_switching_s", switching.Seconds()),
-		intCol("switch_offs", offs),
-		intCol("switch_ons", ons),
-		floatCol("wall_s", final.WallSeconds),
-		intCol("events", events),
-		floatCol("events_per_s", perWall(events)),
-		floatCol("jobs_per_s", perWall(t.submitted)),
+		floatCol(ColEnergyJ, energyJ),
+		floatCol(ColEnergyKWh, energyJ/3.6e6),
+		floatCol(ColEnergyCost, cost),
+		floatCol(ColCarbonKg, carbon),
+		floatCol(ColNodeAsleep, asleep.Seconds()),
+		floatCol(ColNodeSwitching, switching.Seconds()),
+		intCol(ColSwitchOffs, offs),
+		intCol(ColSwitchOns, ons),
+		floatCol(ColWall, final.WallSeconds),
+		intCol(ColEvents, events),
+		floatCol(ColEventsPerWallS, perWall(events)),
+		floatCol(ColJobsPerWallS, perWall(t.submitted)),
 	)
 	for _, l := range r.opt.Labels {
 		cols = append(cols, col{name: l.Name, kind: arrow.STRING, s: l.Value})
@@ -246,6 +247,25 @@ func writeSummary(tb *table, cols []col) error {
 			}
 		}
 	})
+}
+
+// Summary is the summary row Close wrote, each cell as summary.csv holds
+// it; empty before Close succeeded.
+func (r *Recorder) Summary() SummaryRow {
+	row := SummaryRow{Names: make([]string, len(r.summary)), Values: make([]string, len(r.summary))}
+	for i, c := range r.summary {
+		row.Names[i] = c.name
+		switch {
+		case c.null:
+		case c.kind == arrow.INT64:
+			row.Values[i] = strconv.FormatInt(c.i, 10)
+		case c.kind == arrow.FLOAT64:
+			row.Values[i] = string(appendFloat(nil, c.f))
+		default:
+			row.Values[i] = c.s
+		}
+	}
+	return row
 }
 
 // checkSummaryNames rejects a label that would shadow a summary column

@@ -81,12 +81,6 @@ func RunSummaryKind(name string) (ColumnKind, bool) {
 	return KindString, false
 }
 
-// IsTimingColumn says whether a summary column measures the machine
-// (wall_s, events_per_s, jobs_per_s): it differs between identical runs.
-func IsTimingColumn(name string) bool {
-	return name == "wall_s" || name == "events_per_s" || name == "jobs_per_s"
-}
-
 // SweepColumn is one column of a sweep summary: its values as text, as a
 // run's summary.csv holds them; "" is a null.
 type SweepColumn struct {

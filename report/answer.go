@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // Answer is a planner's question answered over scenarios, as `schedsim
@@ -126,7 +128,7 @@ func metricUnit(metric string) (unit string, scale float64) {
 	switch {
 	case strings.HasSuffix(metric, "_s"):
 		return "h", 1.0 / 3600
-	case strings.HasPrefix(metric, "utilization"):
+	case strings.HasPrefix(metric, metrics.ColUtilization):
 		return "%", 100
 	}
 	return "value", 1

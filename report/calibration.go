@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // calibrationWaits pairs, for the jobs table's measured jobs that have a
@@ -49,7 +51,7 @@ func calibrationFigure(runs []*Run, lt legendText) (f Figure, ok bool, err error
 		// A run whose summary has no calibration (its transforms moved
 		// the jobs, or too few have a recorded start) is not drawn: its
 		// few recorded jobs are not the schedule.
-		if len(r.SimWait) == 0 || r.SummaryVals["calib_wait_ks"] == "" {
+		if len(r.SimWait) == 0 || r.SummaryVals[metrics.ColCalibWaitKS] == "" {
 			continue
 		}
 		title := lt.Entries[i]
@@ -117,7 +119,7 @@ func calibrationFigure(runs []*Run, lt legendText) (f Figure, ok bool, err error
 // distance and p95 wait ratio, as its summary gives them.
 func calibrationNumbers(r *Run) string {
 	var parts []string
-	for _, c := range []struct{ col, name string }{{"calib_wait_ks", "KS"}, {"calib_p95_wait_ratio", "p95 ratio"}} {
+	for _, c := range []struct{ col, name string }{{metrics.ColCalibWaitKS, "KS"}, {metrics.ColCalibP95WaitRatio, "p95 ratio"}} {
 		if v, err := strconv.ParseFloat(r.SummaryVals[c.col], 64); err == nil && !math.IsNaN(v) {
 			parts = append(parts, fmt.Sprintf("%s %.3g", c.name, v))
 		}

@@ -8,12 +8,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schedsim/schedsim/internal/words"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsim/schedsim/internal/words"
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // noData is the fill of a heatmap cell no run has.
@@ -24,7 +26,7 @@ var noData = color.Gray{Y: 0xdd}
 func (s *Sweep) sweptWeights() []string {
 	var out []string
 	for _, p := range s.Varying {
-		if !strings.HasPrefix(p, "param_w_") {
+		if !strings.HasPrefix(p, metrics.ParamPrefix+"w_") {
 			continue
 		}
 		numeric := true
@@ -52,7 +54,7 @@ func (s *Sweep) heatmapWeights(asked []string) (x, y string, ok bool, err error)
 		}
 		var cols [2]string
 		for i, a := range asked {
-			col := "param_" + strings.TrimPrefix(a, "param_")
+			col := metrics.ParamPrefix + strings.TrimPrefix(a, metrics.ParamPrefix)
 			found := false
 			for _, w := range swept {
 				found = found || w == col

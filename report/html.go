@@ -8,6 +8,8 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // page is the data of index.html.
@@ -101,8 +103,8 @@ type pageSweepRow struct {
 // sweepTableMetrics are the summary columns of the sweep table, when the
 // sweep has values in them (cost and carbon are null without their
 // series): the Pareto objectives and the usual companions.
-var sweepTableMetrics = []string{"mean_wait_s", "p95_wait_s", "mean_bsld", "jain_bsld", "jain_usage_share", "utilization",
-	"frag_cpu", "energy_kwh", "energy_cost", "carbon_kg"}
+var sweepTableMetrics = []string{metrics.ColMeanWait, metrics.ColP95Wait, metrics.ColMeanBSLD, metrics.ColJainBSLD, metrics.ColJainUsageShare, metrics.ColUtilization,
+	metrics.FragPrefix + "cpu", metrics.ColEnergyKWh, metrics.ColEnergyCost, metrics.ColCarbonKg}
 
 // indexTmpl is the whole page: inline CSS, no scripts, no external
 // resources, so it renders the same from file://, a CI artifact or mail.

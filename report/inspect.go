@@ -231,3 +231,34 @@ func skipText(sk traces.Skips) string {
 	}
 	return fmt.Sprintf(" (no job from %s: %s)", words.Count(sk.Total, "record"), strings.Join(parts, "; "))
 }
+
+// LeafCapacity sums each resource's positive amounts over the nodes that
+// hold tasks (not parents), in the order resources first appear: the
+// Capacity of a TraceInfo.
+func LeafCapacity(nodes []sim.NodeSpec) []sim.Quantity {
+	parents := map[string]bool{}
+	for _, n := range nodes {
+		if n.Parent != "" {
+			parents[n.Parent] = true
+		}
+	}
+	var total []sim.Quantity
+	index := map[string]int{}
+	for _, n := range nodes {
+		if parents[n.Name] {
+			continue
+		}
+		for _, q := range n.Capacity {
+			i, seen := index[q.Resource]
+			if !seen {
+				i = len(total)
+				index[q.Resource] = i
+				total = append(total, sim.Quantity{Resource: q.Resource})
+			}
+			if q.Amount > 0 {
+				total[i].Amount += q.Amount
+			}
+		}
+	}
+	return total
+}

@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // The Pareto front's three objectives, as sweep summary columns: mean wait
@@ -16,18 +18,18 @@ import (
 // (higher is better) and energy (lower is better; energy_j when the
 // summary has no energy_kwh).
 const (
-	paretoWait     = "mean_wait_s"
-	paretoFairness = "jain_bsld"
+	paretoWait     = metrics.ColMeanWait
+	paretoFairness = metrics.ColJainBSLD
 )
 
 // energyColumn is the sweep's energy column and what to divide it by for
 // kWh, or "" when it has none.
 func (s *Sweep) energyColumn() (string, float64) {
-	if s.hasColumn("energy_kwh") {
-		return "energy_kwh", 1
+	if s.hasColumn(metrics.ColEnergyKWh) {
+		return metrics.ColEnergyKWh, 1
 	}
-	if s.hasColumn("energy_j") {
-		return "energy_j", 3.6e6
+	if s.hasColumn(metrics.ColEnergyJ) {
+		return metrics.ColEnergyJ, 3.6e6
 	}
 	return "", 0
 }

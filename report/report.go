@@ -69,7 +69,7 @@ type Comparison struct {
 
 // DefaultHeatmapMetrics are the Pareto front's first two objectives: the
 // heatmaps show where in weight space each is good.
-var DefaultHeatmapMetrics = []string{"mean_wait_s", "jain_bsld"}
+var DefaultHeatmapMetrics = []string{metrics.ColMeanWait, metrics.ColJainBSLD}
 
 // Generate reads the directories and writes the report into out (see
 // Write).

@@ -1,8 +1,9 @@
 package report
 
 import (
-	"encoding/csv"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -179,30 +180,17 @@ func Load(dir string) (*Run, error) {
 }
 
 func (r *Run) readSummary() error {
-	path := filepath.Join(r.Dir, "summary.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			if st, serr := os.Stat(r.Dir); serr != nil || !st.IsDir() {
-				return fmt.Errorf("%s is not a run or sweep directory: not a directory", r.Dir)
-			}
-			return fmt.Errorf("%s is not a run or sweep directory: no summary.csv", r.Dir)
+	row, err := metrics.ReadRunSummary(r.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if st, serr := os.Stat(r.Dir); serr != nil || !st.IsDir() {
+			return fmt.Errorf("%s is not a run or sweep directory: not a directory", r.Dir)
 		}
+		return fmt.Errorf("%s is not a run or sweep directory: no summary.csv", r.Dir)
+	}
+	if err != nil {
 		return err
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if len(rows) != 2 {
-		return fmt.Errorf("%s: want a header and one row, got %d lines", path, len(rows))
-	}
-	r.SummaryCols = rows[0]
-	r.SummaryVals = make(map[string]string, len(rows[0]))
-	for i, name := range rows[0] {
-		r.SummaryVals[name] = rows[1][i]
-	}
+	r.SummaryCols, r.SummaryVals = row.Names, row.Map()
 	return nil
 }
 
@@ -228,7 +216,7 @@ func inSweep(dir string) (sweep, key string, ok bool) {
 // power, the one summary's `utilization` reports: the utilization_<r>
 // whose summary value equals it, else the first.
 func (r *Run) utilColumn(names []string) string {
-	u := r.SummaryVals["utilization"]
+	u := r.SummaryVals[metrics.ColUtilization]
 	for _, n := range names {
 		if u != "" && r.SummaryVals[n] == u {
 			return n

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // summaryMetric is a row of the curated summary table: a summary column,
@@ -30,22 +32,22 @@ func (m summaryMetric) closer(v, best float64) bool {
 
 // summaryMetrics are the rows a planner reads first, in reading order.
 var summaryMetrics = []summaryMetric{
-	{"jobs", "jobs", func(v float64) string { return groupThousands(v) }, 0},
-	{"jobs killed", "jobs_killed", func(v float64) string { return groupThousands(v) }, -1},
-	{"mean wait", "mean_wait_s", durationText, -1},
-	{"p95 wait", "p95_wait_s", durationText, -1},
-	{"max wait", "max_wait_s", durationText, -1},
-	{"mean bounded slowdown", "mean_bsld", compact, -1},
-	{"utilization", "utilization", percentText, +1},
-	{"energy", "energy_kwh", func(v float64) string { return groupThousands(math.Round(v)) + " kWh" }, -1},
-	{"Jain's index of bsld", "jain_bsld", func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }, +1},
+	{"jobs", metrics.ColJobs, func(v float64) string { return groupThousands(v) }, 0},
+	{"jobs killed", metrics.ColJobsKilled, func(v float64) string { return groupThousands(v) }, -1},
+	{"mean wait", metrics.ColMeanWait, durationText, -1},
+	{"p95 wait", metrics.ColP95Wait, durationText, -1},
+	{"max wait", metrics.ColMaxWait, durationText, -1},
+	{"mean bounded slowdown", metrics.ColMeanBSLD, compact, -1},
+	{"utilization", metrics.ColUtilization, percentText, +1},
+	{"energy", metrics.ColEnergyKWh, func(v float64) string { return groupThousands(math.Round(v)) + " kWh" }, -1},
+	{"Jain's index of bsld", metrics.ColJainBSLD, func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }, +1},
 	// Calibration, for runs whose trace records when jobs started.
-	{"start error, median (vs recorded)", "calib_start_error_median_s", durationText, lowerBetter},
-	{"start error, p90 (vs recorded)", "calib_start_error_p90_s", durationText, lowerBetter},
-	{"wait KS distance (vs recorded)", "calib_wait_ks", func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }, lowerBetter},
-	{"mean wait ÷ recorded", "calib_mean_wait_ratio", ratioText, nearOneBetter},
-	{"p95 wait ÷ recorded", "calib_p95_wait_ratio", ratioText, nearOneBetter},
-	{"recorded utilization", "calib_recorded_utilization", percentText, 0},
+	{"start error, median (vs recorded)", metrics.ColCalibStartErrorMedian, durationText, lowerBetter},
+	{"start error, p90 (vs recorded)", metrics.ColCalibStartErrorP90, durationText, lowerBetter},
+	{"wait KS distance (vs recorded)", metrics.ColCalibWaitKS, func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }, lowerBetter},
+	{"mean wait ÷ recorded", metrics.ColCalibMeanWaitRatio, ratioText, nearOneBetter},
+	{"p95 wait ÷ recorded", metrics.ColCalibP95WaitRatio, ratioText, nearOneBetter},
+	{"recorded utilization", metrics.ColCalibRecordedUtilization, percentText, 0},
 }
 
 func ratioText(v float64) string   { return strconv.FormatFloat(v, 'f', 2, 64) + "×" }

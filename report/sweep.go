@@ -1,16 +1,14 @@
 package report
 
 import (
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // Sweep is a sweep directory (`schedsim sweep … --out DIR`) as the report
@@ -27,54 +25,32 @@ type Sweep struct {
 	Varying []string
 }
 
-// isSweep reports whether dir holds a sweep summary: a summary.csv whose
+// isSweep reports whether dir holds a sweep summary: a summary whose
 // first column is `run` (a run directory's summary has no such column).
 func isSweep(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, "summary.csv"))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	header, err := csv.NewReader(f).Read()
-	return err == nil && len(header) > 0 && header[0] == "run"
+	t, err := metrics.ReadSummary(dir)
+	return err == nil && len(t.Names) > 0 && t.Names[0] == metrics.ColRun
 }
 
-// LoadSweep reads a sweep directory's summary.csv. Errors name the file
-// and, for a bad row, its line.
+// LoadSweep reads a sweep directory's summary. Errors name the file and,
+// for a bad row, its line.
 func LoadSweep(dir string) (*Sweep, error) {
-	path := filepath.Join(dir, "summary.csv")
-	f, err := os.Open(path)
+	t, err := metrics.ReadSummary(dir)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	header, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: header: %w", path, err)
-	}
+	header := t.Names
 	s := &Sweep{Dir: dir, Name: filepath.Base(filepath.Clean(dir)), Cols: header}
-	if len(header) < 2 || header[0] != "run" || header[1] != "run_dir" {
-		return nil, fmt.Errorf("%s:1: a sweep summary starts with the columns run, run_dir", path)
+	if len(header) < 2 || header[0] != metrics.ColRun || header[1] != metrics.ColRunDir {
+		return nil, fmt.Errorf("%s:1: a sweep summary starts with the columns run, run_dir", t.Path)
 	}
 	for _, c := range header {
-		if strings.HasPrefix(c, "param_") {
+		if strings.HasPrefix(c, metrics.ParamPrefix) {
 			s.Params = append(s.Params, c)
 		}
 	}
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		row := make(map[string]string, len(header))
-		for i, c := range header {
-			row[c] = rec[i]
-		}
-		s.Rows = append(s.Rows, row)
+	for i := range t.Rows {
+		s.Rows = append(s.Rows, t.Row(i).Map())
 	}
 	for _, p := range s.Params {
 		if len(s.distinct(p)) > 1 {
@@ -160,7 +136,7 @@ func (s *Sweep) hasValues(col string) bool {
 }
 
 // shortParam drops the param_ prefix: param_w_age → w_age.
-func shortParam(col string) string { return strings.TrimPrefix(col, "param_") }
+func shortParam(col string) string { return strings.TrimPrefix(col, metrics.ParamPrefix) }
 
 // point is one parameter combination of a sweep with its metrics averaged
 // over the seeds (and every other row sharing its parameters).
@@ -174,7 +150,7 @@ type point struct {
 // points groups the rows by their parameter values (the seed is not a
 // parameter) and averages the given metrics over each group, ignoring
 // nulls. Points come in the order of their first row, so by key.
-func (s *Sweep) points(metrics []string) []*point {
+func (s *Sweep) points(cols []string) []*point {
 	var out []*point
 	index := map[string]*point{}
 	counts := map[*point]map[string]int{}
@@ -199,8 +175,8 @@ func (s *Sweep) points(metrics []string) []*point {
 			counts[pt] = map[string]int{}
 			out = append(out, pt)
 		}
-		pt.Runs = append(pt.Runs, row["run"])
-		for _, m := range metrics {
+		pt.Runs = append(pt.Runs, row[metrics.ColRun])
+		for _, m := range cols {
 			if v := metric(row, m); !math.IsNaN(v) && !math.IsInf(v, 0) {
 				pt.Metrics[m] += v
 				counts[pt][m]++
@@ -208,7 +184,7 @@ func (s *Sweep) points(metrics []string) []*point {
 		}
 	}
 	for _, pt := range out {
-		for _, m := range metrics {
+		for _, m := range cols {
 			if n := counts[pt][m]; n > 0 {
 				pt.Metrics[m] /= float64(n)
 			} else {

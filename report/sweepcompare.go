@@ -10,11 +10,12 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/schedsim/schedsim/internal/words"
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // compareMetrics are the headline metrics a report of several sweeps
 // draws, one figure each, when the sweeps have them.
-var compareMetrics = []string{"mean_wait_s", "p95_wait_s", "mean_bsld", "utilization", "jain_bsld", "energy_kwh"}
+var compareMetrics = []string{metrics.ColMeanWait, metrics.ColP95Wait, metrics.ColMeanBSLD, metrics.ColUtilization, metrics.ColJainBSLD, metrics.ColEnergyKWh}
 
 // sweepGroup is one parameter combination of one sweep: the values of
 // its replicas (the rows that differ only in seed) for each metric.
@@ -107,7 +108,7 @@ func compareFigure(sweeps []*Sweep, groups []sweepGroup, labels []string, m stri
 		scale, unit = durationUnit(most)
 		what = strings.TrimSuffix(what, " (s)") + " (" + unit + ")"
 	}
-	if m == "utilization" {
+	if m == metrics.ColUtilization {
 		scale, what = 100, "utilization (%)"
 	}
 	names := make([]string, len(sweeps))
@@ -161,7 +162,7 @@ func compareFigure(sweeps []*Sweep, groups []sweepGroup, labels []string, m stri
 		p.Y.Max = 1
 	}
 	switch {
-	case m == "utilization":
+	case m == metrics.ColUtilization:
 		p.Y.Max = 100
 	case strings.HasPrefix(m, "jain_"):
 		p.Y.Max = 1 // Jain's index is at most 1

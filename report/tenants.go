@@ -9,11 +9,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schedsim/schedsim/internal/words"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsim/schedsim/internal/words"
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // Tenant is one row of a run's tenants table: what the fairness bars need.
@@ -109,7 +111,7 @@ func tenantFigures(runs []*Run, lt legendText, size Size) ([]Figure, error) {
 		which += " (\"(none)\": the jobs whose trace gives no user, group or queue)"
 	}
 	bsld, err := tenantBars(runs, lt, size, names, "tenant_bsld", "Mean bounded slowdown per tenant",
-		"mean bounded slowdown (ratio, log scale)", "jain_bsld",
+		"mean bounded slowdown (ratio, log scale)", metrics.ColJainBSLD,
 		func(t Tenant) float64 { return t.MeanBSLD }, false)
 	if err != nil {
 		return nil, err
@@ -120,7 +122,7 @@ func tenantFigures(runs []*Run, lt legendText, size Size) ([]Figure, error) {
 		return []Figure{bsld}, nil
 	}
 	share, err := tenantBars(runs, lt, size, names, "tenant_usage_share", "Usage ÷ share per tenant",
-		"usage share ÷ target share (ratio)", "jain_usage_share",
+		"usage share ÷ target share (ratio)", metrics.ColJainUsageShare,
 		func(t Tenant) float64 { return t.UsageRatio() }, true)
 	if err != nil {
 		return nil, err

@@ -118,7 +118,7 @@ func TestFigureTextFits(t *testing.T) {
 		if err := c.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		if err := run.Replay(context.Background(), &c, run.Options{}); err != nil {
+		if _, err := run.Replay(context.Background(), &c, run.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		r, err := Load(c.Out)

@@ -6,10 +6,12 @@ import (
 	"math"
 	"strings"
 
-	"github.com/schedsim/schedsim/internal/words"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedsim/schedsim/internal/words"
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // isTune reports whether the sweep summary was written by `schedsim
@@ -35,7 +37,7 @@ func tuneFigure(s *Sweep, name, xw, yw string, front map[string]bool) (Figure, e
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, row := range s.Rows {
 		p := pt{x: metric(row, xw), y: metric(row, yw), obj: metric(row, "objective"),
-			feasible: row["feasible"] == "1", front: front[row["run"]]}
+			feasible: row["feasible"] == "1", front: front[row[metrics.ColRun]]}
 		if math.IsNaN(p.x) || math.IsNaN(p.y) {
 			continue
 		}
@@ -110,7 +112,7 @@ func tuneFigure(s *Sweep, name, xw, yw string, front map[string]bool) (Figure, e
 // whose values equal the objective column's, else "objective".
 func objectiveName(s *Sweep) string {
 	for _, c := range s.Cols {
-		if c == "objective" || c == "penalized" || strings.HasPrefix(c, "param_") || c == "iteration" || c == "feasible" {
+		if c == "objective" || c == "penalized" || strings.HasPrefix(c, metrics.ParamPrefix) || c == "iteration" || c == "feasible" {
 			continue
 		}
 		same, any := true, false

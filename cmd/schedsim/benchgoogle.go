@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/schedsim/schedsim/internal/bench"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim/run"
 )
@@ -34,7 +35,7 @@ func addGoogleBenchFlags(fs *pflag.FlagSet) *googleBench {
 // discipline ("" for replay's default), printing a Markdown table: wall
 // time, tasks/s and peak memory (the child's max RSS) of each step.
 func (b *googleBench) run(out io.Writer, backfills []string) error {
-	self, tmp, err := childScratch("google")
+	self, tmp, err := bench.Scratch("google")
 	if err != nil {
 		return err
 	}
@@ -42,12 +43,12 @@ func (b *googleBench) run(out io.Writer, backfills []string) error {
 	trace, cluster := filepath.Join(tmp, "google.parquet"), filepath.Join(tmp, "cluster.yaml")
 	fmt.Fprintln(out, "| step | tasks | machines | wall s | CPU s | tasks/s | peak MiB |")
 	fmt.Fprintln(out, "|---|---:|---:|---:|---:|---:|---:|")
-	wall, cpu, rss, err := timeChildCPU(self, "gen", "--quiet", "--model", "google", "--seed", "1",
+	t, err := bench.Child(nil, os.Stderr, self, "gen", "--quiet", "--model", "google", "--seed", "1",
 		"--jobs", strconv.Itoa(b.jobs), "--nodes", strconv.Itoa(b.machines), "--out", trace, "--cluster-out", cluster)
 	if err != nil {
 		return run.Failed(fmt.Errorf("gen: %w", err))
 	}
-	fmt.Fprintf(out, "| gen --model google (Parquet) | %d | %d | %.2f | %.2f | %.0f | %.0f |\n", b.jobs, b.machines, wall, cpu, float64(b.jobs)/wall, rss)
+	fmt.Fprintf(out, "| gen --model google (Parquet) | %d | %d | %.2f | %.2f | %.0f | %.0f |\n", b.jobs, b.machines, t.Wall, t.CPU, float64(b.jobs)/t.Wall, t.RSSMiB)
 	for _, bf := range backfills {
 		runDir := filepath.Join(tmp, "run")
 		args := []string{"replay", "--quiet", "--trace", trace, "--cluster", cluster,
@@ -57,20 +58,20 @@ func (b *googleBench) run(out io.Writer, backfills []string) error {
 			args = append(args, "--backfill", bf)
 			name += ", backfill " + bf
 		}
-		wall, cpu, rss, err := timeChildCPU(self, args...)
+		t, err := bench.Child(nil, os.Stderr, self, args...)
 		if err != nil {
 			return run.Failed(fmt.Errorf("%s: %w", name, err))
 		}
-		row, err := metrics.ReadSummaryCSV(filepath.Join(runDir, "summary.csv"))
+		row, err := metrics.ReadRunSummary(runDir)
 		if err != nil {
 			return run.Failed(err)
 		}
-		jobs, _ := strconv.ParseFloat(row["jobs"], 64)
-		fmt.Fprintf(out, "| %s | %.0f | %d | %.2f | %.2f | %.0f | %.0f |\n", name, jobs, b.machines, wall, cpu, jobs/wall, rss)
+		jobs := row.Float(metrics.ColJobs)
+		fmt.Fprintf(out, "| %s | %.0f | %d | %.2f | %.2f | %.0f | %.0f |\n", name, jobs, b.machines, t.Wall, t.CPU, jobs/t.Wall, t.RSSMiB)
 		os.RemoveAll(runDir)
 	}
 	fmt.Fprintln(out, "\ngoal: the replay of 10,000,000 tasks on 12,500 machines within 20 s and 1 GiB")
-	fmt.Fprintf(out, "CPU s is the child's user + system time; the load average was %s when the suite ended (above 2,\n", loadAverage())
+	fmt.Fprintf(out, "CPU s is the child's user + system time; the load average was %s when the suite ended (above 2,\n", bench.LoadAverage())
 	fmt.Fprintln(out, "other work shared the cores and the wall time counts waiting for them).")
 	return nil
 }

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
-	"time"
 
+	"github.com/schedsim/schedsim/internal/bench"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/sim/run"
 )
@@ -34,7 +31,7 @@ func benchPlacement(out io.Writer) error {
 
 // benchOpenb times the openb experiment in child processes.
 func benchOpenb(out io.Writer) error {
-	self, tmp, err := childScratch("openb")
+	self, tmp, err := bench.Scratch("openb")
 	if err != nil {
 		return err
 	}
@@ -50,48 +47,12 @@ func benchOpenb(out io.Writer) error {
 		{"six policies × seeds 42–51", 60, nil},
 	} {
 		args := append([]string{"openb", "--quiet", "--out", filepath.Join(tmp, "out")}, c.args...)
-		t, err := timeChild(self, args...)
-		wall, rss := t.wall, t.rssMiB
+		t, err := bench.Child(nil, nil, self, args...)
+		wall, rss := t.Wall, t.RSSMiB
 		if err != nil {
 			return run.Failed(fmt.Errorf("openb %s: %w", c.name, err))
 		}
 		fmt.Fprintf(out, "| %s | %d | %.2f | %.0f |\n", c.name, c.runs, wall, rss)
 	}
 	return nil
-}
-
-// childScratch returns this program's path, to run children with, and a
-// fresh scratch directory for suite's files, which the caller removes.
-func childScratch(suite string) (self, tmp string, err error) {
-	if self, err = os.Executable(); err != nil {
-		return "", "", run.Failed(err)
-	}
-	if tmp, err = os.MkdirTemp("", "schedsim-bench-"+suite+"-"); err != nil {
-		return "", "", run.Failed(err)
-	}
-	return self, tmp, nil
-}
-
-// childTimes are what a child process cost: wall and CPU (user + system)
-// seconds, and its peak memory (max RSS) in MiB.
-type childTimes struct{ wall, cpu, rssMiB float64 }
-
-// timeChild runs a child process and returns what it cost. The child's
-// notices (skipped records) are kept out of the table and shown only when
-// it fails.
-func timeChild(path string, args ...string) (childTimes, error) {
-	c := exec.Command(path, args...)
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
-	start := time.Now()
-	if err := c.Run(); err != nil {
-		os.Stderr.Write(stderr.Bytes())
-		return childTimes{}, err
-	}
-	t := childTimes{wall: time.Since(start).Seconds()}
-	t.cpu = (c.ProcessState.UserTime() + c.ProcessState.SystemTime()).Seconds()
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		t.rssMiB = float64(ru.Maxrss) / 1024 // KiB on Linux
-	}
-	return t, nil
 }

@@ -1,11 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"crypto/sha256"
-	"encoding/csv"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,21 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 
-	"github.com/schedsim/schedsim/internal/strictyaml"
 	"github.com/schedsim/schedsim/metrics"
-	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/calibrate"
 	"github.com/schedsim/schedsim/sim/run"
-	"github.com/schedsim/schedsim/traces/availability"
 )
 
 // newCalibrateCommand is `schedsim calibrate TRACE --space SPACE.yaml`:
@@ -108,19 +96,34 @@ Exit status: 0 done, 1 a replay failed, 2 bad input.`,
 			if err := cfg.Validate(); err != nil {
 				return run.BadInput(err)
 			}
-			space, err := loadSpace(spacePath)
+			space, err := calibrate.LoadSpace(spacePath)
 			if err != nil {
 				return run.BadInput(err)
 			}
 			defer runtimeForManyRuns(workers)()
 			ctx, stop := interruptible()
 			defer stop()
-			c := &calibrator{base: cfg, space: space, out: out, holdout: holdout, workers: workers, blocks: blocks,
-				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), resolutionSet: cmd.Flags().Changed("calib-resolution")}
-			if cfg.Quiet {
-				c.stdout = io.Discard // --quiet: the files say it all
+			resolutionSet := cmd.Flags().Changed("calib-resolution")
+			c, err := calibrate.New(cfg, space, out, holdout, blocks, resolutionSet)
+			if err != nil {
+				return err
 			}
-			return c.run(ctx)
+			stdout := cmd.OutOrStdout()
+			if cfg.Quiet {
+				stdout = io.Discard // --quiet: the files say it all
+			}
+			fmt.Fprintf(stdout, "calibrate %s: %d candidates × %d parts; recorded resolution %s; %s\n",
+				c.Record.Trace, len(c.Candidates), len(c.Parts)+len(c.Blocks), resolutionText(c.Base.CalibResolutionS, resolutionSet), splitText(c))
+			var progress io.Writer
+			if run.IsTerminal(os.Stderr) {
+				progress = cmd.ErrOrStderr()
+			}
+			ranked, err := c.Run(ctx, workers, progress)
+			if err != nil {
+				return err
+			}
+			printCalibration(stdout, c, ranked)
+			return nil
 		},
 	}
 	cfg.BindFlags(cmd.Flags())
@@ -132,507 +135,34 @@ Exit status: 0 done, 1 a replay failed, 2 bad input.`,
 	return cmd
 }
 
-// calibObjective is the ranking objective of a part's metrics.
-func calibObjective(ks, meanRatio, p95Ratio float64) float64 {
-	return ks + math.Abs(math.Log(meanRatio)) + math.Abs(math.Log(p95Ratio))
-}
-
-// calibColumns are the summary columns a candidate's part reports.
-var calibColumns = []string{"calib_jobs", "calib_wait_ks", "calib_mean_wait_ratio", "calib_p95_wait_ratio",
-	"calib_start_error_median_s", "calib_start_error_p90_s", "mean_wait_s", "p95_wait_s", "utilization"}
-
-// space is a search space file.
-type space struct {
-	file string
-	base *yaml.Node
-	axes []axis
-}
-
-type axis struct {
-	key    string
-	values []*yaml.Node
-}
-
-func loadSpace(path string) (*space, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("--space: %w", err)
-	}
-	root, err := strictyaml.Parse(path, data)
-	if err != nil {
-		return nil, err
-	}
-	if root == nil || root.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s:1: want a mapping with axes: (and optionally base:)", path)
-	}
-	s := &space{file: path}
-	d := strictyaml.NewDecoder(path)
-	d.Mapping(root, "", []string{"base", "axes"}, func(key string, _, v *yaml.Node) {
-		switch key {
-		case "base":
-			if v.Kind != yaml.MappingNode {
-				d.Errorf(v, key, "want a mapping of run spec keys")
-				return
-			}
-			s.base = v
-		case "axes":
-			d.Mapping(v, key, nil, func(ak string, _, av *yaml.Node) {
-				if av.Kind != yaml.SequenceNode || len(av.Content) == 0 {
-					d.Errorf(av, "axes."+ak, "want a list of values")
-					return
-				}
-				s.axes = append(s.axes, axis{key: ak, values: av.Content})
-			})
-		}
-	})
-	if err := d.Err(); err != nil {
-		return nil, err
-	}
-	if len(s.axes) == 0 {
-		return nil, fmt.Errorf("%s: no axes: nothing to search", path)
-	}
-	return s, nil
-}
-
-// candidate is one point of the space: its axis values (as written) and
-// its run spec for each part.
-type candidate struct {
-	id     string
-	values []string
-	parts  map[string]run.Spec // fit, holdout, or all
-	result map[string][]string // part → the calibColumns' values as summary.csv wrote them
-	score  float64             // the choice objective (calibraterule.go); NaN when null
-	choice choice
-}
-
-type calibrator struct {
-	base          run.Spec
-	space         *space
-	out           string
-	holdout       float64
-	workers       int
-	blocks        int // the choosing part's blocks for the rule (calibraterule.go); 0: none
-	stdout        io.Writer
-	stderr        io.Writer
-	resolutionSet bool
-
-	record *recordFacts
-	events map[string]string // cluster key → node-events file of its inferred availability
-}
-
-func (c *calibrator) run(ctx context.Context) error {
-	if err := os.MkdirAll(filepath.Join(c.out, "runs"), 0o755); err != nil {
-		return run.Failed(err)
-	}
-	facts, err := readRecord(c.base, c.holdout)
-	if err != nil {
-		return err
-	}
-	c.record = facts
-	if !c.resolutionSet {
-		c.base.CalibResolutionS = facts.resolution
-	}
-	cands, err := c.candidates()
-	if err != nil {
-		return run.BadInput(err)
-	}
-	parts := c.partNames()
-	all := append(slices.Clone(parts), c.blockNames()...)
-	fmt.Fprintf(c.stdout, "calibrate %s: %d candidates × %d parts; recorded resolution %s; %s\n",
-		facts.trace, len(cands), len(all), resolutionText(c.base.CalibResolutionS, c.resolutionSet), c.splitText())
-	type job struct {
-		cand *candidate
-		part string
-	}
-	var todo []job
-	for _, cd := range cands {
-		for _, p := range all {
-			// Reuse a finished run only if it replayed this very spec:
-			// an edited space renumbers or changes the candidates.
-			if vals, ok := readResult(c.runDir(cd, p)); ok && sameSpec(c.runDir(cd, p), cd.parts[p]) {
-				cd.result[p] = vals
-				continue
-			}
-			todo = append(todo, job{cd, p})
-		}
-	}
-	var bar *progressbar.ProgressBar
-	if run.IsTerminal(os.Stderr) && len(todo) > 0 {
-		bar = progressbar.NewOptions(len(todo), progressbar.OptionSetWriter(c.stderr), progressbar.OptionSetDescription("calibrate"),
-			progressbar.OptionShowCount(), progressbar.OptionSetItsString("runs"), progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	}
-	var mu sync.Mutex
-	var firstErr error
-	sem := make(chan struct{}, c.workers)
-	var wg sync.WaitGroup
-	for _, j := range todo {
-		if ctx.Err() != nil {
-			break
-		}
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			vals, err := c.replay(ctx, j.cand, j.part)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				if firstErr == nil {
-					firstErr = fmt.Errorf("candidate %s (%s): %w", j.cand.id, j.part, err)
-				}
-				return
-			}
-			j.cand.result[j.part] = vals
-			if bar != nil {
-				bar.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if bar != nil {
-		bar.Finish()
-	}
-	if ctx.Err() != nil {
-		return run.Failed(fmt.Errorf("interrupted: the finished candidates are kept in %s; run the same command to resume", filepath.Join(c.out, "runs")))
-	}
-	if firstErr != nil {
-		return run.Failed(firstErr)
-	}
-	ranked := c.choose(cands)
-	if err := c.writeCSV(ranked, all); err != nil {
-		return run.Failed(err)
-	}
-	best := ranked[0]
-	report := parts[len(parts)-1]
-	if err := run.WriteSpec(filepath.Join(c.out, "best.yaml"), best.parts[report]); err != nil {
-		return run.Failed(err)
-	}
-	if err := calibrationFigure(filepath.Join(c.out, "calibration.png"), facts.trace, ranked, parts, c.space.axes, c.choiceAxisLabel()); err != nil {
-		return run.Failed(err)
-	}
-	c.printTable(ranked, parts)
-	return nil
-}
-
-func resolutionText(r float64, set bool) string {
-	how := "detected"
-	if set {
-		how = "given"
-	}
-	if r == 0 {
-		return "exact (" + how + ")"
-	}
-	return fmt.Sprintf("%g s (%s)", r, how)
-}
-
-func (c *calibrator) splitText() string {
-	if c.holdout == 0 {
-		return "chosen and reported on the whole log (in-sample)"
-	}
-	return fmt.Sprintf("chosen on the jobs submitted before %.0f s (the first %.0f %% of the submit span), reported on those after (held out)",
-		c.record.cut(c.holdout), 100*(1-c.holdout))
-}
-
-// partNames are the parts each candidate replays: the choosing part
-// first, the reported one last.
-func (c *calibrator) partNames() []string {
-	if c.holdout == 0 {
-		return []string{"all"}
-	}
-	return []string{"fit", "holdout"}
-}
-
-// candidates expands the space over the base spec.
-func (c *calibrator) candidates() ([]*candidate, error) {
-	base := c.base
-	if c.space.base != nil {
-		if err := base.Overlay(c.space.file, c.space.base); err != nil {
-			return nil, err
-		}
-	}
-	n := 1
-	for _, a := range c.space.axes {
-		n *= len(a.values)
-	}
-	if n > 100000 {
-		return nil, fmt.Errorf("%s: %d candidates: more than 100,000", c.space.file, n)
-	}
-	var out []*candidate
-	idx := make([]int, len(c.space.axes))
-	for k := 0; k < n; k++ {
-		rem := k
-		for i := len(c.space.axes) - 1; i >= 0; i-- {
-			idx[i] = rem % len(c.space.axes[i].values)
-			rem /= len(c.space.axes[i].values)
-		}
-		cd := &candidate{id: fmt.Sprintf("c%04d", k), parts: map[string]run.Spec{}, result: map[string][]string{}}
-		spec := base
-		over := &yaml.Node{Kind: yaml.MappingNode}
-		var rule *availability.Rule // inferred availability on, by this rule
-		for i, a := range c.space.axes {
-			v := a.values[idx[i]]
-			cd.values = append(cd.values, axisValueText(v))
-			switch {
-			case a.key == "availability":
-				r, on, err := availabilityRule(v.Value)
-				if err != nil {
-					return nil, fmt.Errorf("%s:%d: axes.availability: %v", c.space.file, v.Line, err)
-				}
-				rule = r
-				if !on {
-					rule = nil
-				}
-				continue
-			case v.Value == "inferred" && (a.key == "max_jobs_per_user" || a.key == "max_procs_per_user"):
-				lim := c.record.maxJobsPerUser
-				if a.key == "max_procs_per_user" {
-					lim = c.record.maxProcsPerUser
-				}
-				v = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(lim, 10), Line: v.Line}
-			}
-			over.Content = append(over.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: a.key, Line: v.Line}, v)
-		}
-		if err := spec.Overlay(c.space.file, over); err != nil {
-			return nil, err
-		}
-		if rule != nil {
-			path, err := c.availabilityFor(spec, *rule)
-			if err != nil {
-				return nil, err
-			}
-			spec.NodeEvents = path
-		}
-		spec.Format, spec.Quiet, spec.Out = metrics.FormatCSV, true, ""
-		for _, p := range append(c.partNames(), c.blockNames()...) {
-			ps := spec
-			switch p {
-			case "fit":
-				ps.CalibFromS, ps.CalibUntilS = 0, c.record.cut(c.holdout)
-			case "holdout":
-				ps.CalibFromS, ps.CalibUntilS = c.record.cut(c.holdout), 0
-			default: // a block of the choosing part
-				ps.CalibFromS, ps.CalibUntilS = c.blockWindow(slices.Index(c.blockNames(), p))
-			}
-			if err := ps.Validate(); err != nil {
-				return nil, fmt.Errorf("candidate %s (%s): %w", cd.id, strings.Join(cd.values, ", "), err)
-			}
-			cd.parts[p] = ps
-		}
-		out = append(out, cd)
-	}
-	return out, nil
-}
-
-// availabilityRule reads a value of the availability axis: off, on (the
-// default rule: at most 20 % busy for at least an hour), or a rule of its
-// own as BUSY_SHARE/MIN_HOURS (0.3/2: at most 30 % busy for at least 2 h).
-func availabilityRule(v string) (*availability.Rule, bool, error) {
-	switch v {
-	case "off", "false":
-		return nil, false, nil
-	case "on", "true":
-		r := availability.DefaultRule
-		return &r, true, nil
-	}
-	share, hours, ok := strings.Cut(v, "/")
-	b, err1 := strconv.ParseFloat(share, 64)
-	h, err2 := strconv.ParseFloat(hours, 64)
-	if !ok || err1 != nil || err2 != nil || !(b > 0 && b < 1) || !(h > 0 && h <= 1e6) {
-		return nil, false, fmt.Errorf("want off, on, or BUSY_SHARE/MIN_HOURS with a share in (0, 1) and hours > 0 (0.3/2), got %q", v)
-	}
-	d, err := sim.CheckSeconds(h * 3600)
-	if err != nil {
-		return nil, false, fmt.Errorf("%q: %v", v, err)
-	}
-	return &availability.Rule{BusyShare: b, MinDuration: d}, true, nil
-}
-
-// axisValueText is how calibration.csv and the table print an axis value:
-// a scalar as written, a list in YAML's flow style ([submit, end]).
-func axisValueText(v *yaml.Node) string {
-	if v.Kind != yaml.SequenceNode {
-		return v.Value
-	}
-	var items []string
-	for _, it := range v.Content {
-		items = append(items, axisValueText(it))
-	}
-	return "[" + strings.Join(items, ", ") + "]"
-}
-
-func (c *calibrator) runDir(cd *candidate, part string) string {
-	return filepath.Join(c.out, "runs", cd.id+"-"+part)
-}
-
-// replay runs one part of a candidate into a staging directory renamed
-// into place once complete, and returns its calibColumns.
-func (c *calibrator) replay(ctx context.Context, cd *candidate, part string) ([]string, error) {
-	final := c.runDir(cd, part)
-	stage := final + ".partial"
-	os.RemoveAll(stage)
-	if err := os.MkdirAll(stage, 0o755); err != nil {
-		return nil, err
-	}
-	spec := cd.parts[part]
-	if err := run.Replay(ctx, &spec, run.Options{Dir: stage}); err != nil {
-		os.RemoveAll(stage)
-		return nil, err
-	}
-	// What resumes need: the summary and the spec's fingerprint; the
-	// tables are the bulk.
-	for _, f := range []string{"jobs.csv", "timeseries.csv", "nodes.csv", "tenants.csv"} {
-		os.Remove(filepath.Join(stage, f))
-	}
-	fp, err := specFingerprint(spec)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(stage, specFingerprintFile), []byte(fp+"\n"), 0o644); err != nil {
-		return nil, err
-	}
-	os.RemoveAll(final)
-	if err := os.Rename(stage, final); err != nil {
-		return nil, err
-	}
-	vals, ok := readResult(final)
-	if !ok {
-		return nil, fmt.Errorf("%s: no summary.csv with the calibration columns", final)
-	}
-	return vals, nil
-}
-
-// specFingerprintFile holds, in a candidate's run directory, the SHA-256
-// of the spec it replayed.
-const specFingerprintFile = "spec.sha256"
-
-// specFingerprint is the SHA-256 of a spec as YAML.
-func specFingerprint(spec run.Spec) (string, error) {
-	data, err := yaml.Marshal(&spec)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
-}
-
-// sameSpec says whether the run in dir replayed spec.
-func sameSpec(dir string, spec run.Spec) bool {
-	data, err := os.ReadFile(filepath.Join(dir, specFingerprintFile))
-	fp, ferr := specFingerprint(spec)
-	return err == nil && ferr == nil && strings.TrimSpace(string(data)) == fp
-}
-
-// readResult reads a finished run's calibColumns from its summary.csv.
-func readResult(dir string) ([]string, bool) {
-	data, err := os.ReadFile(filepath.Join(dir, "summary.csv"))
-	if err != nil {
-		return nil, false
-	}
-	return summaryValues(data, calibColumns)
-}
-
-// summaryValues picks columns of a one-row summary.csv, as written.
-func summaryValues(data []byte, cols []string) ([]string, bool) {
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil || len(rows) != 2 {
-		return nil, false
-	}
-	var out []string
-	for _, name := range cols {
-		i := slices.Index(rows[0], name)
-		if i < 0 {
-			return nil, false
-		}
-		out = append(out, rows[1][i])
-	}
-	return out, true
-}
-
-// partObjective is the objective of a part's values (NaN when null).
-func partObjective(vals []string) float64 {
-	num := func(name string) float64 {
-		i := slices.Index(calibColumns, name)
-		f, err := strconv.ParseFloat(vals[i], 64)
-		if err != nil {
-			return math.NaN()
-		}
-		return f
-	}
-	if vals == nil {
-		return math.NaN()
-	}
-	return calibObjective(num("calib_wait_ks"), num("calib_mean_wait_ratio"), num("calib_p95_wait_ratio"))
-}
-
-func (c *calibrator) writeCSV(ranked []*candidate, parts []string) error {
-	return metrics.WriteFileAtomic(filepath.Join(c.out, "calibration.csv"), func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		head := []string{"rank", "candidate"}
-		for _, a := range c.space.axes {
-			head = append(head, a.key)
-		}
-		head = append(head, "choice_objective", "choice_se", "knobs", "left_waiting")
-		for _, p := range parts {
-			head = append(head, p+"_objective")
-			for _, col := range calibColumns {
-				head = append(head, p+"_"+col)
-			}
-		}
-		if err := cw.Write(head); err != nil {
-			return err
-		}
-		for i, cd := range ranked {
-			row := append([]string{strconv.Itoa(i + 1), cd.id}, cd.values...)
-			row = append(row, csvNum(cd.choice.objective), csvNum(cd.choice.se), strconv.Itoa(cd.choice.knobs), strconv.FormatInt(cd.choice.left, 10))
-			for _, p := range parts {
-				obj := partObjective(cd.result[p])
-				if math.IsNaN(obj) {
-					row = append(row, "")
-				} else {
-					row = append(row, strconv.FormatFloat(obj, 'g', 6, 64))
-				}
-				row = append(row, cd.result[p]...)
-			}
-			if err := cw.Write(row); err != nil {
-				return err
-			}
-		}
-		cw.Flush()
-		return cw.Error()
-	})
-}
-
-// printTable prints the best candidates.
-func (c *calibrator) printTable(ranked []*candidate, parts []string) {
-	fmt.Fprintf(c.stdout, "objective = wait KS + |ln mean-wait ratio| + |ln p95-wait ratio|; chosen: %s\n", c.ruleText())
-	var keys []string
-	for _, a := range c.space.axes {
-		keys = append(keys, a.key)
-	}
-	fmt.Fprintf(c.stdout, "%-5s %-40s %13s %5s", "rank", strings.Join(keys, " / "), "choice ± se", "knobs")
+// printCalibration prints the best candidates.
+func printCalibration(w io.Writer, c *calibrate.Calibration, ranked []*calibrate.Candidate) {
+	parts := c.Parts
+	fmt.Fprintf(w, "objective = wait KS + |ln mean-wait ratio| + |ln p95-wait ratio|; chosen: %s\n", c.RuleText())
+	fmt.Fprintf(w, "%-5s %-40s %13s %5s", "rank", strings.Join(c.Space.Keys(), " / "), "choice ± se", "knobs")
 	for _, p := range parts {
-		fmt.Fprintf(c.stdout, " | %-7s %9s %6s %6s %6s", p, "objective", "KS", "mean", "p95")
+		fmt.Fprintf(w, " | %-7s %9s %6s %6s %6s", p, "objective", "KS", "mean", "p95")
 	}
-	fmt.Fprintln(c.stdout)
+	fmt.Fprintln(w)
 	for i, cd := range ranked {
 		if i == 10 {
-			fmt.Fprintf(c.stdout, "… %d more in calibration.csv\n", len(ranked)-10)
+			fmt.Fprintf(w, "… %d more in calibration.csv\n", len(ranked)-10)
 			break
 		}
 		se := ""
-		if !math.IsNaN(cd.choice.se) {
-			se = " ± " + strconv.FormatFloat(cd.choice.se, 'f', 2, 64)
+		if !math.IsNaN(cd.Choice.SE) {
+			se = " ± " + strconv.FormatFloat(cd.Choice.SE, 'f', 2, 64)
 		}
-		fmt.Fprintf(c.stdout, "%-5d %-40s %13s %5d", i+1, strings.Join(cd.values, " / "), fmtNum(cd.choice.objective)+se, cd.choice.knobs)
+		fmt.Fprintf(w, "%-5d %-40s %13s %5d", i+1, strings.Join(cd.Values, " / "), fmtNum(cd.Choice.Objective)+se, cd.Choice.Knobs)
 		for _, p := range parts {
-			v := cd.result[p]
-			fmt.Fprintf(c.stdout, " | %-7s %9s %6s %6s %6s", "", fmtNum(partObjective(v)), short(v[1]), short(v[2]), short(v[3]))
+			fmt.Fprintf(w, " | %-7s %9s %6s %6s %6s", "", fmtNum(calibrate.PartObjective(cd.Result[p])),
+				short(cd.Value(p, metrics.ColCalibWaitKS)), short(cd.Value(p, metrics.ColCalibMeanWaitRatio)), short(cd.Value(p, metrics.ColCalibP95WaitRatio)))
 		}
-		fmt.Fprintln(c.stdout)
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(c.stdout, "best: %s → %s (schedsim replay --config %s reproduces its %s columns)\n",
-		strings.Join(ranked[0].values, " / "), filepath.Join(c.out, "best.yaml"), filepath.Join(c.out, "best.yaml"), parts[len(parts)-1])
+	best := filepath.Join(c.Out, "best.yaml")
+	fmt.Fprintf(w, "best: %s → %s (schedsim replay --config %s reproduces its %s columns)\n",
+		strings.Join(ranked[0].Values, " / "), best, best, parts[len(parts)-1])
 }
 
 func fmtNum(f float64) string {
@@ -648,4 +178,23 @@ func short(s string) string {
 		return "n/a"
 	}
 	return strconv.FormatFloat(f, 'f', 3, 64)
+}
+
+func resolutionText(r float64, set bool) string {
+	how := "detected"
+	if set {
+		how = "given"
+	}
+	if r == 0 {
+		return "exact (" + how + ")"
+	}
+	return fmt.Sprintf("%g s (%s)", r, how)
+}
+
+func splitText(c *calibrate.Calibration) string {
+	if c.Holdout == 0 {
+		return "chosen and reported on the whole log (in-sample)"
+	}
+	return fmt.Sprintf("chosen on the jobs submitted before %.0f s (the first %.0f %% of the submit span), reported on those after (held out)",
+		c.Cut(), 100*(1-c.Holdout))
 }

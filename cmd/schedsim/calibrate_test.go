@@ -2,16 +2,13 @@ package main
 
 import (
 	"encoding/csv"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
-	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/sim/calibrate"
 )
 
 // TestCalibrateHoldoutBestReproduces calibrates the first 2,000 jobs of
@@ -52,7 +49,7 @@ func TestCalibrateHoldoutBestReproduces(t *testing.T) {
 		t.Fatal(err)
 	}
 	summary := readCalibCSV(t, filepath.Join(rep, "summary.csv"))
-	for _, col := range calibColumns {
+	for _, col := range calibrate.Columns {
 		got := summary[1][slices.Index(summary[0], col)]
 		want := best[slices.Index(head, "holdout_"+col)]
 		if got != want {
@@ -107,46 +104,9 @@ func readCalibCSV(t *testing.T, path string) [][]string {
 	return rows
 }
 
-func TestDetectResolution(t *testing.T) {
-	s := sim.Second
-	var minutes, seconds []sim.Time
-	for i := range 200 {
-		minutes = append(minutes, sim.Time(i%7)*60*s)
-		seconds = append(seconds, sim.Time(i*7+1)*s)
-	}
-	if r := detectResolution(minutes); r != 60 {
-		t.Errorf("whole minutes: %g, want 60", r)
-	}
-	if r := detectResolution(seconds); r != 1 {
-		t.Errorf("whole seconds: %g, want 1", r)
-	}
-	if r := detectResolution(make([]sim.Time, 500)); r != 0 {
-		t.Errorf("all zero: %g, want 0 (nothing to tell)", r)
-	}
-}
-
-// TestAvailabilityAxisValues reads the availability axis's rules and
-// refuses a bad one with the space file's line and exit 2, before any
-// replay.
-func TestAvailabilityAxisValues(t *testing.T) {
-	for v, want := range map[string]string{"on": "0.2/3600", "0.3/2": "0.3/7200", "0.1/0.5": "0.1/1800"} {
-		r, on, err := availabilityRule(v)
-		if err != nil || !on {
-			t.Errorf("%s: %v, on %v", v, err, on)
-			continue
-		}
-		if got := fmt.Sprintf("%g/%g", r.BusyShare, r.MinDuration.Seconds()); got != want {
-			t.Errorf("%s: rule %s, want %s", v, got, want)
-		}
-	}
-	if r, on, err := availabilityRule("off"); r != nil || on || err != nil {
-		t.Errorf("off: %v %v %v", r, on, err)
-	}
-	for _, bad := range []string{"0/1", "1/1", "0.2/0", "0.2", "x/1", "0.2/-1"} {
-		if _, _, err := availabilityRule(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
+// A bad rule of the availability axis is refused with the space file's
+// line and exit 2, before any replay.
+func TestAvailabilityAxisBadRule(t *testing.T) {
 	dir := t.TempDir()
 	space := filepath.Join(dir, "space.yaml")
 	if err := os.WriteFile(space, []byte("axes:\n  availability:\n    - on\n    - 0.2/-1\n"), 0o644); err != nil {
@@ -155,9 +115,6 @@ func TestAvailabilityAxisValues(t *testing.T) {
 	_, err := execute(t, "calibrate", "../../testdata/experiments/kth-sp2-2000.swf.gz", "--space", space, "--out", filepath.Join(dir, "cal"))
 	if exitCode(err) != 2 || err == nil || !strings.Contains(err.Error(), "space.yaml:4: axes.availability") {
 		t.Errorf("bad rule: exit %d, %v", exitCode(err), err)
-	}
-	if vals := axisValueText(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "submit"}, {Kind: yaml.ScalarNode, Value: "end"}}}); vals != "[submit, end]" {
-		t.Errorf("list value prints %q", vals)
 	}
 }
 
@@ -174,5 +131,16 @@ func TestCalibrateQuiet(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "cal", "best.yaml")); err != nil {
 		t.Error(err)
+	}
+}
+
+// One block has no standard error to choose by: refused before any
+// replay, naming the flag.
+func TestBlocksFlag(t *testing.T) {
+	for _, bad := range []string{"1", "-1", "13"} {
+		_, err := execute(t, "calibrate", "--space", "../../testdata/calibrate/kth-sp2.yaml", "--out", t.TempDir(), "--blocks", bad)
+		if exitCode(err) != 2 || !strings.Contains(err.Error(), "--blocks") {
+			t.Errorf("--blocks %s: exit %d, %v", bad, exitCode(err), err)
+		}
 	}
 }

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -14,8 +11,6 @@ import (
 
 	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/metrics"
-	"github.com/schedsim/schedsim/sim"
-	"github.com/schedsim/schedsim/sim/clusterconfig"
 	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces/gen"
 	"github.com/schedsim/schedsim/traces/native"
@@ -91,15 +86,15 @@ func runGen(f *genFlags, stdout io.Writer) error {
 	if f.out == "" {
 		return run.BadInput(errors.New("gen: --out FILE is required"))
 	}
-	write, err := traceWriterFor(f.out)
-	if err != nil {
-		return run.BadInput(err)
+	enc, ok := native.EncodingOf(f.out)
+	if !ok {
+		return run.BadInput(fmt.Errorf("gen: --out %s: want a .parquet, .jsonl, .ndjson or .csv file (the last three optionally .gz)", f.out))
 	}
 	g, err := newGenerator(f)
 	if err != nil {
 		return run.BadInput(fmt.Errorf("gen: %w", err))
 	}
-	if err := metrics.WriteFileAtomic(f.out, func(w io.Writer) error { return write(w, g) }); err != nil {
+	if err := metrics.WriteFileAtomic(f.out, func(w io.Writer) error { return g.WriteTrace(w, enc) }); err != nil {
 		return run.Failed(fmt.Errorf("gen: %s: %w", f.out, err))
 	}
 	c := g.Cluster()
@@ -159,109 +154,4 @@ func formatSizes(sizes []gen.SizeWeight) string {
 		items[i] = fmt.Sprintf("%d:%s", s.Tasks, strconv.FormatFloat(s.Weight, 'f', -1, 64))
 	}
 	return strings.Join(items, ",")
-}
-
-// traceWriterFor returns how to write a generated trace to path, chosen by
-// its extension: JSON Lines or CSV, gzipped when it ends in .gz.
-func traceWriterFor(path string) (func(io.Writer, *gen.Generator) error, error) {
-	name := strings.ToLower(filepath.Base(path))
-	gz := strings.HasSuffix(name, ".gz")
-	name = strings.TrimSuffix(name, ".gz")
-	var write func(io.Writer, *gen.Generator) error
-	switch {
-	case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".ndjson"):
-		write = writeGenJSONL
-	case strings.HasSuffix(name, ".csv"):
-		write = writeGenCSV
-	case strings.HasSuffix(name, ".parquet") && !gz:
-		write = writeGenParquet
-	default:
-		return nil, fmt.Errorf("gen: --out %s: want a .parquet, .jsonl, .ndjson or .csv file (the last three optionally .gz)", path)
-	}
-	if !gz {
-		return write, nil
-	}
-	return func(w io.Writer, g *gen.Generator) error {
-		// No name and no time in the gzip header: the same trace gives
-		// the same bytes.
-		z := gzip.NewWriter(w)
-		if err := write(z, g); err != nil {
-			return err
-		}
-		return z.Close()
-	}, nil
-}
-
-func writeGenJSONL(w io.Writer, g *gen.Generator) error {
-	var buf []byte
-	return eachGenJob(g, func(j *sim.Job) error {
-		var err error
-		if buf, err = native.AppendJSONL(buf[:0], j); err == nil {
-			_, err = w.Write(buf)
-		}
-		return err
-	})
-}
-
-// genColumns are the columns of a generated trace: a req_ column per
-// resource of the cluster, which every job requests, and no traits.
-func genColumns(g *gen.Generator) native.Columns {
-	var cols native.Columns
-	for _, q := range g.Cluster().Capacity() {
-		cols.Resources = append(cols.Resources, q.Resource)
-	}
-	return cols
-}
-
-// writeGenParquet writes a Parquet trace that carries its cluster in its
-// metadata, so it replays without --cluster.
-func writeGenParquet(w io.Writer, g *gen.Generator) error {
-	var yaml bytes.Buffer
-	c := g.Cluster()
-	if err := c.WriteYAML(&yaml); err != nil {
-		return err
-	}
-	specs, err := clusterconfig.Parse(yaml.Bytes(), c.Name)
-	if err != nil {
-		return err
-	}
-	pw, err := native.NewParquetWriter(w, genColumns(g), &native.Embedded{
-		Cluster:       specs,
-		ClusterSource: fmt.Sprintf("schedsim gen --model %s: %s", g.Model(), c.Name),
-		Source:        "schedsim gen --model " + g.Model(),
-	})
-	if err != nil {
-		return err
-	}
-	if err := eachGenJob(g, pw.Write); err != nil {
-		return err
-	}
-	return pw.Close()
-}
-
-func writeGenCSV(w io.Writer, g *gen.Generator) error {
-	cw, err := native.NewCSVWriter(w, genColumns(g))
-	if err != nil {
-		return err
-	}
-	if err := eachGenJob(g, cw.Write); err != nil {
-		return err
-	}
-	return cw.Flush()
-}
-
-// eachGenJob calls fn on every job of g.
-func eachGenJob(g *gen.Generator, fn func(*sim.Job) error) error {
-	for {
-		j, err := g.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if err := fn(j); err != nil {
-			return err
-		}
-	}
 }

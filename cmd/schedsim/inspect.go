@@ -3,15 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/internal/words"
 	"github.com/schedsim/schedsim/report"
-	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/run"
 )
 
@@ -60,13 +56,13 @@ sizes, one request CDF per resource).`,
 }
 
 func runInspect(cfg *run.Spec, out string, quiet bool, stdout io.Writer) error {
-	w, ownCluster, err := openForInspect(cfg)
+	w, ownCluster, err := run.OpenForInspection(cfg)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
 	stats := report.NewTraceStats()
-	stats.SetCalendar(w.Epoch, displayZone(cfg.TimeZone, w.TimeZone))
+	stats.SetCalendar(w.Epoch, run.DisplayZone(cfg.TimeZone, w.TimeZone))
 	for {
 		j, err := w.Source.Next()
 		if err == io.EOF {
@@ -82,7 +78,7 @@ func runInspect(cfg *run.Spec, out string, quiet bool, stdout io.Writer) error {
 		info.Skips = w.Skips()
 	}
 	if ownCluster {
-		info.Cluster, info.Nodes, info.Capacity = w.Cluster, len(w.Nodes), leafCapacity(w.Nodes)
+		info.Cluster, info.Nodes, info.Capacity = w.Cluster, len(w.Nodes), report.LeafCapacity(w.Nodes)
 	}
 	if !quiet {
 		if err := report.WriteInspectText(stdout, stats, info); err != nil {
@@ -99,76 +95,4 @@ func runInspect(cfg *run.Spec, out string, quiet bool, stdout io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// openForInspect opens the trace as replay does. A trace needs no cluster
-// to be inspected, but the openers of formats that carry none (native,
-// Azure, …) refuse to open without one: for those, when no cluster is
-// given, the trace is opened again with a one-node stand-in, and ok is
-// false (no offered load).
-func openForInspect(cfg *run.Spec) (w *run.Workload, ok bool, err error) {
-	w, err = run.OpenWorkload(cfg, nil)
-	if err == nil || cfg.Cluster != "" || cfg.Platform != "" {
-		return w, err == nil, err
-	}
-	dir, derr := os.MkdirTemp("", "schedsim-inspect-")
-	if derr != nil {
-		return nil, false, err
-	}
-	defer os.RemoveAll(dir)
-	standIn := filepath.Join(dir, "stand-in.yaml")
-	if os.WriteFile(standIn, []byte("nodes:\n  - {name: stand-in, resources: {cpu: 1}}\n"), 0o644) != nil {
-		return nil, false, err
-	}
-	c := *cfg
-	c.Cluster = standIn
-	if w2, err2 := run.OpenWorkload(&c, nil); err2 == nil {
-		return w2, false, nil
-	}
-	return nil, false, err // the first error: it is about the trace itself
-}
-
-// leafCapacity sums each resource's positive amounts over the nodes that
-// hold tasks (not parents), in the order resources first appear.
-func leafCapacity(nodes []sim.NodeSpec) []sim.Quantity {
-	parents := map[string]bool{}
-	for _, n := range nodes {
-		if n.Parent != "" {
-			parents[n.Parent] = true
-		}
-	}
-	var total []sim.Quantity
-	index := map[string]int{}
-	for _, n := range nodes {
-		if parents[n.Name] {
-			continue
-		}
-		for _, q := range n.Capacity {
-			i, seen := index[q.Resource]
-			if !seen {
-				i = len(total)
-				index[q.Resource] = i
-				total = append(total, sim.Quantity{Resource: q.Resource})
-			}
-			if q.Amount > 0 {
-				total[i].Amount += q.Amount
-			}
-		}
-	}
-	return total
-}
-
-// displayZone is the zone hours and days are shown in: --time-zone, else
-// the trace's own, else UTC. Validate checked the flag's name; a trace's
-// unknown zone name falls back to UTC.
-func displayZone(flag, trace string) *time.Location {
-	for _, name := range []string{flag, trace} {
-		if name == "" {
-			continue
-		}
-		if loc, err := time.LoadLocation(name); err == nil {
-			return loc
-		}
-	}
-	return time.UTC
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,11 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/gpu"
+	"github.com/schedsim/schedsim/sim/fgd"
 	"github.com/schedsim/schedsim/sim/run"
-	"github.com/schedsim/schedsim/traces"
-	"github.com/schedsim/schedsim/traces/openb"
 )
 
 // openbOptions are the flags of `schedsim openb`.
@@ -108,7 +104,7 @@ func runOpenb(stdout io.Writer, o openbOptions) error {
 			return run.BadInput(fmt.Errorf("unknown policy %q (known: %s)", p, strings.Join(gpu.Names, ", ")))
 		}
 	}
-	e, err := loadOpenbExperiment(o)
+	e, err := fgd.Load(fgd.Lists{Nodes: o.nodes, Pods: o.pods, Popularity: o.popularity, Inflation: o.inflation, StepPct: o.step})
 	if err != nil {
 		return run.BadInput(err)
 	}
@@ -118,17 +114,9 @@ func runOpenb(stdout io.Writer, o openbOptions) error {
 	if err != nil {
 		return run.Failed(err)
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	rows := fgd.Summarize(o.policies, results)
+	if err := fgd.WriteFiles(o.out, results, rows); err != nil {
 		return run.Failed(err)
-	}
-	var curve, summary bytes.Buffer
-	writeOpenbCurve(&curve, results)
-	rows := summarizeOpenb(o.policies, results, 100*o.inflation)
-	writeOpenbSummaryCSV(&summary, rows)
-	for name, b := range map[string][]byte{"openb_alloc.csv": curve.Bytes(), "openb_summary.csv": summary.Bytes()} {
-		if err := writeAtomic(filepath.Join(o.out, name), b); err != nil {
-			return run.Failed(err)
-		}
 	}
 	if !o.quiet {
 		fmt.Fprintf(stdout, "openb: %d nodes, %d GPUs, %d pods (%s); %d task types; seeds %s; ties %s\n",
@@ -138,39 +126,6 @@ func runOpenb(stdout io.Writer, o openbOptions) error {
 		fmt.Fprintf(stdout, "files in %s\n", o.out)
 	}
 	return nil
-}
-
-// loadOpenbExperiment reads the lists and builds the empty cluster with its
-// task table (from the pod list as given, before inflation).
-func loadOpenbExperiment(o openbOptions) (*gpu.Experiment, error) {
-	nodes, _, err := openb.ReadNodes(o.nodes, traces.Options{Strict: true})
-	if err != nil {
-		return nil, err
-	}
-	specs := make([]gpu.NodeSpec, len(nodes))
-	for i, n := range nodes {
-		specs[i] = gpu.NodeSpec{Name: n.Name, CPU: n.CPUMilli, Mem: n.MemoryMiB, GPUs: n.GPUs, Model: n.Model}
-	}
-	c, err := gpu.NewCluster(specs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", o.nodes, err)
-	}
-	pods, _, err := openb.ReadPods(o.pods, traces.Options{Strict: true})
-	if err != nil {
-		return nil, err
-	}
-	ds := make([]gpu.Demand, len(pods))
-	for i, p := range pods {
-		if ds[i], err = c.Demand(p.CPUMilli, p.MemoryMiB, p.NumGPU, int32(p.GPUMilli), p.GPUSpec); err != nil {
-			return nil, fmt.Errorf("%s: pod %s: %w", o.pods, p.Name, err)
-		}
-	}
-	tt, err := gpu.NewTaskTable(ds, o.popularity)
-	if err != nil {
-		return nil, err
-	}
-	c.SetTaskTable(tt)
-	return &gpu.Experiment{Cluster: c, Pods: ds, Inflation: o.inflation, StepPct: o.step}, nil
 }
 
 // parseSeeds reads "42-51" or "1,5,7-9".
@@ -199,91 +154,11 @@ func parseSeeds(s string) ([]uint64, error) {
 	return out, nil
 }
 
-// writeOpenbCurve writes one row per result and step.
-func writeOpenbCurve(w io.Writer, rs []*gpu.Result) {
-	fmt.Fprintln(w, "policy,seed,arrived_pct,pods_arrived,pods_placed,arrived_gpu,allocated_gpu,gpu_alloc_pct,frag_gpu,frag_pct_of_free")
-	for _, r := range rs {
-		for _, p := range r.Points {
-			fmt.Fprintf(w, "%s,%d,%s,%d,%d,%.3f,%.3f,%.4f,%.4f,%.4f\n", r.Policy, r.Seed, strconv.FormatFloat(p.ArrivedPct, 'f', -1, 64),
-				p.Pods, p.Placed, float64(p.ArrivedGPU)/gpu.MilliPerGPU, float64(p.AllocGPU)/gpu.MilliPerGPU,
-				100*r.Alloc(p), p.FragGPU, 100*p.FragRatio)
-		}
-	}
-}
-
-// openbRow is one policy's summary over seeds.
-type openbRow struct {
-	policy                     string
-	runs                       int
-	at100, sd100, atEnd, sdEnd float64 // allocation ratio, percent
-	fragEnd                    float64 // fragmentation % of free GPU at the end, mean
-}
-
-func summarizeOpenb(policies []string, rs []*gpu.Result, end float64) []openbRow {
-	var rows []openbRow
-	for _, pol := range policies {
-		var a100, aEnd, fEnd []float64
-		for _, r := range rs {
-			if r.Policy != pol {
-				continue
-			}
-			if p, ok := r.At(100); ok {
-				a100 = append(a100, 100*r.Alloc(p))
-			}
-			p := r.Points[len(r.Points)-1]
-			aEnd = append(aEnd, 100*r.Alloc(p))
-			fEnd = append(fEnd, 100*p.FragRatio)
-		}
-		row := openbRow{policy: pol, runs: len(aEnd)}
-		row.at100, row.sd100 = meanSD(a100)
-		row.atEnd, row.sdEnd = meanSD(aEnd)
-		row.fragEnd, _ = meanSD(fEnd)
-		rows = append(rows, row)
-	}
-	return rows
-}
-
-// meanSD is the mean and the sample standard deviation (0 for one value).
-func meanSD(xs []float64) (float64, float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	m := s / float64(len(xs))
-	if len(xs) == 1 {
-		return m, 0
-	}
-	var v float64
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(v / float64(len(xs)-1))
-}
-
-func writeOpenbSummaryCSV(w io.Writer, rows []openbRow) {
-	fmt.Fprintln(w, "policy,runs,alloc_pct_at_100,alloc_sd_at_100,alloc_pct_at_end,alloc_sd_at_end,frag_pct_of_free_at_end")
-	for _, r := range rows {
-		fmt.Fprintf(w, "%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f\n", r.policy, r.runs, r.at100, r.sd100, r.atEnd, r.sdEnd, r.fragEnd)
-	}
-}
-
-func printOpenbSummary(w io.Writer, rows []openbRow, end float64) {
+func printOpenbSummary(w io.Writer, rows []fgd.Row, end float64) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "policy\truns\tGPU alloc %% at 100%% arrived\tat %g%% arrived\tfrag %% of free at %g%%\t\n", end, end)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%.2f ± %.2f\t%.2f ± %.2f\t%.1f\t\n", r.policy, r.runs, r.at100, r.sd100, r.atEnd, r.sdEnd, r.fragEnd)
+		fmt.Fprintf(tw, "%s\t%d\t%.2f ± %.2f\t%.2f ± %.2f\t%.1f\t\n", r.Policy, r.Runs, r.At100, r.SD100, r.AtEnd, r.SDEnd, r.FragEnd)
 	}
 	tw.Flush()
-}
-
-// writeAtomic writes a file through a temporary file and a rename, so a
-// reader never sees half of it.
-func writeAtomic(path string, data []byte) error {
-	return metrics.WriteFileAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
 }

@@ -62,7 +62,8 @@ on the cluster its header describes, with FCFS and EASY backfilling.
 			}
 			ctx, stop := interruptible()
 			defer stop()
-			return run.Replay(ctx, &cfg, run.Options{Overwrite: overwrite, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()})
+			_, err := run.Replay(ctx, &cfg, run.Options{Overwrite: overwrite, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()})
+			return err
 		},
 	}
 	cfg.BindFlags(cmd.Flags())

@@ -69,7 +69,7 @@ func newReportCommand() *cobra.Command {
 			if err := report.CheckOptions(in, opts); err != nil {
 				return run.BadInput(err)
 			}
-			if opts.Answers, opts.Comparisons, err = reportComparisons(in, targets); err != nil {
+			if opts.Answers, opts.Comparisons, err = report.Comparisons(in, targets); err != nil {
 				return run.BadInput(err)
 			}
 			opts.Differs = compare.DefaultTolerances().Differs

@@ -1,30 +1,22 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
-	"sync"
-	"time"
-
-	"golang.org/x/sync/errgroup"
+	"strings"
 
 	"github.com/schedsim/schedsim/sim/run"
+	"github.com/schedsim/schedsim/sim/sweep"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/internal/words"
-	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/metrics/compare"
-	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/experiment"
 )
 
@@ -74,11 +66,14 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 			spec.MaxRuns = maxRuns
 			defer runtimeForManyRuns(workers)()
 			ctx, stop := interruptible()
-			interrupt := ctx.Done()
 			defer stop()
-			sw := &sweeper{dir: out, workers: workers, ctx: ctx, interrupt: interrupt, stderr: cmd.ErrOrStderr(), traces: run.NewTraceCache(),
-				progress: !quiet && run.IsTerminal(os.Stderr)}
-			return sw.sweep(spec, index, count, quiet, cmd.OutOrStdout())
+			sw := &sweep.Sweeper{Dir: out, Workers: workers, Stderr: cmd.ErrOrStderr(), Traces: run.NewTraceCache(),
+				Progress: !quiet && run.IsTerminal(os.Stderr), Quiet: quiet}
+			o, err := sw.Sweep(ctx, spec, index, count)
+			if err != nil || quiet {
+				return err
+			}
+			return printSweep(cmd.OutOrStdout(), o, out, spec)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "sweep directory (runs/, summary.csv, summary.parquet, experiment.yaml); default runs/sweep-<experiment file name>")
@@ -152,111 +147,19 @@ func resolveShard(flag string, shards int, shardsSet bool, env func(string) (str
 	return index, count, nil
 }
 
-// sweeper runs a sweep's runs on a pool of goroutines.
-type sweeper struct {
-	dir       string
-	workers   int
-	ctx       context.Context
-	interrupt <-chan struct{}
-	stderr    io.Writer
-	progress  bool
-	traces    *run.TraceCache
-
-	mu       sync.Mutex
-	bar      *progressbar.ProgressBar
-	ran      int
-	failures []runFailure
-}
-
-type runFailure struct {
-	key string
-	err error
-}
-
-// sweep runs shard index of count of the spec into s.dir.
-func (s *sweeper) sweep(spec *experiment.Spec, index, count int, quiet bool, stdout io.Writer) error {
-	all, err := spec.Runs()
-	if err != nil {
-		return run.BadInput(err)
+// printSweep prints what a sweep did and, for a whole sweep, its results.
+func printSweep(w io.Writer, o *sweep.Outcome, dir string, spec *experiment.Spec) error {
+	outputs := strings.Join(o.Summaries, ", ")
+	if o.Count > 1 {
+		outputs += "; when every shard is done: schedsim merge " + dir
 	}
-	mine := experiment.Shard(all, index, count)
-	runs, err := sweepRuns(spec, mine, s.dir)
-	if err != nil {
-		return run.BadInput(err)
+	fmt.Fprintf(w, "sweep%s: %s (%d run now, %d already done) in %.1f s\n  summary: %s\n",
+		o.Where(), words.Count(o.Runs, "run"), o.Ran, o.AlreadyDone, o.Elapsed.Seconds(), outputs)
+	if o.Count > 1 {
+		return nil
 	}
-	if !quiet {
-		warnIdenticalReplicas(s.stderr, spec.Seeds, runs)
-	}
-	data, err := spec.Marshal()
-	if err != nil {
+	if err := printSweepResults(w, dir, spec); err != nil {
 		return run.Failed(err)
-	}
-	if err := checkSweepDir(s.dir, spec.File, data); err != nil {
-		return err
-	}
-	release, err := lockShard(s.dir, index, count)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if err := os.MkdirAll(filepath.Join(s.dir, experiment.RunsDir), 0o755); err != nil {
-		return run.Failed(err)
-	}
-	if err := writeSpecCopy(s.dir, spec); err != nil {
-		return err
-	}
-	var todo []sweepRun
-	for _, r := range runs {
-		// A run killed mid-write left its stage: start it over.
-		os.RemoveAll(experiment.StageDir(s.dir, r.Key))
-		if !experiment.Done(s.dir, r.Key) {
-			todo = append(todo, r)
-		}
-	}
-	start := time.Now()
-	s.runAll(todo)
-	interrupted := false
-	select {
-	case <-s.interrupt:
-		interrupted = true
-	default:
-	}
-	missing := experiment.Missing(s.dir, mine)
-	where := ""
-	if count > 1 {
-		where = fmt.Sprintf(" of shard %d/%d", index, count)
-	}
-	switch {
-	case interrupted:
-		return run.Failed(fmt.Errorf("interrupted: %d of %d runs%s finished; run the same command again to finish the rest",
-			len(mine)-len(missing), len(mine), where))
-	case len(s.failures) > 0:
-		return run.Failed(fmt.Errorf("%d of %d runs%s failed (listed above); run the same command again to retry them",
-			len(s.failures), len(mine), where))
-	case len(missing) > 0: // removed behind our back
-		return run.Failed(fmt.Errorf("%d runs%s are not complete, e.g. %s", len(missing), where, missing[0]))
-	}
-	var outputs string
-	if count == 1 {
-		if err := writeSweepSummary(s.dir, spec, all); err != nil {
-			return run.Failed(err)
-		}
-		outputs = filepath.Join(s.dir, "summary.csv") + ", " + filepath.Join(s.dir, "summary.parquet")
-	} else {
-		path := filepath.Join(s.dir, experiment.ShardsDir, fmt.Sprintf("%d-of-%d.csv", index, count))
-		if err := writeShardSummary(path, spec, s.dir, mine); err != nil {
-			return run.Failed(err)
-		}
-		outputs = path + "; when every shard is done: schedsim merge " + s.dir
-	}
-	if !quiet {
-		fmt.Fprintf(stdout, "sweep%s: %s (%d run now, %d already done) in %.1f s\n  summary: %s\n",
-			where, words.Count(len(mine), "run"), s.ran, len(mine)-len(todo), time.Since(start).Seconds(), outputs)
-		if count == 1 {
-			if err := printSweepResults(stdout, s.dir, spec); err != nil {
-				return run.Failed(err)
-			}
-		}
 	}
 	return nil
 }
@@ -290,176 +193,4 @@ func printSweepResults(w io.Writer, dir string, spec *experiment.Spec) error {
 	groups, common := compare.Summarize(side, cols)
 	fmt.Fprintln(w)
 	return compare.WriteGroups(w, groups, common, cols, objective, target)
-}
-
-// warnIdenticalReplicas warns when an experiment asks for several seeds
-// but some of its runs draw no random number: their replicas are the same
-// run, and a comparison over them has no interval.
-func warnIdenticalReplicas(w io.Writer, seeds int, runs []sweepRun) {
-	if seeds <= 1 {
-		return
-	}
-	fixed := 0
-	for i := range runs {
-		if !runs[i].cfg.DrawsRandom() {
-			fixed++
-		}
-	}
-	if fixed > 0 {
-		fmt.Fprintf(w, "schedsim sweep: warning: seeds: %d, but %d of %d runs draw no random number, so their replicas are identical; "+
-			"give them jitter (jitter_submit_s, jitter_runtime), random failures (mtbf_s) or a random placement\n", seeds, fixed, len(runs))
-	}
-}
-
-// runAll runs todo on s.workers goroutines, stopping early on interrupt.
-func (s *sweeper) runAll(todo []sweepRun) {
-	if len(todo) == 0 {
-		return
-	}
-	if s.progress {
-		s.bar = progressbar.NewOptions(len(todo),
-			progressbar.OptionSetWriter(s.stderr),
-			progressbar.OptionSetDescription("sweep"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetItsString("runs"),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
-		defer s.bar.Finish()
-	}
-	// A failed run is counted and the others go on: the group's
-	// functions never fail; an interrupt stops feeding it.
-	var g errgroup.Group
-	g.SetLimit(s.workers)
-	for i := range todo {
-		select {
-		case <-s.interrupt:
-			waitAll(&g)
-			return
-		default:
-		}
-		r := &todo[i]
-		g.Go(func() error {
-			select {
-			case <-s.interrupt:
-				return nil
-			default:
-			}
-			s.finished(r.Key, s.runOne(r))
-			return nil
-		})
-	}
-	waitAll(&g)
-}
-
-// waitAll waits for the runs started; their outcomes are counted by
-// finished, not returned.
-func waitAll(g *errgroup.Group) { _ = g.Wait() }
-
-// finished counts a run's outcome and reports a failure.
-func (s *sweeper) finished(key string, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if errors.Is(err, sim.ErrInterrupted) {
-		return
-	}
-	if err != nil {
-		s.failures = append(s.failures, runFailure{key, err})
-		if s.bar != nil {
-			s.bar.Clear()
-		}
-		fmt.Fprintf(s.stderr, "schedsim sweep: run %s failed: %s\n", key, run.Escape(err.Error()))
-	} else {
-		s.ran++
-	}
-	if s.bar != nil {
-		if n := len(s.failures); n > 0 {
-			s.bar.Describe(fmt.Sprintf("sweep (%d failed)", n))
-		}
-		s.bar.Add(1)
-	}
-}
-
-// runOne replays one run into its stage directory and renames it into
-// place whole: DIR/runs/<key> exists only once complete. A panic of the
-// run is its failure, not the sweep's.
-func (s *sweeper) runOne(r *sweepRun) (err error) {
-	stage := experiment.StageDir(s.dir, r.Key)
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
-		}
-		if err != nil {
-			os.RemoveAll(stage)
-		}
-	}()
-	select {
-	case <-s.interrupt:
-		return sim.ErrInterrupted
-	default:
-	}
-	if r.profile != nil {
-		if err := writeProfile(r.cfg.Profile, r.profile); err != nil {
-			return err
-		}
-	}
-	cfg := r.cfg
-	if err := run.Replay(s.ctx, &cfg, run.Options{Dir: stage, Traces: s.traces}); err != nil {
-		return err
-	}
-	final := experiment.RunDir(s.dir, r.Key)
-	if err := os.RemoveAll(final); err != nil { // an incomplete leftover, not Done
-		return err
-	}
-	if err := os.Rename(stage, final); err != nil {
-		return err
-	}
-	metrics.SyncDir(filepath.Dir(final))
-	return nil
-}
-
-// writeSpecCopy writes DIR/experiment.yaml, or checks that the one there
-// is this experiment's: finished runs of another experiment must not be
-// mistaken for this one's.
-func writeSpecCopy(dir string, spec *experiment.Spec) error {
-	data, err := spec.Marshal()
-	if err != nil {
-		return run.Failed(err)
-	}
-	path := filepath.Join(dir, experiment.SpecFile)
-	old, err := os.ReadFile(path)
-	switch {
-	case err == nil && bytes.Equal(old, data):
-		return nil
-	case err == nil:
-		return run.BadInput(fmt.Errorf("%s holds another experiment than %s (%s differs): use another --out, or remove it", dir, spec.File, path))
-	case !errors.Is(err, os.ErrNotExist):
-		return run.Failed(err)
-	}
-	return metrics.WriteFileAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
-
-// writeSweepSummary writes DIR/summary.parquet and DIR/summary.csv.
-func writeSweepSummary(dir string, spec *experiment.Spec, runs []experiment.Run) error {
-	cols, err := spec.Summary(dir, runs)
-	if err != nil {
-		return err
-	}
-	return metrics.WriteSweepSummary(dir, cols)
-}
-
-// writeShardSummary writes a shard's summary CSV (its runs only).
-func writeShardSummary(path string, spec *experiment.Spec, dir string, runs []experiment.Run) error {
-	cols, err := spec.Summary(dir, runs)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return metrics.WriteSweepSummaryCSV(path, cols)
 }

@@ -1,21 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
-	"strings"
-	"syscall"
-	"time"
 
+	"github.com/schedsim/schedsim/internal/bench"
 	"github.com/schedsim/schedsim/sim/run"
 )
 
@@ -41,13 +36,13 @@ func benchSweep(out io.Writer, args []string, dir string) error {
 		}
 		trace = logs[0]
 	}
-	self, tmp, err := childScratch("sweep")
+	self, tmp, err := bench.Scratch("sweep")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
 	head := filepath.Join(tmp, "head.swf")
-	jobs, err := writeSWFHead(trace, head, benchSweepJobs)
+	jobs, err := bench.WriteSWFHead(trace, head, benchSweepJobs)
 	if err != nil {
 		return run.BadInput(err)
 	}
@@ -84,17 +79,17 @@ parameters:
 	for round := range 2 {
 		for i, c := range cases {
 			sweepDir := filepath.Join(tmp, fmt.Sprintf("sweep-%d-%d", round, i))
-			load := loadAverage()
-			env := withoutEnv(os.Environ(), "GOMAXPROCS")
+			load := bench.LoadAverage()
+			env := bench.WithoutEnv(os.Environ(), "GOMAXPROCS")
 			if c.env != "" {
 				env = append(env, "GOMAXPROCS="+c.env)
 			}
-			wall, cpu, rss, err := timeChildCPUEnv(env, self, "sweep", spec, "--out", sweepDir, "--workers", strconv.Itoa(c.workers), "--quiet")
+			t, err := bench.Child(env, os.Stderr, self, "sweep", spec, "--out", sweepDir, "--workers", strconv.Itoa(c.workers), "--quiet")
 			if err != nil {
 				return run.Failed(fmt.Errorf("sweep, %s workers: %w", c.label, err))
 			}
-			if b := best[i]; b.wall == 0 || wall < b.wall {
-				best[i] = result{wall, cpu, rss, load}
+			if b := best[i]; b.wall == 0 || t.Wall < b.wall {
+				best[i] = result{t.Wall, t.CPU, t.RSSMiB, load}
 			}
 			if round == 0 {
 				s, err := os.ReadFile(filepath.Join(sweepDir, "summary.csv"))
@@ -123,92 +118,4 @@ parameters:
 	fmt.Fprintln(out, "1-minute load average when it started (above the cores, other work shares them). The sweep directories")
 	fmt.Fprintln(out, "are removed at the end, not between runs: on ext4, creating files just after deleting many is slower.")
 	return nil
-}
-
-// withoutEnv is env without the variable name.
-func withoutEnv(env []string, name string) []string {
-	var kept []string
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, name+"=") {
-			kept = append(kept, kv)
-		}
-	}
-	return kept
-}
-
-// timeChildCPU is timeChild with the child's CPU time (user + system).
-func timeChildCPU(path string, args ...string) (wall, cpu, rssMiB float64, err error) {
-	return timeChildCPUEnv(nil, path, args...)
-}
-
-// timeChildCPUEnv is timeChildCPU with the child's environment (nil:
-// this process's).
-func timeChildCPUEnv(env []string, path string, args ...string) (wall, cpu, rssMiB float64, err error) {
-	c := exec.Command(path, args...)
-	c.Env = env
-	c.Stderr = os.Stderr
-	start := time.Now()
-	if err := c.Run(); err != nil {
-		return 0, 0, 0, err
-	}
-	wall = time.Since(start).Seconds()
-	cpu = (c.ProcessState.UserTime() + c.ProcessState.SystemTime()).Seconds()
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rssMiB = float64(ru.Maxrss) / 1024 // KiB on Linux
-	}
-	return wall, cpu, rssMiB, nil
-}
-
-// loadAverage is the 1-minute load average, or "?" off Linux.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
-		return f[0]
-	}
-	return "?"
-}
-
-// writeSWFHead copies the header and the first n jobs of an SWF log
-// (plain or gzipped) to dst and returns the number of jobs copied.
-func writeSWFHead(src, dst string, n int) (int, error) {
-	f, err := os.Open(src)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	br := bufio.NewReader(f)
-	var r io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", src, err)
-		}
-		defer gz.Close()
-		r = gz
-	}
-	w, err := os.Create(dst)
-	if err != nil {
-		return 0, err
-	}
-	bw := bufio.NewWriter(w)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	jobs := 0
-	for sc.Scan() && jobs < n {
-		line := sc.Text()
-		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, ";") {
-			jobs++
-		}
-		bw.WriteString(line)
-		bw.WriteByte('\n')
-	}
-	if err := sc.Err(); err != nil {
-		w.Close()
-		return 0, fmt.Errorf("%s: %w", src, err)
-	}
-	if err := bw.Flush(); err != nil {
-		w.Close()
-		return 0, err
-	}
-	return jobs, w.Close()
 }

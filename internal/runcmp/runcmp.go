@@ -4,38 +4,29 @@ package runcmp
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
-// WallColumns are the summary columns that measure the machine, not the
-// run: they differ between two runs of the same spec.
-var WallColumns = map[string]bool{"wall_s": true, "events_per_s": true, "jobs_per_s": true}
-
-// MaskedSummary is dir's summary.csv with the wall-clock columns as "-".
+// MaskedSummary is dir's summary with the wall-clock columns (those that
+// measure the machine, not the run: metrics.IsTimingColumn) as "-".
 func MaskedSummary(dir string) (string, error) {
-	f, err := os.Open(filepath.Join(dir, "summary.csv"))
+	row, err := metrics.ReadRunSummary(dir)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return "", err
-	}
-	if len(rows) != 2 {
-		return "", fmt.Errorf("%s: want a header and one row, got %d rows", f.Name(), len(rows))
-	}
-	for i, name := range rows[0] {
-		if WallColumns[name] {
-			rows[1][i] = "-"
+	cells := slices.Clone(row.Values)
+	for i, name := range row.Names {
+		if metrics.IsTimingColumn(name) {
+			cells[i] = "-"
 		}
 	}
-	return strings.Join(rows[0], ",") + "\n" + strings.Join(rows[1], ","), nil
+	return strings.Join(row.Names, ",") + "\n" + strings.Join(cells, ","), nil
 }
 
 // SameRun reports how run directories a and b differ: the same files, each

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // Verdict is a row's outcome.
@@ -231,9 +233,9 @@ func absentWhy(metric string, runs []Run) string {
 		return strings.TrimPrefix(prov.Calibration, "n/a: ")
 	case strings.HasPrefix(metric, "calib_"):
 		return "no recorded start times to compare with, or too few"
-	case (strings.HasPrefix(metric, "energy") || metric == "carbon_kg") && strings.HasPrefix(prov.Power, "none"):
+	case (strings.HasPrefix(metric, "energy") || metric == metrics.ColCarbonKg) && strings.HasPrefix(prov.Power, "none"):
 		return "the cluster has no power model"
-	case metric == "energy_cost" || metric == "carbon_kg":
+	case metric == metrics.ColEnergyCost || metric == metrics.ColCarbonKg:
 		return "no price or carbon series given, or no power model"
 	}
 	return "a statistic over no jobs, or not measured"

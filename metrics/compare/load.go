@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"math"
@@ -10,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // Side is one side of a comparison: the runs of a sweep directory, of one
@@ -45,11 +46,11 @@ func Load(path string) (*Side, error) {
 	}
 	summary := filepath.Join(path, "summary.csv")
 	if _, err := os.Stat(summary); err == nil {
-		header, rows, err := readCSV(summary)
+		header, rows, err := readSummary(path)
 		if err != nil {
 			return nil, err
 		}
-		if indexOf(header, "run") >= 0 {
+		if indexOf(header, metrics.ColRun) >= 0 {
 			return loadSweep(path, summary, header, rows)
 		}
 		return loadList(path, []string{path})
@@ -78,20 +79,16 @@ func Load(path string) (*Side, error) {
 	return loadList(path, dirs) // ReadDir sorts by name
 }
 
-func readCSV(path string) (header []string, rows [][]string, err error) {
-	f, err := os.Open(path)
+// readSummary reads dir's summary: its header and rows, at least one.
+func readSummary(dir string) (header []string, rows [][]string, err error) {
+	t, err := metrics.ReadSummary(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	all, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	if len(t.Rows) == 0 {
+		return nil, nil, fmt.Errorf("%s: no rows", t.Path)
 	}
-	if len(all) < 2 {
-		return nil, nil, fmt.Errorf("%s: no rows", path)
-	}
-	return all[0], all[1:], nil
+	return t.Names, t.Rows, nil
 }
 
 func indexOf(xs []string, x string) int {
@@ -143,15 +140,15 @@ func numericColumns(header []string, rows [][]string, skip func(string) bool) ([
 // loadSweep reads a sweep's summary: a run's group is its parameter
 // values (the param_ columns); the seed column is what varies inside it.
 func loadSweep(dir, file string, header []string, rows [][]string) (*Side, error) {
-	runCol, seedCol, dirCol := indexOf(header, "run"), indexOf(header, "seed"), indexOf(header, "run_dir")
+	runCol, seedCol, dirCol := indexOf(header, metrics.ColRun), indexOf(header, metrics.ColSeed), indexOf(header, metrics.ColRunDir)
 	var params []int
 	for i, name := range header {
-		if strings.HasPrefix(name, "param_") {
+		if strings.HasPrefix(name, metrics.ParamPrefix) {
 			params = append(params, i)
 		}
 	}
 	cols, values := numericColumns(header, rows, func(name string) bool {
-		return name == "run" || name == "run_dir" || name == "seed" || name == "random_seed" || strings.HasPrefix(name, "param_")
+		return name == metrics.ColRun || name == metrics.ColRunDir || name == metrics.ColSeed || name == metrics.ColRandomSeed || strings.HasPrefix(name, metrics.ParamPrefix)
 	})
 	s := &Side{Path: dir, Kind: "sweep", Columns: cols}
 	seen := map[string]int{}
@@ -218,7 +215,7 @@ func loadList(path string, dirs []string) (*Side, error) {
 	for _, dir := range dirs {
 		dir = strings.TrimSpace(dir)
 		file := filepath.Join(dir, "summary.csv")
-		header, rows, err := readCSV(file)
+		header, rows, err := readSummary(dir)
 		if err != nil {
 			errs = append(errs, err)
 			continue

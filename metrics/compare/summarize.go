@@ -7,10 +7,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // Headline are the metrics a sweep's table of results shows by default.
-var Headline = []string{"mean_wait_s", "p95_wait_s", "mean_bsld", "utilization"}
+var Headline = []string{metrics.ColMeanWait, metrics.ColP95Wait, metrics.ColMeanBSLD, metrics.ColUtilization}
 
 // GroupStats is one group of runs that differ by seed only: per metric,
 // the mean over its replicas and the t-interval of that mean, as compare
@@ -164,7 +166,7 @@ func statText(metric string, m float64, iv Interval) string {
 	switch {
 	case strings.HasSuffix(metric, "_s"):
 		f = func(v float64) string { return hours(v) }
-	case strings.HasPrefix(metric, "utilization"):
+	case strings.HasPrefix(metric, metrics.ColUtilization):
 		f = func(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + " %" }
 	}
 	switch {

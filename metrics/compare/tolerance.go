@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/internal/strictyaml"
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // Direction says which way a metric improves.
@@ -88,16 +89,16 @@ type Metric struct {
 func Defaults() []Metric {
 	rel := func(p float64) Tolerance { return Tolerance{Value: p, Relative: true} }
 	return append([]Metric{
-		{Name: "mean_wait_s", Direction: Lower, Tolerance: rel(5)},
-		{Name: "p95_wait_s", Direction: Lower, Tolerance: rel(10)},
-		{Name: "max_wait_s", Direction: Lower, Tolerance: Tolerance{Off: true}},
-		{Name: "mean_slowdown", Direction: Lower, Tolerance: rel(10)},
-		{Name: "mean_bsld", Direction: Lower, Tolerance: rel(5)},
-		{Name: "makespan_s", Direction: Lower, Tolerance: rel(2)},
-		{Name: "utilization", Direction: Higher, Tolerance: rel(2)},
-		{Name: "energy_kwh", Direction: Lower, Tolerance: rel(2)},
-		{Name: "jain_bsld", Direction: Higher, Tolerance: Tolerance{Value: 0.02}},
-		{Name: "jain_usage_share", Direction: Higher, Tolerance: Tolerance{Value: 0.02}},
+		{Name: metrics.ColMeanWait, Direction: Lower, Tolerance: rel(5)},
+		{Name: metrics.ColP95Wait, Direction: Lower, Tolerance: rel(10)},
+		{Name: metrics.ColMaxWait, Direction: Lower, Tolerance: Tolerance{Off: true}},
+		{Name: metrics.ColMeanSlowdown, Direction: Lower, Tolerance: rel(10)},
+		{Name: metrics.ColMeanBSLD, Direction: Lower, Tolerance: rel(5)},
+		{Name: metrics.ColMakespan, Direction: Lower, Tolerance: rel(2)},
+		{Name: metrics.ColUtilization, Direction: Higher, Tolerance: rel(2)},
+		{Name: metrics.ColEnergyKWh, Direction: Lower, Tolerance: rel(2)},
+		{Name: metrics.ColJainBSLD, Direction: Higher, Tolerance: Tolerance{Value: 0.02}},
+		{Name: metrics.ColJainUsageShare, Direction: Higher, Tolerance: Tolerance{Value: 0.02}},
 	}, Calibration()...)
 }
 
@@ -111,11 +112,11 @@ func Calibration() []Metric {
 		return Metric{Name: name, Direction: dir, Tolerance: tol, calibration: true}
 	}
 	return []Metric{
-		cal("calib_start_error_median_s", Lower, Tolerance{Value: 10, Relative: true}),
-		cal("calib_start_error_p90_s", Lower, Tolerance{Value: 10, Relative: true}),
-		cal("calib_wait_ks", Lower, Tolerance{Value: 0.02}),
-		cal("calib_mean_wait_ratio", NearOne, Tolerance{Value: 0.05}),
-		cal("calib_p95_wait_ratio", NearOne, Tolerance{Value: 0.05}),
+		cal(metrics.ColCalibStartErrorMedian, Lower, Tolerance{Value: 10, Relative: true}),
+		cal(metrics.ColCalibStartErrorP90, Lower, Tolerance{Value: 10, Relative: true}),
+		cal(metrics.ColCalibWaitKS, Lower, Tolerance{Value: 0.02}),
+		cal(metrics.ColCalibMeanWaitRatio, NearOne, Tolerance{Value: 0.05}),
+		cal(metrics.ColCalibP95WaitRatio, NearOne, Tolerance{Value: 0.05}),
 	}
 }
 
@@ -126,8 +127,8 @@ func knownDirections() map[string]Direction {
 	for _, m := range Defaults() {
 		d[m.Name] = m.Direction
 	}
-	for _, n := range []string{"median_wait_s", "energy_j", "jobs_killed", "jobs_rejected", "jobs_unfinished",
-		"restarts", "preemptions", "lost_work_s", "lost_node_hours", "checkpoint_overhead_s"} {
+	for _, n := range []string{metrics.ColMedianWait, metrics.ColEnergyJ, metrics.ColJobsKilled, metrics.ColJobsRejected, metrics.ColJobsUnfinished,
+		metrics.ColRestarts, metrics.ColPreemptions, metrics.ColLostWork, metrics.ColLostNodeHours, metrics.ColCheckpointOverhead} {
 		d[n] = Lower
 	}
 	d["jobs_completed"] = Higher

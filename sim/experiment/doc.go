@@ -1,7 +1,8 @@
 // Package experiment reads a sweep's experiment spec and expands it into
-// runs. It holds no simulation logic: `schedsim sweep`, `merge`, `tune`
-// and `compare` (package main) turn each Run into a replay and read the
-// outputs back.
+// runs. It holds no simulation logic: package sweep turns each Run into a
+// run spec and replays it (`schedsim sweep`, `merge`), package tune
+// replays them with candidate profiles, and metrics/compare reads the
+// summaries back.
 //
 // A spec is strict YAML (unknown keys are errors with their line numbers;
 // Validate reports every problem at once, each with its line):

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/policies/registry"
 )
@@ -108,9 +109,12 @@ func (r *Run) Weights() map[string]float64 {
 // ParamColumns are the summary's parameter columns, in order: the axes,
 // then the ranges in spec order. Run.Values gives a run's values.
 func (s *Spec) ParamColumns() []string {
-	cols := []string{"param_trace", "param_cluster", "param_queue", "param_backfill", "param_placement", "param_profile"}
+	var cols []string
+	for _, axis := range []string{"trace", "cluster", "queue", "backfill", "placement", "profile"} {
+		cols = append(cols, metrics.ParamPrefix+axis)
+	}
 	for _, r := range s.Parameters.Ranges {
-		cols = append(cols, "param_"+r.Name)
+		cols = append(cols, metrics.ParamPrefix+r.Name)
 	}
 	return cols
 }

@@ -12,11 +12,12 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/internal/strictyaml"
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // DefaultObjective is what a sweep ranks its groups by when the spec
 // names no objective: the mean bounded slowdown, lower is better.
-const DefaultObjective = "mean_bsld"
+const DefaultObjective = metrics.ColMeanBSLD
 
 // Spec is an experiment as written in its YAML file.
 type Spec struct {

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -57,13 +56,13 @@ func Missing(dir string, runs []Run) []string {
 // directories, so the summary does not depend on how the sweep was split.
 func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
 	n := len(runs)
-	run := metrics.SweepColumn{Name: "run", Values: make([]string, n)}
-	runDir := metrics.SweepColumn{Name: "run_dir", Values: make([]string, n)}
+	run := metrics.SweepColumn{Name: metrics.ColRun, Values: make([]string, n)}
+	runDir := metrics.SweepColumn{Name: metrics.ColRunDir, Values: make([]string, n)}
 	// seed is the replica's number in the run key (seed=2); random_seed
 	// the --seed the run was given, derived from the spec's seed and the
 	// key (RunSeed).
-	seed := metrics.SweepColumn{Name: "seed", Kind: metrics.KindInt, Values: make([]string, n)}
-	randomSeed := metrics.SweepColumn{Name: "random_seed", Kind: metrics.KindInt, Values: make([]string, n)}
+	seed := metrics.SweepColumn{Name: metrics.ColSeed, Kind: metrics.KindInt, Values: make([]string, n)}
+	randomSeed := metrics.SweepColumn{Name: metrics.ColRandomSeed, Kind: metrics.KindInt, Values: make([]string, n)}
 	names := s.ParamColumns()
 	params := make([]metrics.SweepColumn, len(names))
 	for i, name := range names {
@@ -82,10 +81,11 @@ func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
 				params[i].Kind = metrics.KindString
 			}
 		}
-		header, cells, err := readRunSummary(filepath.Join(RunDir(dir, r.Key), doneFile))
+		summary, err := readRunSummary(RunDir(dir, r.Key))
 		if err != nil {
 			return nil, err
 		}
+		header, cells := summary.Names, summary.Values
 		for i, name := range header {
 			if metrics.IsTimingColumn(name) {
 				continue
@@ -127,22 +127,11 @@ func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
 	return cols, nil
 }
 
-// readRunSummary reads a run's summary.csv: its header and its one row.
-func readRunSummary(path string) (header, row []string, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%s: run not finished (no summary.csv)", filepath.Dir(path))
-		}
-		return nil, nil, err
+// readRunSummary reads a finished run's summary.
+func readRunSummary(runDir string) (metrics.SummaryRow, error) {
+	row, err := metrics.ReadRunSummary(runDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return row, fmt.Errorf("%s: run not finished (no summary.csv)", runDir)
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(rows) != 2 || slices.Contains(rows[0], "") {
-		return nil, nil, fmt.Errorf("%s: want a header and one row, got %d lines", path, len(rows))
-	}
-	return rows[0], rows[1], nil
+	return row, err
 }

@@ -20,7 +20,7 @@ func replayPrinting(t *testing.T, c Spec) (printed string, row map[string]string
 		t.Fatal(err)
 	}
 	var stdout bytes.Buffer
-	if err := Replay(t.Context(), &c, Options{Stdout: &stdout}); err != nil {
+	if _, err := Replay(t.Context(), &c, Options{Stdout: &stdout}); err != nil {
 		t.Fatal(err)
 	}
 	row, err := metrics.ReadSummaryCSV(filepath.Join(dir, "summary.csv"))

@@ -6,6 +6,10 @@
 // and the recorder, runs the engine and writes the run directory — staged
 // and renamed into place, with run.yaml (the resolved spec plus its
 // provenance) so that `schedsim replay --config RUN/run.yaml` replays it
-// byte for byte. The commands replay, sweep, tune and the tests all run
-// through it; package main only parses flags and prints.
+// byte for byte. Replay returns a Result: the summary row it wrote (each
+// cell as summary.csv holds it), the skipped records, the events and the
+// failed jobs, so that its callers (the printer, sim/sweep, sim/tune,
+// sim/calibrate) never read the run directory back. The commands replay,
+// sweep, tune, calibrate and the tests all run through it; cmd/schedsim
+// only parses flags, calls the library and prints.
 package run

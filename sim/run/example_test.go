@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
@@ -113,18 +112,14 @@ func Example_ownQueuePolicy() {
 			fmt.Println(err)
 			return
 		}
-		if err := run.Replay(context.Background(), &spec, run.Options{}); err != nil {
-			fmt.Println(err)
-			return
-		}
-		row, err := metrics.ReadSummaryCSV(filepath.Join(spec.Out, "summary.csv"))
+		res, err := run.Replay(context.Background(), &spec, run.Options{})
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		num := func(col string) float64 { v, _ := strconv.ParseFloat(row[col], 64); return v }
-		fmt.Printf("%-13s jobs %s, mean wait %.0f s, mean bounded slowdown %.1f, utilization %.3f\n",
-			queue, row["jobs"], num("mean_wait_s"), num("mean_bsld"), num("utilization"))
+		row := res.Summary // the row written to summary.csv
+		fmt.Printf("%-13s jobs %s, mean wait %.0f s, mean bounded slowdown %.1f, utilization %.3f\n", queue, row.Text(metrics.ColJobs),
+			row.Float(metrics.ColMeanWait), row.Float(metrics.ColMeanBSLD), row.Float(metrics.ColUtilization))
 	}
 	// Output:
 	// fcfs          jobs 28475, mean wait 354169 s, mean bounded slowdown 6829.3, utilization 0.699

@@ -168,7 +168,7 @@ func replayFile(t *testing.T, path, out string, opt Options) map[string]map[stri
 		t.Fatal(err)
 	}
 	spec.Format, spec.Quiet, spec.Out = "csv", true, out
-	if err := Replay(context.Background(), &spec, opt); err != nil {
+	if _, err := Replay(context.Background(), &spec, opt); err != nil {
 		t.Fatal(err)
 	}
 	jobs := map[string]map[string]string{}
@@ -268,7 +268,7 @@ func TestAddPlacementStrategyWithArgs(t *testing.T) {
 	spec, err := Load(bad)
 	if err == nil {
 		spec.Out, spec.Quiet = filepath.Join(dir, "neg"), true
-		err = Replay(context.Background(), &spec, Options{})
+		_, err = Replay(context.Background(), &spec, Options{})
 	}
 	if err == nil || !strings.Contains(err.Error(), "placement test-skip: skip: want ≥ 0, got -1") {
 		t.Errorf("validate: %v", err)

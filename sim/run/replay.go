@@ -25,29 +25,31 @@ import (
 	"github.com/schedsim/schedsim/traces/transform"
 )
 
-// Replay runs one replay end to end and writes its run directory. When
-// ctx is cancelled (Ctrl-C) it stops between two instants and leaves no run
-// directory behind (nor any partial file under a final name).
-func Replay(ctx context.Context, cfg *Spec, opt Options) error {
+// Replay runs one replay end to end, writes its run directory and returns
+// what it wrote (the summary row) and counted. When ctx is cancelled
+// (Ctrl-C) it stops between two instants and leaves no run directory
+// behind (nor any partial file under a final name). A run that --fail-on
+// fails is complete: its Result comes with the error.
+func Replay(ctx context.Context, cfg *Spec, opt Options) (*Result, error) {
 	stdout, stderr := writerOr(opt.Stdout), writerOr(opt.Stderr)
 	w, err := OpenWorkload(cfg, opt.Traces)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer w.Close()
 	measured, err := cfg.applyTransforms(w)
 	if err != nil {
-		return BadInput(err)
+		return nil, BadInput(err)
 	}
 	cluster, err := sim.NewCluster(w.Nodes)
 	if err != nil {
-		return BadInput(fmt.Errorf("cluster (%s): %w", w.Cluster, err))
+		return nil, BadInput(fmt.Errorf("cluster (%s): %w", w.Cluster, err))
 	}
 	cluster.Defaults = w.Defaults
 	backfill, _ := policies.ParseBackfill(cfg.Backfill)
 	pipe, err := buildPipeline(cfg, w, cluster)
 	if err != nil {
-		return BadInput(err)
+		return nil, BadInput(err)
 	}
 	if w.script != nil {
 		// A script's call can be long (up to its time budget): Ctrl-C
@@ -58,14 +60,14 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	var order policies.Order
 	if !cfg.External() {
 		if sched, order, err = newScheduler(cfg, backfill, cluster, pipe); err != nil {
-			return BadInput(err)
+			return nil, BadInput(err)
 		}
 	}
 	dir := opt.Dir
 	var target *runDir
 	if dir == "" {
 		if target, err = claimRunDir(cfg, w, opt.Overwrite); err != nil {
-			return err
+			return nil, err
 		}
 		defer target.abandon()
 		dir = target.stage
@@ -73,11 +75,11 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	engineCfg := sim.Config{KillAtWalltime: cfg.KillAtWalltime, Less: order, Interrupt: ctx.Done(), NoDependencies: w.NoDependencies,
 		Limits: cfg.LimitsSpec.limits(w.Limits)}
 	if engineCfg.Cycle, err = cfg.cycle(); err != nil {
-		return BadInput(err)
+		return nil, BadInput(err)
 	}
 	price, carbon, err := energyConfig(cfg, &engineCfg)
 	if err != nil {
-		return BadInput(err)
+		return nil, BadInput(err)
 	}
 	tenants, buckets, shares := cfg.metricsTenants()
 	rec, err := metrics.NewRecorder(dir, cluster, metrics.Options{
@@ -104,7 +106,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		},
 	})
 	if err != nil {
-		return Failed(err)
+		return nil, Failed(err)
 	}
 	var decisions *metrics.DecisionLog
 	if cfg.Explain && pipe != nil {
@@ -114,7 +116,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		}
 		if decisions, err = rec.Decisions(names); err != nil {
 			rec.Abort()
-			return Failed(err)
+			return nil, Failed(err)
 		}
 		pipe.Explain = func(t *placement.Task, node int, total float64, scores []float64) {
 			rec.Fail(decisions.Add(t.At, t.Job.ID, t.Index, int32(node), total, scores))
@@ -143,7 +145,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	}
 	if err := nodeEventsConfig(cfg, &engineCfg); err != nil {
 		rec.Abort()
-		return BadInput(err)
+		return nil, BadInput(err)
 	}
 	engineCfg.NodeEvents = slices.Concat(w.NodeEvents, engineCfg.NodeEvents)
 	var jobs sim.Source = source
@@ -154,7 +156,7 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	if cfg.External() {
 		if ext, err = startExternal(cfg, w, cluster, &engineCfg, dir, opt.SchedulerTranscript); err != nil {
 			rec.Abort()
-			return err
+			return nil, err
 		}
 		sched = ext.sched
 		defer ext.close(false) // a no-op once closed below
@@ -181,32 +183,32 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 		rec.Abort()
 		var pe *traces.ParseError
 		if errors.As(runErr, &pe) || errors.Is(runErr, traces.ErrRecordTooLong) || isProtocolError(runErr) {
-			return BadInput(runErr)
+			return nil, BadInput(runErr)
 		}
 		var re *transform.RewriteError
 		if errors.As(runErr, &re) {
-			return BadInput(cfg.rewriteProblem(re))
+			return nil, BadInput(cfg.rewriteProblem(re))
 		}
 		var ne *sim.NegativeRequestError
 		if errors.As(runErr, &ne) {
-			return BadInput(&traces.ParseError{File: w.Name, Line: ne.Job.Line, Field: "request",
+			return nil, BadInput(&traces.ParseError{File: w.Name, Line: ne.Job.Line, Field: "request",
 				Err: fmt.Errorf("%w, on %s", ne, w.Cluster)})
 		}
-		return Failed(fmt.Errorf("replay of %s: %w", w.Name, runErr))
+		return nil, Failed(fmt.Errorf("replay of %s: %w", w.Name, runErr))
 	}
 	if decisions != nil {
 		if err := decisions.Flush(); err != nil {
 			rec.Abort()
-			return Failed(err)
+			return nil, Failed(err)
 		}
 	}
 	if err := writeOrderTables(cfg, rec, sched, cluster, engine.Now()); err != nil {
 		rec.Abort()
-		return Failed(err)
+		return nil, Failed(err)
 	}
 	if err := writeScriptLog(dir, w.script); err != nil {
 		rec.Abort()
-		return Failed(err)
+		return nil, Failed(err)
 	}
 	skips := w.Skips()
 	final := cfg.Out
@@ -215,25 +217,43 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) error {
 	}
 	if err := writeRunYAML(dir, final, cfg, w, cluster, skips, provenance{started: startedAt, wall: wall}); err != nil {
 		rec.Abort()
-		return Failed(err)
+		return nil, Failed(err)
 	}
 	if err := rec.Close(metrics.FinalInfo{Skipped: int64(skips.Total), Events: engine.EventsApplied(), WallSeconds: wall}); err != nil {
-		return Failed(err)
+		return nil, Failed(err)
 	}
 	if target != nil {
 		if err := target.commit(); err != nil {
-			return Failed(err)
+			return nil, Failed(err)
 		}
 	}
 	// Ids, names and reasons come from the trace: escaped for the terminal.
 	tally.report(SafeWriter(stderr), w.Name)
 	printNotices(SafeWriter(stderr), cfg, w, cluster, skips)
+	res := &Result{Dir: target.finalDir(), Summary: rec.Summary(), Skips: skips, Events: engine.EventsApplied(), Failed: tally.counts}
 	if !cfg.Quiet {
-		if err := printSummary(SafeWriter(stdout), cfg, w, cluster, skips, target.finalDir()); err != nil {
-			return Failed(err)
+		if err := printSummary(SafeWriter(stdout), cfg, w, cluster, res); err != nil {
+			return nil, Failed(err)
 		}
 	}
-	return tally.failOn(cfg.FailOn)
+	return res, tally.failOn(cfg.FailOn)
+}
+
+// Result is what a replay wrote and counted, for its caller to use
+// without reading the run directory back.
+type Result struct {
+	// Dir is the run directory, once renamed into place; "" when the
+	// caller staged the run (Options.Dir).
+	Dir string
+	// Summary is the row written to summary.csv, each cell as written.
+	Summary metrics.SummaryRow
+	// Skips are the trace records the reader skipped, by reason.
+	Skips traces.Skips
+	// Events is how many engine events the run applied.
+	Events int64
+	// Failed counts the failed jobs by --fail-on kind (rejected, killed
+	// other than at walltime, script-error); nil when none failed.
+	Failed map[string]int
 }
 
 // Options are what a caller sets beyond the spec.

@@ -22,7 +22,8 @@ func replayInto(t *testing.T, c Spec, out string, opt Options) error {
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	return Replay(context.Background(), &c, opt)
+	_, err := Replay(context.Background(), &c, opt)
+	return err
 }
 
 // A run's run.yaml is its spec: replaying it writes the same tables, the
@@ -166,7 +167,7 @@ func TestInterruptedRunLeavesNothing(t *testing.T) {
 	c.Trace, c.Out, c.Quiet = smallTrace, filepath.Join(tmp, "run"), true
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Replay(ctx, &c, Options{}); err == nil {
+	if _, err := Replay(ctx, &c, Options{}); err == nil {
 		t.Fatal("a cancelled run succeeded")
 	}
 	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {

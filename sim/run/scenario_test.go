@@ -362,7 +362,7 @@ func playTwice(t *testing.T, path, dir string, names []string, order map[string]
 		outs[i] = filepath.Join(dir, "runs", fmt.Sprintf("%s-%d", r.Name, i+1))
 		spec.Out = outs[i]
 		var stderr bytes.Buffer
-		if err := run.Replay(t.Context(), &spec, run.Options{Stderr: &stderr}); err != nil {
+		if _, err := run.Replay(t.Context(), &spec, run.Options{Stderr: &stderr}); err != nil {
 			msg := fmt.Sprintf("%s: run %s: %v%s", path, r.Name, err, jobLine(err, path, jobs))
 			if stderr.Len() > 0 {
 				msg += "\n" + strings.TrimRight(stderr.String(), "\n")

@@ -19,21 +19,12 @@ import (
 	"github.com/schedsim/schedsim/internal/words"
 )
 
-// printSummary prints the run's summary.csv as a readable table and lists
+// printSummary prints the run's summary row as a readable table and lists
 // the files of the run directory.
-func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips traces.Skips, dir string) error {
-	row, err := metrics.ReadSummaryCSV(filepath.Join(dir, "summary.csv"))
-	if err != nil {
-		return Failed(err)
-	}
+func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, res *Result) error {
+	row, skips, dir := res.Summary, res.Skips, res.Dir
 	// An empty cell is a statistic over no jobs (no job started, say).
-	num := func(k string) float64 {
-		v, err := strconv.ParseFloat(row[k], 64)
-		if err != nil {
-			return math.NaN()
-		}
-		return v
-	}
+	num := row.Float
 	fmt.Fprintf(out, "schedsim replay: %s\n", w.Name)
 	if w.format().LocalTimes && cfg.TimeZone == "" {
 		fmt.Fprintf(out, "  times:   the %s times were taken as UTC (give --time-zone for the site's zone)\n", w.Format)
@@ -47,27 +38,27 @@ func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips t
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	line := func(name, value string) { fmt.Fprintf(tw, "  %s\t%s\n", name, value) }
 	killed := "killed at walltime" // or, with node events, also after --max-restarts restarts
-	if num("restarts") > 0 {
+	if num(metrics.ColRestarts) > 0 {
 		killed = "killed"
 	}
 	line("jobs", fmt.Sprintf("%s (completed %s, %s %s, rejected %s, unfinished %s)",
-		row["jobs"], row["jobs_completed"], killed, row["jobs_killed"], row["jobs_rejected"], row["jobs_unfinished"]))
+		row.Text(metrics.ColJobs), row.Text(metrics.ColJobsCompleted), killed, row.Text(metrics.ColJobsKilled), row.Text(metrics.ColJobsRejected), row.Text(metrics.ColJobsUnfinished)))
 	if skips.Total > 0 {
 		line("skipped records", fmt.Sprintf("%s (first: %v; every reason in run.yaml)", grouped(float64(skips.Total)), skips.First))
 	}
-	line("makespan", duration(num("makespan_s")))
-	line("wait mean / median", duration(num("mean_wait_s"))+" / "+duration(num("median_wait_s")))
-	line("wait p95 / max", duration(num("p95_wait_s"))+" / "+duration(num("max_wait_s")))
-	line("mean slowdown", orNA(num("mean_slowdown"), "%.2f"))
-	line("mean bounded slowdown", orNA(num("mean_bsld"), "%.2f")+" (τ = "+duration(cfg.TauS)+")")
-	if num("restarts") > 0 || num("node_downtime_s") > 0 {
+	line("makespan", duration(num(metrics.ColMakespan)))
+	line("wait mean / median", duration(num(metrics.ColMeanWait))+" / "+duration(num(metrics.ColMedianWait)))
+	line("wait p95 / max", duration(num(metrics.ColP95Wait))+" / "+duration(num(metrics.ColMaxWait)))
+	line("mean slowdown", orNA(num(metrics.ColMeanSlowdown), "%.2f"))
+	line("mean bounded slowdown", orNA(num(metrics.ColMeanBSLD), "%.2f")+" (τ = "+duration(cfg.TauS)+")")
+	if num(metrics.ColRestarts) > 0 || num(metrics.ColNodeDowntime) > 0 {
 		line("node events", fmt.Sprintf("%s, %s of work lost, %s of node downtime",
-			count(int64(num("restarts")), "restart"), duration(num("lost_work_s")), duration(num("node_downtime_s"))))
+			count(int64(num(metrics.ColRestarts)), "restart"), duration(num(metrics.ColLostWork)), duration(num(metrics.ColNodeDowntime))))
 	}
-	line("utilization", orNA(100*num("utilization"), "%.1f %%"))
+	line("utilization", orNA(100*num(metrics.ColUtilization), "%.1f %%"))
 	line("calibration", calibrationText(cfg, num))
 	if c.HasPowerModel() {
-		e := energy(num("energy_j"))
+		e := energy(num(metrics.ColEnergyJ))
 		if swfHeaderCluster(cfg, w) {
 			e += " (" + assumedSWFPower + ")"
 		}
@@ -76,14 +67,14 @@ func printSummary(out io.Writer, cfg *Spec, w *Workload, c *sim.Cluster, skips t
 		line("energy", "n/a (the cluster has no power model)")
 	}
 	if cfg.Price != "" || cfg.Carbon != "" {
-		line("energy cost / carbon", orNA(num("energy_cost"), "%.4g")+" / "+orNA(num("carbon_kg"), "%.4g kg CO₂"))
+		line("energy cost / carbon", orNA(num(metrics.ColEnergyCost), "%.4g")+" / "+orNA(num(metrics.ColCarbonKg), "%.4g kg CO₂"))
 	}
 	if cfg.PowerDownS >= 0 {
 		line("power-down", fmt.Sprintf("%s, %s, %s node time asleep",
-			count(int64(num("switch_offs")), "switch-off"), count(int64(num("switch_ons")), "switch-on"),
-			duration(num("node_asleep_s"))))
+			count(int64(num(metrics.ColSwitchOffs)), "switch-off"), count(int64(num(metrics.ColSwitchOns)), "switch-on"),
+			duration(num(metrics.ColNodeAsleep))))
 	}
-	line("simulated in", fmt.Sprintf("%s (%s events/s)", duration(num("wall_s")), grouped(num("events_per_s"))))
+	line("simulated in", fmt.Sprintf("%s (%s events/s)", duration(num(metrics.ColWall)), grouped(num(metrics.ColEventsPerWallS))))
 	tw.Flush()
 	files, err := runFiles(dir)
 	if err != nil {
@@ -99,16 +90,16 @@ func calibrationText(cfg *Spec, num func(string) float64) string {
 	if by := cfg.uncalibrated(); by != "" {
 		return "n/a (" + by + " changed the jobs' timing: no recorded start applies)"
 	}
-	compared, jobs := num("calib_jobs"), num("jobs")
+	compared, jobs := num(metrics.ColCalibJobs), num(metrics.ColJobs)
 	switch {
 	case compared == 0 || math.IsNaN(compared):
 		return "n/a (the trace records no start times)"
-	case math.IsNaN(num("calib_wait_ks")):
+	case math.IsNaN(num(metrics.ColCalibWaitKS)):
 		return fmt.Sprintf("n/a (only %s of %s jobs have a recorded start to compare: fewer than %.0f %%)",
 			grouped(compared), grouped(jobs), 100*metrics.MinCalibrationShare)
 	}
 	return fmt.Sprintf("wait KS %.3f, mean / p95 wait ÷ recorded %s / %s (%s jobs%s)",
-		num("calib_wait_ks"), orNA(num("calib_mean_wait_ratio"), "%.2f"), orNA(num("calib_p95_wait_ratio"), "%.2f"), grouped(compared), cfg.calibScope())
+		num(metrics.ColCalibWaitKS), orNA(num(metrics.ColCalibMeanWaitRatio), "%.2f"), orNA(num(metrics.ColCalibP95WaitRatio), "%.2f"), grouped(compared), cfg.calibScope())
 }
 
 // calibScope says what the calibration line compared beyond the jobs: the

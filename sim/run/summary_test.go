@@ -81,7 +81,7 @@ func TestSummaryNodesModelReshaped(t *testing.T) {
 			t.Fatal(err)
 		}
 		var stdout, stderr bytes.Buffer
-		if err := Replay(context.Background(), &cfg, Options{Stdout: &stdout, Stderr: &stderr}); err != nil {
+		if _, err := Replay(context.Background(), &cfg, Options{Stdout: &stdout, Stderr: &stderr}); err != nil {
 			t.Fatal(err)
 		}
 		warn := "the SWF header's machine is 10 processors on 4 nodes; the nodes model (⌈10 / 4⌉ = 3 processors per node) replays 4 × 3 = 12 processors, 2 more"
@@ -122,7 +122,7 @@ func TestEnergyWithoutPowerModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout bytes.Buffer
-	if err := Replay(context.Background(), &cfg, Options{Stdout: &stdout}); err != nil {
+	if _, err := Replay(context.Background(), &cfg, Options{Stdout: &stdout}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "energy                 n/a (the cluster has no power model)"; !strings.Contains(stdout.String(), want) {

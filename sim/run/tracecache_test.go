@@ -44,7 +44,8 @@ func TestTraceCacheMatchesStreaming(t *testing.T) {
 				c := Default()
 				tc.set(&c)
 				c.Quiet, c.Check, c.Out = true, true, dir
-				return Replay(context.Background(), &c, Options{Traces: cache})
+				_, err := Replay(context.Background(), &c, Options{Traces: cache})
+				return err
 			}
 			streamed := filepath.Join(t.TempDir(), "streamed")
 			if err := run(nil, streamed); err != nil {
@@ -98,7 +99,8 @@ func TestTraceCacheErrors(t *testing.T) {
 		c := Default()
 		c.Trace, c.Strict, c.Quiet = trace, true, true
 		c.Out = filepath.Join(t.TempDir(), "run")
-		return Replay(context.Background(), &c, Options{Traces: cache})
+		_, err := Replay(context.Background(), &c, Options{Traces: cache})
+		return err
 	}
 	want := replay(nil, bad)
 	if want == nil || !strings.Contains(want.Error(), "bad.swf:3") {
@@ -127,7 +129,7 @@ func TestTraceCacheTooLarge(t *testing.T) {
 		c := Default()
 		c.Trace, c.Quiet = "../../traces/embedded/KTH-SP2-1996-2.1-cln.swf.gz", true
 		c.Out = filepath.Join(t.TempDir(), "run")
-		if err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {
+		if _, err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -146,7 +148,7 @@ func TestTraceCacheKeepsJobsUnchanged(t *testing.T) {
 		c.MTBFs, c.MTTRs, c.Seed, c.CheckpointS = 30*86400, 3600, 3, checkpoint
 		c.Quiet, c.Format = true, "csv"
 		c.Out = filepath.Join(t.TempDir(), "run")
-		if err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {
+		if _, err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {
 			t.Fatal(err)
 		}
 		return c.Out
@@ -181,7 +183,7 @@ func TestTraceCacheStreamsOtherFormats(t *testing.T) {
 		c.Trace, c.Quiet, c.Format = "../../testdata/google/2011", true, "csv"
 		c.Placement.Set("least-allocated")
 		c.Out = filepath.Join(t.TempDir(), "run")
-		if err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {
+		if _, err := Replay(context.Background(), &c, Options{Traces: cache}); err != nil {
 			t.Fatal(err)
 		}
 		tables[i], _ = os.ReadFile(filepath.Join(c.Out, "jobs.csv"))

@@ -43,7 +43,7 @@ func TestReplayWithTransformsReruns(t *testing.T) {
 	}
 	first := filepath.Join(t.TempDir(), "first")
 	c.Out = first
-	if err := Replay(context.Background(), &c, Options{}); err != nil {
+	if _, err := Replay(context.Background(), &c, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(first, "run.yaml"))
@@ -76,7 +76,7 @@ func TestReplayWithTransformsReruns(t *testing.T) {
 	}
 	second := filepath.Join(t.TempDir(), "second")
 	again.Out, again.Quiet = second, true
-	if err := Replay(context.Background(), &again, Options{}); err != nil {
+	if _, err := Replay(context.Background(), &again, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := runcmp.SameRun(first, second); err != nil {
@@ -122,7 +122,7 @@ func TestReplayWithTransformsReruns(t *testing.T) {
 
 	other := c
 	other.Seed, other.Out = 4, filepath.Join(t.TempDir(), "other")
-	if err := Replay(context.Background(), &other, Options{}); err != nil {
+	if _, err := Replay(context.Background(), &other, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if a, b := maskedSummary(t, first), maskedSummary(t, other.Out); a == b {
@@ -182,7 +182,7 @@ func TestTransformValidation(t *testing.T) {
 	c = Default()
 	c.Trace, c.Cluster = writeJobs(t, 3), "../../testdata/clusters/hetero.yaml"
 	c.From, c.Quiet, c.Out = "2024-03-01T00:00:00Z", true, filepath.Join(t.TempDir(), "run")
-	if err := Replay(context.Background(), &c, Options{}); err == nil || !strings.Contains(err.Error(), "the trace's epoch is unknown") {
+	if _, err := Replay(context.Background(), &c, Options{}); err == nil || !strings.Contains(err.Error(), "the trace's epoch is unknown") {
 		t.Errorf("calendar --from without an epoch: %v", err)
 	}
 }
@@ -216,7 +216,7 @@ func TestJitterReplicasDiffer(t *testing.T) {
 		c.Trace, c.Cluster = trace, "../../testdata/clusters/hetero.yaml"
 		c.JitterSubmitS, c.JitterRuntime, c.Seed = 30, 0.3, seed
 		c.Quiet, c.Format, c.Out = true, metrics.FormatCSV, filepath.Join(t.TempDir(), "run")
-		if err := Replay(context.Background(), &c, Options{}); err != nil {
+		if _, err := Replay(context.Background(), &c, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		s := maskedSummary(t, c.Out)

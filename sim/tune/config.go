@@ -96,17 +96,17 @@ type Config struct {
 // summary's shares and indices go up, everything else (waits, slowdowns,
 // energy, makespan, losses) down.
 func higherIsBetter(metric string) bool {
-	return strings.HasPrefix(metric, "utilization") || strings.HasPrefix(metric, "jain_") || metric == "jobs_completed"
+	return strings.HasPrefix(metric, metrics.ColUtilization) || strings.HasPrefix(metric, "jain_") || metric == metrics.ColJobsCompleted
 }
 
 // defaultConfig is a tune block's defaults.
 func defaultConfig(seed uint64) *Config {
-	c := &Config{Method: CMAES, Objective: "mean_bsld", Penalty: 10, Start: "best", Iterations: 20, Step: 0.2, Seed: seed}
+	c := &Config{Method: CMAES, Objective: metrics.ColMeanBSLD, Penalty: 10, Start: "best", Iterations: 20, Step: 0.2, Seed: seed}
 	for f := range lattice.NumFactors {
 		c.Factors = append(c.Factors, lattice.Factor(f))
 		c.Hi[f] = 1
 	}
-	for _, m := range []string{"mean_wait_s", "jain_bsld", "energy_kwh"} {
+	for _, m := range []string{metrics.ColMeanWait, metrics.ColJainBSLD, metrics.ColEnergyKWh} {
 		c.Pareto = append(c.Pareto, Axis{m, higherIsBetter(m)})
 	}
 	return c

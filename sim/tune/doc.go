@@ -4,9 +4,12 @@
 // Nelder–Mead, minimising an objective averaged over the experiment's runs
 // (traces × clusters × … × seeds) under constraints on other metrics.
 //
-// The package holds the search, not the simulation: an Evaluator (package
-// main) replays every run with a candidate profile and returns each
-// metric's mean over the runs.
+// Run is the search alone: an Evaluator returns each metric's mean over
+// the runs for a candidate profile. Prepare reads a tune experiment
+// (Tuning), whose Search evaluates profiles by replaying every run of the
+// experiment with each (sim/run, the runs planned by sim/sweep) and
+// averaging the summary rows the replays return; WriteFiles writes the
+// summary, convergence.csv and the best specs.
 //
 // Shape of the search. The point x has one coordinate per tuned factor,
 // in weight units. A point is evaluated at its weights clamped into the

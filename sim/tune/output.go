@@ -301,9 +301,9 @@ func (r *Result) SummaryColumns(order []string) []metrics.SweepColumn {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	cols := []metrics.SweepColumn{
-		col("run", metrics.KindString, r.Label),
-		col("run_dir", metrics.KindString, func(*Point) string { return "" }),
-		col("param_profile", metrics.KindString, func(p *Point) string {
+		col(metrics.ColRun, metrics.KindString, r.Label),
+		col(metrics.ColRunDir, metrics.KindString, func(*Point) string { return "" }),
+		col(metrics.ParamPrefix+"profile", metrics.KindString, func(p *Point) string {
 			if p.Name != "" {
 				return p.Name
 			}
@@ -316,7 +316,7 @@ func (r *Result) SummaryColumns(order []string) []metrics.SweepColumn {
 		return col(prefix+f.String(), metrics.KindFloat, func(p *Point) string { return float(p.Profile.Weights[f]) })
 	}
 	for _, f := range r.Config.Factors {
-		cols = append(cols, weight("param_w_", f))
+		cols = append(cols, weight(metrics.ParamPrefix+"w_", f))
 	}
 	for f := range lattice.NumFactors {
 		if !slices.Contains(r.Config.Factors, f) {

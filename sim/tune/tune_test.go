@@ -111,7 +111,7 @@ func named() []lattice.Profile {
 	return ps
 }
 
-func run(t *testing.T, src string, workers int) (*Result, string) {
+func tuneRun(t *testing.T, src string, workers int) (*Result, string) {
 	t.Helper()
 	cfg, err := parse(t, src)
 	if err != nil {
@@ -141,7 +141,7 @@ seed: 7
 // profile (interactive: (0.1, 0.3, 0.1) → 10 + 100 · (0.2² + 0.3² + 0²) =
 // 23), and the output does not depend on how many evaluations run at once.
 func TestCMAESFindsMinimumDeterministically(t *testing.T) {
-	res, out1 := run(t, bowlSpec, 1)
+	res, out1 := tuneRun(t, bowlSpec, 1)
 	if res.Best == nil || res.Best.Name != "" || res.Best.Objective > 10.05 {
 		t.Fatalf("best %+v\n%s", res.Best, out1)
 	}
@@ -153,8 +153,8 @@ func TestCMAESFindsMinimumDeterministically(t *testing.T) {
 			t.Errorf("convergence goes up at %d: %+v", i, res.Convergence)
 		}
 	}
-	_, out4 := run(t, bowlSpec, 4)
-	_, again := run(t, bowlSpec, 1)
+	_, out4 := tuneRun(t, bowlSpec, 4)
+	_, again := tuneRun(t, bowlSpec, 1)
 	if out4 != strings.Replace(out1, "1 concurrent", "4 concurrent", 1) || again != out1 {
 		t.Errorf("output depends on concurrency or differs between runs:\n%s\n---\n%s", out1, out4)
 	}
@@ -167,13 +167,13 @@ func TestCMAESFindsMinimumDeterministically(t *testing.T) {
 // a penalty search approaches it from both sides of the boundary, so it
 // ends within 0.5 of it (CMA-ES: 14.24 with seed 7), feasible.
 func TestConstraintPenalty(t *testing.T) {
-	res, out := run(t, bowlSpec+`constraints: ["jain_bsld >= 0.8"]`+"\n", 2)
+	res, out := tuneRun(t, bowlSpec+`constraints: ["jain_bsld >= 0.8"]`+"\n", 2)
 	b := res.Best
 	if b == nil || !b.Feasible || b.Metrics["jain_bsld"] < 0.8 || b.Objective > 14.5 || b.Objective < 14-1e-9 {
 		t.Fatalf("best %+v\n%s", b, out)
 	}
 	// Nelder–Mead, too.
-	res, out = run(t, bowlSpec+"method: nelder-mead\n"+`constraints: ["jain_bsld >= 0.8"]`+"\n", 1)
+	res, out = tuneRun(t, bowlSpec+"method: nelder-mead\n"+`constraints: ["jain_bsld >= 0.8"]`+"\n", 1)
 	if b := res.Best; b == nil || !b.Feasible || b.Objective > 14.5 {
 		t.Fatalf("nelder-mead best %+v\n%s", b, out)
 	}
@@ -184,7 +184,7 @@ func TestConstraintPenalty(t *testing.T) {
 // others keep the start profile's (interactive's) weights. With
 // keep_inert they are searched too.
 func TestInertFactorsLeftOut(t *testing.T) {
-	res, out := run(t, "iterations: 3\nseed: 7\n", 1)
+	res, out := tuneRun(t, "iterations: 3\nseed: 7\n", 1)
 	inert := "topology, data_ready, backlog, energy, checkpoint, conformance"
 	if factorList(res.Dropped) != inert || factorList(res.Inert) != inert || factorList(res.Config.Factors) != "priority, wait_time, fair_share" {
 		t.Fatalf("dropped %v inert %v searched %v", res.Dropped, res.Inert, res.Config.Factors)
@@ -201,7 +201,7 @@ func TestInertFactorsLeftOut(t *testing.T) {
 			}
 		}
 	}
-	res, out = run(t, "iterations: 3\nseed: 7\nkeep_inert: true\n", 1)
+	res, out = tuneRun(t, "iterations: 3\nseed: 7\nkeep_inert: true\n", 1)
 	if len(res.Dropped) != 0 || len(res.Config.Factors) != 9 || !strings.Contains(out, "searched anyway") {
 		t.Errorf("keep_inert: dropped %v searched %v\n%s", res.Dropped, res.Config.Factors, out)
 	}

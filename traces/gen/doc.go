@@ -17,7 +17,8 @@
 // A Generator streams: it holds the model's state and the next job, never
 // the jobs it has yielded, so ten million jobs take no more memory than
 // ten. Each model also describes the cluster it is made for (Cluster),
-// which WriteYAML writes as a cluster file.
+// which WriteYAML writes as a cluster file; WriteTrace writes the jobs as
+// a native trace (a Parquet one carries that cluster in its metadata).
 //
 // Randomness comes from math/rand/v2's PCG, one stream per component of a
 // model (arrivals, sizes, runtimes, …: rand.NewPCG(seed, stream)), so that

@@ -1,10 +1,12 @@
-package main
+package calibrate
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/schedsim/schedsim/metrics"
 )
 
 // The rule calibrate chooses its baseline by, kept apart from the
@@ -16,7 +18,7 @@ import (
 //     job's size does that); its objective there is null. The calib_*
 //     statistics only see the jobs that started, so without this such a
 //     candidate would look as good as the waits of the jobs it kept.
-//  2. With --blocks B > 0 the choosing part is cut into B consecutive
+//  2. With B > 0 blocks (--blocks) the choosing part is cut into B consecutive
 //     blocks of equal submit span, each replayed as a part of its own;
 //     a candidate's choice objective is the mean m of its B block
 //     objectives and its standard error s = sd/√B. Months differ: a
@@ -28,11 +30,11 @@ import (
 //     one-standard-error rule: prefer the simpler model when the data
 //     cannot tell them apart).
 //
-// With --blocks 0 the choice objective is the objective on the whole
+// Without blocks (--blocks 0) the choice objective is the objective on the whole
 // choosing part and the lowest wins, as before blocks existed.
 
 // blockNames are the block parts of the choosing part.
-func (c *calibrator) blockNames() []string {
+func (c *Calibration) blockNames() []string {
 	var out []string
 	for i := range c.blocks {
 		out = append(out, fmt.Sprintf("%s_block%d", c.partNames()[0], i+1))
@@ -42,11 +44,11 @@ func (c *calibrator) blockNames() []string {
 
 // blockWindow is block i's [from, until) in trace seconds: equal shares
 // of the choosing part's submit span. until 0 is the end of the trace.
-func (c *calibrator) blockWindow(i int) (from, until float64) {
-	first := c.record.firstSubmit.Seconds()
-	end := c.record.lastSubmit.Seconds()
-	if c.holdout > 0 {
-		end = c.record.cut(c.holdout)
+func (c *Calibration) blockWindow(i int) (from, until float64) {
+	first := c.Record.firstSubmit.Seconds()
+	end := c.Record.lastSubmit.Seconds()
+	if c.Holdout > 0 {
+		end = c.Record.cut(c.Holdout)
 	}
 	at := func(k int) float64 { return math.Round(first + float64(k)/float64(c.blocks)*(end-first)) }
 	from, until = at(i), at(i+1)
@@ -55,19 +57,19 @@ func (c *calibrator) blockWindow(i int) (from, until float64) {
 	}
 	if i == c.blocks-1 {
 		until = 0
-		if c.holdout > 0 {
-			until = c.record.cut(c.holdout)
+		if c.Holdout > 0 {
+			until = c.Record.cut(c.Holdout)
 		}
 	}
 	return from, until
 }
 
-// choice is a candidate's standing under the rule.
-type choice struct {
-	objective float64 // m: the choosing part's objective, or the mean over its blocks; NaN when null
-	se        float64 // s: the standard error of the block objectives; NaN without blocks
-	knobs     int     // axes not at their first listed value
-	left      int64   // recorded jobs of the choosing part it never started that another candidate did
+// Choice is a candidate's standing under the rule.
+type Choice struct {
+	Objective float64 // m: the choosing part's objective, or the mean over its blocks; NaN when null
+	SE        float64 // s: the standard error of the block objectives; NaN without blocks
+	Knobs     int     // axes not at their first listed value
+	Left      int64   // recorded jobs of the choosing part it never started that another candidate did
 }
 
 // jobsCompared is a part's calib_jobs (-1 when missing).
@@ -75,7 +77,7 @@ func jobsCompared(vals []string) int64 {
 	if vals == nil {
 		return -1
 	}
-	n, err := strconv.ParseInt(vals[slices.Index(calibColumns, "calib_jobs")], 10, 64)
+	n, err := strconv.ParseInt(vals[slices.Index(Columns, metrics.ColCalibJobs)], 10, 64)
 	if err != nil {
 		return -1
 	}
@@ -84,7 +86,7 @@ func jobsCompared(vals []string) int64 {
 
 // choose scores every candidate by the rule and returns them ranked: the
 // chosen one first, then by choice objective (null last).
-func (c *calibrator) choose(cands []*candidate) []*candidate {
+func (c *Calibration) choose(cands []*Candidate) []*Candidate {
 	choosing := []string{c.partNames()[0]}
 	if c.blocks > 0 {
 		choosing = c.blockNames()
@@ -92,49 +94,49 @@ func (c *calibrator) choose(cands []*candidate) []*candidate {
 	most := map[string]int64{}
 	for _, cd := range cands {
 		for _, p := range append(slices.Clone(choosing), c.partNames()[0]) {
-			most[p] = max(most[p], jobsCompared(cd.result[p]))
+			most[p] = max(most[p], jobsCompared(cd.Result[p]))
 		}
 	}
 	for _, cd := range cands {
-		ch := choice{se: math.NaN()}
-		for i, a := range c.space.axes {
-			if cd.values[i] != axisValueText(a.values[0]) {
-				ch.knobs++
+		ch := Choice{SE: math.NaN()}
+		for i, a := range c.Space.axes {
+			if cd.Values[i] != axisValueText(a.values[0]) {
+				ch.Knobs++
 			}
 		}
-		ch.left = most[c.partNames()[0]] - jobsCompared(cd.result[c.partNames()[0]])
+		ch.Left = most[c.partNames()[0]] - jobsCompared(cd.Result[c.partNames()[0]])
 		var objs []float64
 		for _, p := range choosing {
-			o := partObjective(cd.result[p])
-			if jobsCompared(cd.result[p]) < most[p] {
+			o := PartObjective(cd.Result[p])
+			if jobsCompared(cd.Result[p]) < most[p] {
 				o = math.NaN()
 			}
 			objs = append(objs, o)
 		}
-		ch.objective = mean(objs)
+		ch.Objective = mean(objs)
 		if len(objs) > 1 {
-			ch.se = stdErr(objs)
+			ch.SE = stdErr(objs)
 		}
-		cd.choice = ch
-		cd.score = ch.objective
+		cd.Choice = ch
+		cd.Score = ch.Objective
 	}
 	ranked := slices.Clone(cands)
-	slices.SortStableFunc(ranked, func(a, b *candidate) int { return compareScores(a.score, b.score) })
-	if c.blocks == 0 || math.IsNaN(ranked[0].score) {
+	slices.SortStableFunc(ranked, func(a, b *Candidate) int { return compareScores(a.Score, b.Score) })
+	if c.blocks == 0 || math.IsNaN(ranked[0].Score) {
 		return ranked
 	}
-	best := ranked[0].choice
+	best := ranked[0].Choice
 	pick := 0
 	for i, cd := range ranked {
-		if cd.score > best.objective+best.se {
+		if cd.Score > best.Objective+best.SE {
 			break
 		}
-		if cd.choice.knobs < ranked[pick].choice.knobs {
+		if cd.Choice.Knobs < ranked[pick].Choice.Knobs {
 			pick = i
 		}
 	}
 	chosen := ranked[pick]
-	return append([]*candidate{chosen}, slices.Delete(ranked, pick, pick+1)...)
+	return append([]*Candidate{chosen}, slices.Delete(ranked, pick, pick+1)...)
 }
 
 // compareScores orders objectives ascending with null (NaN) last.
@@ -173,8 +175,8 @@ func stdErr(xs []float64) float64 {
 	return math.Sqrt(ss/float64(len(xs)-1)) / math.Sqrt(float64(len(xs)))
 }
 
-// ruleText says the rule in one line for the printed table.
-func (c *calibrator) ruleText() string {
+// RuleText says the rule in one line, for a printed table.
+func (c *Calibration) RuleText() string {
 	if c.blocks == 0 {
 		return fmt.Sprintf("the lowest objective on the %s part", c.partNames()[0])
 	}
@@ -191,7 +193,7 @@ func csvNum(f float64) string {
 }
 
 // choiceAxisLabel names the figure's x axis: the choice objective.
-func (c *calibrator) choiceAxisLabel() string {
+func (c *Calibration) choiceAxisLabel() string {
 	if c.blocks == 0 {
 		return "objective on the " + c.partNames()[0] + " part (the choice)"
 	}

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -14,17 +14,16 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/schedsim/schedsim/metrics/compare"
-	"github.com/schedsim/schedsim/report"
 	"github.com/schedsim/schedsim/sim/experiment"
 )
 
-// reportComparisons computes, with package compare, what a report of
-// sweeps shows first: each target's answer over every sweep's groups
-// (targets from --target, else the sweeps' experiment.yaml), and the
-// effects of every other sweep against the first. The figures and the
-// page are report's; the statistics are compare's, so the report, compare
-// and the notebooks give the same numbers.
-func reportComparisons(in *report.Inputs, targetFlags []string) (answers []report.Answer, comparisons []report.Comparison, err error) {
+// Comparisons computes, with package compare, what a report of sweeps
+// shows first (Options.Answers, Options.Comparisons): each target's answer
+// over every sweep's groups (targets given as --target texts, else the
+// sweeps' experiment.yaml), and the effects of every other sweep against
+// the first. The statistics are compare's, so the report, compare and the
+// notebooks give the same numbers.
+func Comparisons(in *Inputs, targetFlags []string) (answers []Answer, comparisons []Comparison, err error) {
 	var sides []*compare.Side
 	for _, s := range in.Sweeps {
 		side, err := compare.Load(s.Dir)
@@ -59,7 +58,7 @@ func reportComparisons(in *report.Inputs, targetFlags []string) (answers []repor
 
 // reportTargets are the --target flags, else the distinct targets of the
 // sweeps' experiment.yaml.
-func reportTargets(in *report.Inputs, flags []string) ([]compare.Target, error) {
+func reportTargets(in *Inputs, flags []string) ([]compare.Target, error) {
 	texts := flags
 	if len(texts) == 0 {
 		for _, s := range in.Sweeps {
@@ -96,8 +95,8 @@ func sweepTarget(dir string) string {
 }
 
 // reportAnswer turns compare's answer into the report's.
-func reportAnswer(a compare.Answer) report.Answer {
-	out := report.Answer{Target: a.Target.String(), Metric: a.Target.Metric, Op: a.Target.Op, Value: a.Target.Value, Sentence: a.Sentence()}
+func reportAnswer(a compare.Answer) Answer {
+	out := Answer{Target: a.Target.String(), Metric: a.Target.Metric, Op: a.Target.Op, Value: a.Target.Value, Sentence: a.Sentence()}
 	for _, s := range a.Scenarios {
 		name := s.Name
 		if s.Label != "" && s.Label != "(all runs)" && len(a.Scenarios) > len(distinctNames(a.Scenarios)) {
@@ -107,7 +106,7 @@ func reportAnswer(a compare.Answer) report.Answer {
 		if s.Interval.Has() {
 			lo, hi = s.Interval.Lo, s.Interval.Hi
 		}
-		out.Scenarios = append(out.Scenarios, report.AnswerScenario{Name: name, Values: s.Values, Met: s.Met, Mean: s.Mean, Lo: lo, Hi: hi})
+		out.Scenarios = append(out.Scenarios, AnswerScenario{Name: name, Values: s.Values, Met: s.Met, Mean: s.Mean, Lo: lo, Hi: hi})
 	}
 	return out
 }
@@ -124,7 +123,7 @@ func distinctNames(ss []compare.Scenario) []string {
 
 // reportComparison compares cand with base on compare's default metrics
 // (those both summaries have) and keeps its CSV.
-func reportComparison(base, cand *compare.Side, several bool) (report.Comparison, error) {
+func reportComparison(base, cand *compare.Side, several bool) (Comparison, error) {
 	title := filepath.Base(base.Path) + " → " + filepath.Base(cand.Path)
 	res, err := compare.Compare(base, cand, compare.DefaultTolerances(), compare.Options{})
 	// A report may draw sweeps of different traces, or over different
@@ -133,15 +132,15 @@ func reportComparison(base, cand *compare.Side, several bool) (report.Comparison
 	var nm *compare.NoMatchError
 	switch {
 	case errors.As(err, &dw):
-		return report.Comparison{Title: title, Setup: "Not compared: " + err.Error() + "."}, nil
+		return Comparison{Title: title, Setup: "Not compared: " + err.Error() + "."}, nil
 	case errors.As(err, &nm):
-		return report.Comparison{Title: title, Setup: "Not compared: no group of one sweep matches a group of the other " +
+		return Comparison{Title: title, Setup: "Not compared: no group of one sweep matches a group of the other " +
 			"(they vary other parameters), so no change is computed."}, nil
 	}
 	if err != nil {
-		return report.Comparison{}, fmt.Errorf("comparing %s with %s: %w", cand.Path, base.Path, err)
+		return Comparison{}, fmt.Errorf("comparing %s with %s: %w", cand.Path, base.Path, err)
 	}
-	c := report.Comparison{Title: title, File: "effects.csv"}
+	c := Comparison{Title: title, File: "effects.csv"}
 	if several {
 		c.File = "effects_" + filepath.Base(cand.Path) + ".csv"
 	}
@@ -153,7 +152,7 @@ func reportComparison(base, cand *compare.Side, several bool) (report.Comparison
 	c.Setup = setup.String()
 	for _, sec := range res.Sections {
 		for _, row := range sec.Rows {
-			e := report.Effect{Metric: sec.Metric.Name, Group: row.Label, BaseMean: row.Base, CandMean: row.Cand, RelPct: row.Rel,
+			e := Effect{Metric: sec.Metric.Name, Group: row.Label, BaseMean: row.Base, CandMean: row.Cand, RelPct: row.Rel,
 				LoPct: math.NaN(), HiPct: math.NaN(), Interval: row.Interval.Method, N: strconv.Itoa(row.BaseN), Verdict: row.Verdict.String()}
 			if row.BaseN != row.CandN {
 				e.N += "/" + strconv.Itoa(row.CandN)

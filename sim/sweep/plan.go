@@ -1,4 +1,4 @@
-package main
+package sweep
 
 import (
 	"errors"
@@ -17,13 +17,13 @@ import (
 	"github.com/schedsim/schedsim/sim/run"
 )
 
-// sweepRun is one run of a sweep with its resolved replay config.
-type sweepRun struct {
+// Run is one run of a sweep with its resolved run spec.
+type Run struct {
 	experiment.Run
-	cfg run.Spec
-	// profile is the weight profile file to write before the run (the
+	Spec run.Spec
+	// Profile is the weight profile file to write before the run (the
 	// profile with the run's w_<factor> overrides); nil when none.
-	profile []byte
+	Profile []byte
 }
 
 // baseReplayConfig is the replay defaults overlaid with the spec's replay
@@ -41,9 +41,10 @@ func baseReplayConfig(spec *experiment.Spec) (run.Spec, error) {
 	return cfg, nil
 }
 
-// sweepRuns resolves the replay config of every run and validates it;
-// every problem is reported at once (each once, though many runs share it).
-func sweepRuns(spec *experiment.Spec, runs []experiment.Run, dir string) ([]sweepRun, error) {
+// Plan resolves the run spec of every run of a sweep into dir and
+// validates it; every problem is reported at once (each once, though many
+// runs share it).
+func Plan(spec *experiment.Spec, runs []experiment.Run, dir string) ([]Run, error) {
 	base, err := baseReplayConfig(spec)
 	if err != nil {
 		return nil, err
@@ -71,7 +72,7 @@ func sweepRuns(spec *experiment.Spec, runs []experiment.Run, dir string) ([]swee
 			}
 		}
 	}
-	out := make([]sweepRun, len(runs))
+	out := make([]Run, len(runs))
 	for i, r := range runs {
 		sr, err := runConfig(spec, base, r, dir)
 		if err != nil {
@@ -96,9 +97,9 @@ func splitErrors(err error) []error {
 }
 
 // runConfig is base with the run's axes and parameters applied.
-func runConfig(spec *experiment.Spec, base run.Spec, r experiment.Run, dir string) (sweepRun, error) {
-	sr := sweepRun{Run: r, cfg: base}
-	c := &sr.cfg
+func runConfig(spec *experiment.Spec, base run.Spec, r experiment.Run, dir string) (Run, error) {
+	sr := Run{Run: r, Spec: base}
+	c := &sr.Spec
 	c.Trace, c.TraceFormat = r.Trace.Path, r.Trace.Format
 	c.Cluster, c.Platform, c.MaxHosts, c.ProcsPerNode = r.Cluster.Cluster, r.Cluster.Platform, r.Cluster.MaxHosts, r.Cluster.ProcsPerNode
 	if r.Cluster.SWFModel != "" {
@@ -128,7 +129,7 @@ func runConfig(spec *experiment.Spec, base run.Spec, r experiment.Run, dir strin
 		if _, err := lattice.ParseProfiles(prof); err != nil {
 			return sr, fmt.Errorf("weights %v: %w", w, err)
 		}
-		sr.profile = prof
+		sr.Profile = prof
 		c.Profile = filepath.Join(dir, "profiles", r.Key+".yaml")
 	}
 	return sr, nil
@@ -195,9 +196,9 @@ func weightProfile(c *run.Spec, weights map[string]float64) ([]byte, error) {
 // formatFloat prints a number the way keys and columns do.
 func formatFloat(f float64) string { return experiment.Value{Num: f, IsNum: true}.String() }
 
-// writeProfile writes a run's weight profile file (same bytes for the same
-// run, so concurrent shards writing it agree).
-func writeProfile(path string, data []byte) error {
+// WriteProfile writes a weight profile file atomically (the same bytes
+// for the same run, so concurrent shards writing it agree).
+func WriteProfile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

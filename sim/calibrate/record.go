@@ -1,38 +1,30 @@
-package main
+package calibrate
 
 import (
 	"cmp"
 	"fmt"
-	"image/color"
-	"io"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces/availability"
 )
 
-// recordFacts is what calibrate reads off the recorded schedule before
+// Record is what calibrate reads off the recorded schedule before
 // replaying: the waits' resolution, the submit span, and the most any
-// user had running at once.
-type recordFacts struct {
-	trace                           string
-	resolution                      float64
+// user had running at once in the choosing part.
+type Record struct {
+	Trace                           string
+	Resolution                      float64 // s; 0: waits recorded below a second
 	firstSubmit, lastSubmit         sim.Time
-	maxJobsPerUser, maxProcsPerUser int64
+	MaxJobsPerUser, MaxProcsPerUser int64
 }
 
 // cut is the submit time that leaves the last share h of the span out.
-func (f *recordFacts) cut(h float64) float64 {
+func (f *Record) cut(h float64) float64 {
 	span := (f.lastSubmit - f.firstSubmit).Seconds()
 	return math.Round(f.firstSubmit.Seconds() + (1-h)*span)
 }
@@ -41,24 +33,24 @@ func (f *recordFacts) cut(h float64) float64 {
 // value stands for are read off the choosing part only (the jobs
 // submitted before the cut of holdout; all with 0): the held-out months
 // must not shape the candidates.
-func readRecord(base run.Spec, holdout float64) (*recordFacts, error) {
+func readRecord(base run.Spec, holdout float64) (*Record, error) {
 	a, err := run.InferAvailability(&base, availability.DefaultRule)
 	if err != nil {
 		return nil, err
 	}
-	f := &recordFacts{trace: a.Trace, firstSubmit: a.Jobs[0].Submit, lastSubmit: a.Jobs[0].Submit}
+	f := &Record{Trace: a.Trace, firstSubmit: a.Jobs[0].Submit, lastSubmit: a.Jobs[0].Submit}
 	var waits []sim.Time
 	for _, j := range a.Jobs {
 		f.firstSubmit, f.lastSubmit = min(f.firstSubmit, j.Submit), max(f.lastSubmit, j.Submit)
 		waits = append(waits, max(j.Start-j.Submit, 0))
 	}
-	f.resolution = detectResolution(waits)
+	f.Resolution = detectResolution(waits)
 	choosing := a.Jobs
 	if holdout > 0 {
 		cut := sim.SecondsToTime(f.cut(holdout))
 		choosing = slices.DeleteFunc(slices.Clone(a.Jobs), func(j availability.Job) bool { return j.Submit >= cut })
 	}
-	f.maxJobsPerUser, f.maxProcsPerUser = userConcurrency(choosing)
+	f.MaxJobsPerUser, f.MaxProcsPerUser = userConcurrency(choosing)
 	return f, nil
 }
 
@@ -125,7 +117,7 @@ func userConcurrency(jobs []availability.Job) (maxJobs, maxProcs int64) {
 
 // availabilityFor infers the availability of the record on spec's
 // cluster (once per cluster) and returns its node-events file.
-func (c *calibrator) availabilityFor(spec run.Spec, rule availability.Rule) (string, error) {
+func (c *Calibration) availabilityFor(spec run.Spec, rule availability.Rule) (string, error) {
 	key := strings.Join([]string{spec.Cluster, spec.Platform, spec.SWFModel, fmt.Sprint(spec.ProcsPerNode), fmt.Sprint(rule.BusyShare), fmt.Sprint(rule.MinDuration)}, "|")
 	if c.events == nil {
 		c.events = map[string]string{}
@@ -137,8 +129,8 @@ func (c *calibrator) availabilityFor(spec run.Spec, rule availability.Rule) (str
 	if err != nil {
 		return "", err
 	}
-	dir := filepath.Join(c.out, fmt.Sprintf("availability-%d", len(c.events)+1))
-	if err := writeAvailability(dir, a, rule, displayZone(spec.TimeZone, a.Zone)); err != nil {
+	dir := filepath.Join(c.Out, fmt.Sprintf("availability-%d", len(c.events)+1))
+	if err := WriteAvailability(dir, a, rule, run.DisplayZone(spec.TimeZone, a.Zone)); err != nil {
 		return "", err
 	}
 	abs, err := filepath.Abs(filepath.Join(dir, "node-events.csv"))
@@ -147,82 +139,4 @@ func (c *calibrator) availabilityFor(spec run.Spec, rule availability.Rule) (str
 	}
 	c.events[key] = abs
 	return abs, nil
-}
-
-// calibrationFigure draws each candidate's objective on the choosing part
-// against the reported one (or, in-sample, by rank), the best circled.
-// The x axis is each candidate's choice objective (xLabel says which);
-// ranked[0] is the chosen one.
-func calibrationFigure(path, trace string, ranked []*candidate, parts []string, axes []axis, xLabel string) error {
-	p := plot.New()
-	var pts plotter.XYs
-	for i, cd := range ranked {
-		x := cd.score
-		y := float64(i + 1)
-		if len(parts) > 1 {
-			y = partObjective(cd.result[parts[1]])
-		}
-		if !math.IsNaN(x) && !math.IsNaN(y) {
-			pts = append(pts, plotter.XY{X: x, Y: y})
-		}
-	}
-	var names []string
-	for i, a := range axes {
-		names = append(names, a.key+"="+ranked[0].values[i])
-	}
-	p.Title.Text = fmt.Sprintf("%s: %d candidate baselines; objective = KS + |ln mean ratio| + |ln p95 ratio| (0: the record)\nchosen (circled): %s",
-		trace, len(ranked), strings.Join(names, ", "))
-	p.X.Label.Text = xLabel
-	if len(parts) > 1 {
-		p.Y.Label.Text = "objective on the " + parts[1] + " part (never seen when choosing)"
-	} else {
-		p.Y.Label.Text = "rank"
-	}
-	if len(pts) > 0 {
-		// From 0 (a replay that matches the record) with headroom at the
-		// top for the legend, so that it covers no candidate.
-		maxX, maxY := 0.0, 0.0
-		for _, pt := range pts {
-			maxX, maxY = max(maxX, pt.X), max(maxY, pt.Y)
-		}
-		p.X.Min, p.X.Max = 0, max(maxX*1.05, 0.1)
-		p.Y.Min, p.Y.Max = 0, max(maxY*1.35, 0.1)
-		if len(parts) > 1 {
-			lim := min(p.X.Max, p.Y.Max)
-			diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: lim, Y: lim}})
-			if err != nil {
-				return err
-			}
-			diag.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
-			diag.Color = color.Gray{Y: 120}
-			p.Add(diag)
-			p.Legend.Add("held out = fit (above: worse on the months not seen)", diag)
-		}
-		sc, err := plotter.NewScatter(pts)
-		if err != nil {
-			return err
-		}
-		sc.GlyphStyle.Color = color.NRGBA{R: 31, G: 119, B: 180, A: 200}
-		p.Add(sc)
-		best, err := plotter.NewScatter(pts[:1])
-		if err != nil {
-			return err
-		}
-		best.GlyphStyle.Shape = draw.RingGlyph{}
-		best.GlyphStyle.Radius = vg.Points(7)
-		best.GlyphStyle.Color = color.NRGBA{R: 214, G: 39, B: 40, A: 255}
-		p.Add(best)
-		p.Legend.Add("candidate", sc)
-		p.Legend.Add("chosen by the rule", best)
-		p.Legend.Top = true
-		p.Legend.Left = true
-	}
-	return metrics.WriteFileAtomic(path, func(w io.Writer) error {
-		wt, err := p.WriterTo(10*vg.Inch, 6*vg.Inch, "png")
-		if err != nil {
-			return err
-		}
-		_, err = wt.WriteTo(w)
-		return err
-	})
 }

@@ -1,4 +1,4 @@
-package main
+package sweep
 
 import (
 	"strings"
@@ -10,17 +10,17 @@ import (
 // Several seeds over runs that draw nothing warn, naming how many; one
 // seed, or runs with jitter, do not.
 func TestWarnIdenticalReplicas(t *testing.T) {
-	plain, jittered := sweepRun{cfg: run.Default()}, sweepRun{cfg: run.Default()}
-	jittered.cfg.JitterRuntime = 0.1
+	plain, jittered := Run{Spec: run.Default()}, Run{Spec: run.Default()}
+	jittered.Spec.JitterRuntime = 0.1
 	for _, c := range []struct {
 		seeds int
-		runs  []sweepRun
+		runs  []Run
 		want  string
 	}{
-		{5, []sweepRun{plain, plain}, "seeds: 5, but 2 of 2 runs draw no random number"},
-		{5, []sweepRun{plain, jittered}, "1 of 2 runs"},
-		{5, []sweepRun{jittered}, ""},
-		{1, []sweepRun{plain}, ""},
+		{5, []Run{plain, plain}, "seeds: 5, but 2 of 2 runs draw no random number"},
+		{5, []Run{plain, jittered}, "1 of 2 runs"},
+		{5, []Run{jittered}, ""},
+		{1, []Run{plain}, ""},
 	} {
 		var b strings.Builder
 		warnIdenticalReplicas(&b, c.seeds, c.runs)
