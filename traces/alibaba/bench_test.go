@@ -3,8 +3,9 @@ package alibaba
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"testing"
+
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // synthTasks writes jobs of the sample's shape: a 5-task DAG per job,
@@ -28,14 +29,7 @@ func BenchmarkReader(b *testing.B) {
 	for b.Loop() {
 		r := NewReader(bytes.NewReader(data), "batch_task.csv", nil, "", Options{})
 		n := 0
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
+		for range tracetest.Jobs(b, r) {
 			n++
 		}
 		if n != 500_000 {

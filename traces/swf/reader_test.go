@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,14 +158,7 @@ func TestRealLogsStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		jobs, last := 0, sim.Time(-1)
-		for {
-			j, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		for j := range tracetest.Jobs(t, r) {
 			if j.Submit < last {
 				t.Fatalf("%s: job %s out of order", name, j.ID)
 			}

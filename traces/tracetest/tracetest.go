@@ -1,10 +1,12 @@
 // Package tracetest holds what the trace readers' tests share: draining a
-// reader, asserting a parse error, and golden files. Only tests import it.
+// reader, reading one under fuzzing, asserting a parse error, and golden
+// files. Only tests import it.
 package tracetest
 
 import (
 	"errors"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +31,25 @@ func Drain(src sim.Source) ([]*sim.Job, error) {
 		}
 		j.Line = 0
 		jobs = append(jobs, j)
+	}
+}
+
+// Jobs yields the jobs of src to its end, failing the test on an error.
+// Unlike All it holds none of them: for benchmarks and large traces.
+func Jobs(t testing.TB, src sim.Source) iter.Seq[*sim.Job] {
+	return func(yield func(*sim.Job) bool) {
+		for {
+			j, err := src.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatalf("Next: %v", err)
+			}
+			if !yield(j) {
+				return
+			}
+		}
 	}
 }
 
