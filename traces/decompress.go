@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -22,4 +23,27 @@ func Decompressed(r io.Reader, path string) (io.Reader, error) {
 		return nil, &ParseError{File: path, Err: fmt.Errorf("bad gzip: %w", err)}
 	}
 	return gz, nil
+}
+
+// OpenFile opens the trace file at path and reads it through
+// Decompressed. The caller closes the file returned once done reading.
+func OpenFile(path string) (io.Reader, io.Closer, error) {
+	return OpenDecompressed(path, func() (io.ReadCloser, error) { return os.Open(path) })
+}
+
+// OpenDecompressed opens a trace with open (a file, or bytes held in
+// memory) and reads it through Decompressed, path naming it in errors.
+// The caller closes what it returns once done reading; on an error it is
+// closed already.
+func OpenDecompressed(path string, open func() (io.ReadCloser, error)) (io.Reader, io.Closer, error) {
+	f, err := open()
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := Decompressed(f, path)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return src, f, nil
 }

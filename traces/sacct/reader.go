@@ -52,7 +52,7 @@ type Reader struct {
 	records int
 	epoch   time.Time
 
-	f     io.ReadCloser
+	f     io.Closer
 	sc    *bufio.Scanner
 	line  int
 	skips traces.Skips
@@ -124,13 +124,8 @@ func (r *Reader) Close() error {
 }
 
 func (r *Reader) open() error {
-	f, err := r.openRaw()
+	src, f, err := traces.OpenDecompressed(r.path, r.openRaw)
 	if err != nil {
-		return err
-	}
-	src, err := traces.Decompressed(f, r.path)
-	if err != nil {
-		f.Close()
 		return err
 	}
 	r.f = f

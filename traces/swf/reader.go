@@ -43,7 +43,7 @@ type Reader struct {
 	header  Header
 	perNode int
 
-	f        io.ReadCloser
+	f        io.Closer
 	sc       *bufio.Scanner
 	line     int
 	skips    traces.Skips
@@ -120,16 +120,11 @@ func (r *Reader) Close() error {
 }
 
 func (r *Reader) open() error {
-	f, err := r.openRaw()
+	src, f, err := traces.OpenDecompressed(r.path, r.openRaw)
 	if err != nil {
 		return err
 	}
 	r.f = f
-	src, err := traces.Decompressed(f, r.path)
-	if err != nil {
-		f.Close()
-		return err
-	}
 	r.sc = bufio.NewScanner(src)
 	r.sc.Buffer(make([]byte, 1<<16), 1<<20)
 	r.line = 0
