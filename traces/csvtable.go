@@ -89,10 +89,8 @@ var errStuck = errors.New("cannot read on")
 
 // Close releases the file, if the table has one; it may be called again.
 func (t *CSVTable) Close() error {
-	if t == nil || t.closer == nil {
+	if t == nil {
 		return nil
 	}
-	err := t.closer.Close()
-	t.closer = nil
-	return err
+	return CloseOnce(&t.closer)
 }
