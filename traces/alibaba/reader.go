@@ -71,12 +71,7 @@ func IsTrace(path string) bool {
 		_, err := FindFiles(path)
 		return err == nil
 	}
-	base := filepath.Base(path)
-	if ext := filepath.Ext(base); ext == ".gz" {
-		base = base[:len(base)-len(ext)]
-	}
-	matched, _ := filepath.Match("batch_task*.csv", base)
-	return matched
+	return traces.NamedLike(path, "batch_task*.csv")
 }
 
 // Reader yields one sim.Job per batch_task row (see the package doc), in

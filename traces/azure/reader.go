@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
@@ -50,12 +49,7 @@ func (o *Options) fill() {
 // IsTrace says whether path is named like the VM table: vmtable*.csv,
 // optionally .gz.
 func IsTrace(path string) bool {
-	base := filepath.Base(path)
-	if ext := filepath.Ext(base); ext == ".gz" {
-		base = base[:len(base)-len(ext)]
-	}
-	matched, _ := filepath.Match("vmtable*.csv", base)
-	return matched
+	return traces.NamedLike(path, "vmtable*.csv")
 }
 
 // Reader yields one single-task sim.Job per VM, in creation order. It
