@@ -28,11 +28,7 @@ func BenchmarkReader(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := NewReader(bytes.NewReader(data), "batch_task.csv", nil, "", Options{})
-		n := 0
-		for range tracetest.Jobs(b, r) {
-			n++
-		}
-		if n != 500_000 {
+		if n := tracetest.Count(b, r); n != 500_000 {
 			b.Fatalf("%d jobs", n)
 		}
 	}

@@ -21,11 +21,7 @@ func BenchmarkReader(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := NewReader(bytes.NewReader(data), "vmtable.csv", Options{})
-		k := 0
-		for range tracetest.Jobs(b, r) {
-			k++
-		}
-		if k != n {
+		if k := tracetest.Count(b, r); k != n {
 			b.Fatalf("%d VMs", k)
 		}
 	}

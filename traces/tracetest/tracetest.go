@@ -53,6 +53,16 @@ func Jobs(t testing.TB, src sim.Source) iter.Seq[*sim.Job] {
 	}
 }
 
+// Count reads src to its end and returns how many jobs it yielded,
+// failing the test on an error: what a benchmark of a reader checks.
+func Count(t testing.TB, src sim.Source) int {
+	n := 0
+	for range Jobs(t, src) {
+		n++
+	}
+	return n
+}
+
 // All drains src, failing the test on an error.
 func All(t testing.TB, src sim.Source) []*sim.Job {
 	t.Helper()
