@@ -3,7 +3,6 @@ package alibaba
 import (
 	"bytes"
 	"compress/gzip"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,8 +15,6 @@ import (
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/tracetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/alibaba/golden")
 
 // testdata holds the hand-written sample trace.
 var testdata = filepath.Join("..", "..", "testdata", "alibaba")
@@ -73,7 +70,7 @@ func formatSkips(s traces.Skips) string {
 // golden compares got with testdata/alibaba/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	tracetest.Golden(t, filepath.Join(testdata, "golden", name), got, *update)
+	tracetest.Golden(t, filepath.Join(testdata, "golden", name), got)
 }
 
 // writeGzip writes data gzip-compressed to path.

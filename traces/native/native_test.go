@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,8 +16,6 @@ import (
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/tracetest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const testdata = "../../testdata/native"
 
@@ -103,7 +100,7 @@ func TestGolden(t *testing.T) {
 	for _, name := range []string{"jobs.jsonl", "jobs.csv"} {
 		t.Run(name, func(t *testing.T) {
 			got := dumpAll(openAll(t, filepath.Join(testdata, name), traces.Options{Strict: true}))
-			if *update && name == "jobs.jsonl" {
+			if tracetest.Updating() && name == "jobs.jsonl" {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}

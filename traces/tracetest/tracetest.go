@@ -5,6 +5,7 @@ package tracetest
 
 import (
 	"errors"
+	"flag"
 	"io"
 	"iter"
 	"os"
@@ -83,11 +84,18 @@ func ParseErr(t testing.TB, err error) *traces.ParseError {
 	return pe
 }
 
-// Golden compares got with the file at path, or writes it there when
-// update is set (the packages' -update flag).
-func Golden(t testing.TB, path, got string, update bool) {
+// update is the -update flag of the readers' tests: rewrite the golden
+// files instead of comparing with them.
+var update = flag.Bool("update", false, "rewrite the golden files instead of comparing with them")
+
+// Updating says whether the tests run with -update.
+func Updating() bool { return *update }
+
+// Golden compares got with the file at path, or writes it there when the
+// tests run with -update.
+func Golden(t testing.TB, path, got string) {
 	t.Helper()
-	if update {
+	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
