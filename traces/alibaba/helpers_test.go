@@ -1,11 +1,8 @@
 package alibaba
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -71,18 +68,4 @@ func formatSkips(s traces.Skips) string {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	tracetest.Golden(t, filepath.Join(testdata, "golden", name), got)
-}
-
-// writeGzip writes data gzip-compressed to path.
-func writeGzip(t testing.TB, path string, data []byte) {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(data)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -2,7 +2,6 @@ package azure
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"os"
@@ -203,14 +202,8 @@ func TestGzipAndIsTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(data)
-	zw.Close()
 	path := filepath.Join(t.TempDir(), "vmtable.csv.gz")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tracetest.WriteGzip(t, path, data)
 	r, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,6 @@
 package native
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -574,15 +572,10 @@ func TestOpen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.HasSuffix(c.name, ".gz") {
-			var b bytes.Buffer
-			z := gzip.NewWriter(&b)
-			z.Write(data)
-			z.Close()
-			data = b.Bytes()
-		}
 		path := filepath.Join(dir, c.name)
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if strings.HasSuffix(c.name, ".gz") {
+			tracetest.WriteGzip(t, path, data)
+		} else if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if got := dumpAll(openAll(t, path, traces.Options{Strict: true})); got != string(want) {

@@ -1,8 +1,6 @@
 package swf
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"os"
@@ -122,12 +120,8 @@ func TestGzip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(plain)
-	zw.Close()
 	path := filepath.Join(t.TempDir(), "s.swf.gz")
-	os.WriteFile(path, buf.Bytes(), 0o644)
+	tracetest.WriteGzip(t, path, plain)
 	a, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
