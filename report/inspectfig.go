@@ -148,15 +148,11 @@ func arrivalsByHour(s *TraceStats) Figure {
 		f.Caption = "Share of jobs by the local hour of their submit: the daily cycle."
 		xlabel = "hour of day (" + zoneName(s.Loc) + ")"
 	}
-	p := newPlot(f.Title, xlabel, "share of jobs (%)")
-	shares := make(plotter.Values, 24)
 	labels := make([]string, 24)
-	for h := range shares {
-		shares[h] = 100 * float64(s.HourOfDay[h]) / float64(s.Jobs)
+	for h := range labels {
 		labels[h] = strconv.Itoa(h)
 	}
-	addBars(p, shares, labels)
-	f.Plot = p
+	f.Plot = shareBars(f.Title, xlabel, s.HourOfDay[:], s.Jobs, labels)
 	return f
 }
 
@@ -165,13 +161,7 @@ func arrivalsByHour(s *TraceStats) Figure {
 func arrivalsByWeekday(s *TraceStats) Figure {
 	f := Figure{Name: "arrivals_by_weekday", Title: "Arrivals by day of week",
 		Caption: "Share of jobs by the local day of the week of their submit: the weekly cycle."}
-	p := newPlot(f.Title, "day of week ("+zoneName(s.Loc)+")", "share of jobs (%)")
-	shares := make(plotter.Values, 7)
-	for d := range shares {
-		shares[d] = 100 * float64(s.DayOfWeek[d]) / float64(s.Jobs)
-	}
-	addBars(p, shares, weekdays)
-	f.Plot = p
+	f.Plot = shareBars(f.Title, "day of week ("+zoneName(s.Loc)+")", s.DayOfWeek[:], s.Jobs, weekdays)
 	return f
 }
 
@@ -179,11 +169,8 @@ func arrivalsByWeekday(s *TraceStats) Figure {
 func sizeClasses(s *TraceStats) Figure {
 	f := Figure{Name: "sizes", Title: "Job sizes",
 		Caption: "Share of jobs by number of tasks, in powers of two (class k holds 2^(k−1) + 1 … 2^k tasks)."}
-	p := newPlot(f.Title, "tasks per job", "share of jobs (%)")
-	shares := make(plotter.Values, len(s.SizeClasses))
 	labels := make([]string, len(s.SizeClasses))
-	for k, c := range s.SizeClasses {
-		shares[k] = 100 * float64(c) / float64(s.Jobs)
+	for k := range s.SizeClasses {
 		switch hi := 1 << k; {
 		case k <= 1:
 			labels[k] = strconv.Itoa(hi)
@@ -191,9 +178,20 @@ func sizeClasses(s *TraceStats) Figure {
 			labels[k] = fmt.Sprintf("%d–%d", hi/2+1, hi)
 		}
 	}
-	addBars(p, shares, labels)
-	f.Plot = p
+	f.Plot = shareBars(f.Title, "tasks per job", s.SizeClasses, s.Jobs, labels)
 	return f
+}
+
+// shareBars plots counts of jobs as shares of all the trace's jobs, one
+// labelled bar each.
+func shareBars(title, xlabel string, counts []int64, jobs int64, labels []string) *plot.Plot {
+	p := newPlot(title, xlabel, "share of jobs (%)")
+	shares := make(plotter.Values, len(counts))
+	for i, c := range counts {
+		shares[i] = 100 * float64(c) / float64(jobs)
+	}
+	addBars(p, shares, labels)
+	return p
 }
 
 // addBars adds one bar per value, labelled, in the first run colour.

@@ -60,14 +60,7 @@ func runDeps(t *testing.T, cfg Config, jobs ...*Job) (*depLog, *Engine) {
 	t.Helper()
 	c := twoNodes(t)
 	l := &depLog{}
-	chk := NewChecker(c)
-	e := NewEngine(c, &SliceSource{Jobs: jobs}, firstFitFCFS{}, cfg, l, chk)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := chk.Err(); err != nil {
-		t.Fatal(err)
-	}
+	e := runChecked(t, c, firstFitFCFS{}, cfg, l, jobs...)
 	// Nothing of the bookkeeping outlives the jobs but the outcomes.
 	d := &e.deps
 	if cfg.Until == 0 && (len(d.held) != 0 || len(d.shadowed) != 0 || len(d.waiters) != 0) {
@@ -214,7 +207,6 @@ func TestDepHorizon(t *testing.T) {
 func TestDepSchedulerReject(t *testing.T) {
 	c := twoNodes(t)
 	l := &depLog{}
-	chk := NewChecker(c)
 	cpu := Quantity{"cpu", Units(1)}
 	jobs := []*Job{job("a", 0, 1, NoWalltime, 1, cpu), after(job("b", 0, 1, NoWalltime, 1, cpu), "a"), after(job("c", 0, 1, NoWalltime, 1, cpu), "a?")}
 	s := schedFunc(func(ctx *Context) error {
@@ -231,12 +223,7 @@ func TestDepSchedulerReject(t *testing.T) {
 		}
 		return nil
 	})
-	if err := NewEngine(c, &SliceSource{Jobs: jobs}, s, Config{}, l, chk).Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := chk.Err(); err != nil {
-		t.Fatal(err)
-	}
+	runChecked(t, c, s, Config{}, l, jobs...)
 	want := []string{"reject a @0: no", "reject b @0: dependency a was rejected", "start c @0", "completed c @1"}
 	if !reflect.DeepEqual(l.lines, want) {
 		t.Errorf("got %q, want %q", l.lines, want)

@@ -64,15 +64,24 @@ func job(id string, submit, run, wall Time, tasks int, req ...Quantity) *Job {
 func run(t *testing.T, c *Cluster, kill bool, jobs ...*Job) []string {
 	t.Helper()
 	l := &log{}
+	runChecked(t, c, firstFitFCFS{}, Config{KillAtWalltime: kill}, l, jobs...)
+	return l.lines
+}
+
+// runChecked replays jobs on c with s under cfg, obs watching, beside the
+// invariant checker; it fails the test on an error of the run or of the
+// checker, and returns the engine for the tests of its state.
+func runChecked(t *testing.T, c *Cluster, s Scheduler, cfg Config, obs Observer, jobs ...*Job) *Engine {
+	t.Helper()
 	chk := NewChecker(c)
-	e := NewEngine(c, &SliceSource{Jobs: jobs}, firstFitFCFS{}, Config{KillAtWalltime: kill}, l, chk)
+	e := NewEngine(c, &SliceSource{Jobs: jobs}, s, cfg, obs, chk)
 	if err := e.Run(); err != nil {
 		t.Fatal(err)
 	}
 	if err := chk.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return l.lines
+	return e
 }
 
 func TestEngineScenarios(t *testing.T) {

@@ -20,14 +20,7 @@ func (l *nodeLog) Requeued(now Time, j *JobRun, lost Time) {
 func runEvents(t *testing.T, c *Cluster, cfg Config, jobs ...*Job) []string {
 	t.Helper()
 	l := &nodeLog{}
-	chk := NewChecker(c)
-	e := NewEngine(c, &SliceSource{Jobs: jobs}, firstFitFCFS{}, cfg, l, chk)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := chk.Err(); err != nil {
-		t.Fatal(err)
-	}
+	runChecked(t, c, firstFitFCFS{}, cfg, l, jobs...)
 	return l.lines
 }
 
@@ -168,14 +161,7 @@ func TestPreempt(t *testing.T) {
 	high := job("high", 25, 10, -1, 1, cpu4)
 	high.Priority = 1
 	l := &nodeLog{}
-	chk := NewChecker(twoNodes(t))
-	e := NewEngine(twoNodes(t), &SliceSource{Jobs: []*Job{low, high}}, preemptor{}, Config{}, l, chk)
-	if err := e.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := chk.Err(); err != nil {
-		t.Fatal(err)
-	}
+	runChecked(t, twoNodes(t), preemptor{}, Config{}, l, low, high)
 	want := []string{"start low @0", "requeue low (preemption) lost 5 saved 20 @25", "start high @25",
 		"completed high @35", "start low @35", "completed low @118", "finished @118"}
 	if !reflect.DeepEqual(l.lines, want) {

@@ -43,13 +43,7 @@ func sleepyNodes(t *testing.T, n int) *Cluster {
 func runPower(t *testing.T, c *Cluster, pd *PowerDown, jobs ...*Job) *powerLog {
 	t.Helper()
 	l := &powerLog{}
-	chk := NewChecker(c)
-	if err := NewEngine(c, &SliceSource{Jobs: jobs}, firstFitFCFS{}, Config{PowerDown: pd}, l, chk).Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := chk.Err(); err != nil {
-		t.Fatal(err)
-	}
+	runChecked(t, c, firstFitFCFS{}, Config{PowerDown: pd}, l, jobs...)
 	return l
 }
 
@@ -117,15 +111,8 @@ func TestPowerDownSaves(t *testing.T) {
 func TestPowerDownFailure(t *testing.T) {
 	c := sleepyNodes(t, 2)
 	l := &powerLog{}
-	chk := NewChecker(c)
 	cfg := Config{PowerDown: &PowerDown{After: 0}, NodeEvents: []NodeEvent{{At: 12 * Second, Node: "a", Kind: NodeFail}}}
-	jobs := []*Job{job("j", 10, 3, NoWalltime, 1, Quantity{"cpu", Units(4)})}
-	if err := NewEngine(c, &SliceSource{Jobs: jobs}, firstFitFCFS{}, cfg, l, chk).Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := chk.Err(); err != nil {
-		t.Fatal(err)
-	}
+	runChecked(t, c, firstFitFCFS{}, cfg, l, job("j", 10, 3, NoWalltime, 1, Quantity{"cpu", Units(4)}))
 	got := strings.Join(l.lines, "|")
 	// Both nodes switch off at 10 (idle for 0 s at the first event), are
 	// asleep at 12; j lands on a (switching off until 12, on at 17); a

@@ -26,13 +26,7 @@ func runTwice(t *testing.T, c *Cluster, jobs func() []*Job) string {
 	var out [2]string
 	for i := range out {
 		l := &queuedReasons{}
-		chk := NewChecker(c)
-		if err := NewEngine(c, &SliceSource{Jobs: jobs()}, firstFitFCFS{}, Config{}, l, chk).Run(); err != nil {
-			t.Fatal(err)
-		}
-		if err := chk.Err(); err != nil {
-			t.Fatal(err)
-		}
+		runChecked(t, c, firstFitFCFS{}, Config{}, l, jobs()...)
 		out[i] = strings.Join(l.lines, "\n")
 	}
 	if out[0] != out[1] {

@@ -65,6 +65,16 @@ func (c *CSVReader) ReadAll() ([][]string, error) {
 	}
 }
 
+// CSVError is the ParseError of an error Read returned, in file: at the
+// line encoding/csv names, when it is one of its syntax errors.
+func CSVError(file string, err error) *ParseError {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &ParseError{File: file, Line: pe.Line, Err: pe.Err}
+	}
+	return &ParseError{File: file, Err: err}
+}
+
 func tooLong(start int64) error {
 	return fmt.Errorf("%w: the CSV row starting at byte %d is longer than %d bytes", ErrRecordTooLong, start, MaxRecord)
 }

@@ -3,8 +3,9 @@ package alibaba
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"testing"
+
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // synthTasks writes jobs of the sample's shape: a 5-task DAG per job,
@@ -27,18 +28,7 @@ func BenchmarkReader(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := NewReader(bytes.NewReader(data), "batch_task.csv", nil, "", Options{})
-		n := 0
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n != 500_000 {
+		if n := tracetest.Count(b, r); n != 500_000 {
 			b.Fatalf("%d jobs", n)
 		}
 	}

@@ -45,7 +45,7 @@ func (r *Reader) build(g *jobGroup) ([]*sim.Job, error) {
 			continue
 		}
 		if first, dup := byNum[t.parsed.Num]; dup {
-			if err := r.reject(r.tasks.name, t.line, "task_name", withDetails(errDupNumber,
+			if err := r.reject(r.tasks.Name, t.line, "task_name", withDetails(errDupNumber,
 				fmt.Sprintf("job %s has task %d as %s (line %d) and %s", g.name, t.parsed.Num, g.tasks[first].name, g.tasks[first].line, t.name))); err != nil {
 				return nil, err
 			}
@@ -67,7 +67,7 @@ func (r *Reader) build(g *jobGroup) ([]*sim.Job, error) {
 				if g.skipped[d] {
 					reason, why = errDepSkipped, fmt.Sprintf("%s waits for task %d of job %s, skipped as a bad record", t.name, d, g.name)
 				}
-				if err := r.reject(r.tasks.name, t.line, "task_name", withDetails(reason, why)); err != nil {
+				if err := r.reject(r.tasks.Name, t.line, "task_name", withDetails(reason, why)); err != nil {
 					return nil, err
 				}
 				alive[i] = false
@@ -135,7 +135,7 @@ func (r *Reader) rejectLeftovers(g *jobGroup, alive, done []bool, byNum map[int]
 		} else if r.opt.Strict {
 			why = cyclePath(g, i, alive, done, byNum)
 		}
-		if err := r.reject(r.tasks.name, t.line, "task_name", withDetails(reason, why)); err != nil {
+		if err := r.reject(r.tasks.Name, t.line, "task_name", withDetails(reason, why)); err != nil {
 			return err
 		}
 	}

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // FuzzReader: whatever the bytes, the reader never panics, ends, yields
@@ -30,33 +32,15 @@ func FuzzReader(f *testing.F) {
 		r := NewReader(bytes.NewReader(tasks), "batch_task.csv", ir, "batch_instance.csv",
 			Options{Options: traces.Options{Strict: strict}, Window: int(window)})
 		seen := map[string]bool{}
-		last := int64(-1)
-		for n := 0; ; n++ {
-			j, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				var pe *traces.ParseError
-				if !errors.As(err, &pe) || pe.File == "" {
-					t.Fatalf("error without a location: %v", err)
-				}
-				break
-			}
-			if int64(j.Submit) < last || j.Runtime < 0 || j.Tasks < 1 || j.ID == "" {
-				t.Fatalf("bad job %s (last submit %d)", formatJob(j), last)
-			}
+		tracetest.FuzzRead(t, r, len(tasks), func(j *sim.Job) bool {
 			for _, d := range j.DependsOn {
 				if !seen[d.ID] {
 					t.Fatalf("%s depends on %s, not yielded before", j.ID, d.ID)
 				}
 			}
 			seen[j.ID] = true
-			last = int64(j.Submit)
-			if n > len(tasks) {
-				t.Fatal("more jobs than bytes")
-			}
-		}
+			return j.Runtime >= 0 && j.Tasks >= 1 && j.ID != ""
+		})
 	})
 }
 

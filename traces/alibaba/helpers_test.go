@@ -1,12 +1,8 @@
 package alibaba
 
 import (
-	"bytes"
-	"compress/gzip"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,8 +12,6 @@ import (
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/tracetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/alibaba/golden")
 
 // testdata holds the hand-written sample trace.
 var testdata = filepath.Join("..", "..", "testdata", "alibaba")
@@ -73,19 +67,5 @@ func formatSkips(s traces.Skips) string {
 // golden compares got with testdata/alibaba/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	tracetest.Golden(t, filepath.Join(testdata, "golden", name), got, *update)
-}
-
-// writeGzip writes data gzip-compressed to path.
-func writeGzip(t testing.TB, path string, data []byte) {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(data)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tracetest.Golden(t, filepath.Join(testdata, "golden", name), got)
 }

@@ -21,7 +21,7 @@ var (
 // job's instances are read at a time: a merge join that holds one job's
 // per-task summary, never the table.
 type instanceJoin struct {
-	t     *table
+	t     *traces.CSVTable
 	r     *Reader
 	ahead *instanceRow // first row of the next job's instances
 	held  *instanceGroup
@@ -79,7 +79,7 @@ func (j *instanceJoin) attach(job string, run []*taskRow) error {
 			continue
 		}
 		for k := 0; k < s.rows; k++ {
-			if err := j.r.reject(j.t.name, s.line, "task_name", errTaskNotInJob); err != nil {
+			if err := j.r.reject(j.t.Name, s.line, "task_name", errTaskNotInJob); err != nil {
 				return err
 			}
 		}
@@ -93,7 +93,7 @@ func (j *instanceJoin) finish() error {
 		if j.held != nil {
 			for _, s := range j.held.byLine() {
 				for k := 0; k < s.rows; k++ {
-					if err := j.r.reject(j.t.name, s.line, "job_name", withDetails(errJobOrder,
+					if err := j.r.reject(j.t.Name, s.line, "job_name", withDetails(errJobOrder,
 						fmt.Sprintf("job %s is not in batch_task, or not in the same place", j.held.job))); err != nil {
 						return err
 					}
@@ -162,20 +162,16 @@ func (j *instanceJoin) readGroup() (*instanceGroup, error) {
 // rejected here.
 func (j *instanceJoin) readRow() (*instanceRow, error) {
 	for {
-		row, line, err := j.t.next()
+		row, line, err := j.t.Next(j.r.opt.Strict, &j.r.skips)
 		if err == io.EOF {
 			return nil, nil
 		}
 		if err != nil {
-			if !j.r.opt.Strict && recoverable(err) {
-				j.r.skips.Add(err.(*traces.ParseError))
-				continue
-			}
 			return nil, err
 		}
 		ir, bad := parseInstance(row, line)
 		if bad != nil {
-			if err := j.r.reject(j.t.name, line, bad.field, bad.err); err != nil {
+			if err := j.r.reject(j.t.Name, line, bad.field, bad.err); err != nil {
 				return nil, err
 			}
 			continue

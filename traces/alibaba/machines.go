@@ -48,38 +48,34 @@ type machineRow struct {
 
 // ReadMachines reads a machine_meta table (optionally gzip-compressed).
 func ReadMachines(path string, opt traces.Options) (*Machines, error) {
-	t, err := openTable(path, len(machineColumns))
+	t, err := traces.OpenCSVTable(path, len(machineColumns))
 	if err != nil {
 		return nil, err
 	}
-	defer t.close()
+	defer t.Close()
 	return readMachines(t, opt)
 }
 
 // ParseMachines reads a machine_meta table from r; name is used in errors.
 func ParseMachines(r io.Reader, name string, opt traces.Options) (*Machines, error) {
-	return readMachines(newTable(r, name, len(machineColumns)), opt)
+	return readMachines(traces.NewCSVTable(r, name, len(machineColumns)), opt)
 }
 
 // readMachines holds the whole table: it is small (one row per machine
 // and status change; 4,000 machines in the published trace).
-func readMachines(t *table, opt traces.Options) (*Machines, error) {
+func readMachines(t *traces.CSVTable, opt traces.Options) (*Machines, error) {
 	m := &Machines{}
 	reject := func(line int, field string, err error) error {
-		return rejectTo(&m.Skips, opt.Strict, &traces.ParseError{File: t.name, Line: line, Field: field, Err: err})
+		return rejectTo(&m.Skips, opt.Strict, &traces.ParseError{File: t.Name, Line: line, Field: field, Err: err})
 	}
 	rows := map[string][]machineRow{}
 	var order []string
 	for {
-		row, line, err := t.next()
+		row, line, err := t.Next(opt.Strict, &m.Skips)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			if !opt.Strict && recoverable(err) {
-				m.Skips.Add(err.(*traces.ParseError))
-				continue
-			}
 			return nil, err
 		}
 		id := row[0]
@@ -99,7 +95,7 @@ func readMachines(t *table, opt traces.Options) (*Machines, error) {
 		rows[id] = append(rows[id], mr)
 	}
 	if len(order) == 0 {
-		return nil, &traces.ParseError{File: t.name, Err: errNoMachine}
+		return nil, &traces.ParseError{File: t.Name, Err: errNoMachine}
 	}
 	for _, id := range order {
 		rs := rows[id]

@@ -71,19 +71,14 @@ func IsTrace(path string) bool {
 		_, err := FindFiles(path)
 		return err == nil
 	}
-	base := filepath.Base(path)
-	if ext := filepath.Ext(base); ext == ".gz" {
-		base = base[:len(base)-len(ext)]
-	}
-	matched, _ := filepath.Match("batch_task*.csv", base)
-	return matched
+	return traces.NamedLike(path, "batch_task*.csv")
 }
 
 // Reader yields one sim.Job per batch_task row (see the package doc), in
 // submit order. It holds at most Window jobs' rows.
 type Reader struct {
 	opt   Options
-	tasks *table
+	tasks *traces.CSVTable
 	inst  *instanceJoin // nil without batch_instance
 	skips traces.Skips
 
@@ -100,15 +95,15 @@ type Reader struct {
 // Open reads the tasks table, joined with the instances table when given
 // (Files.Machines is for ReadMachines).
 func Open(f Files, opt Options) (*Reader, error) {
-	t, err := openTable(f.Tasks, len(taskColumns))
+	t, err := traces.OpenCSVTable(f.Tasks, len(taskColumns))
 	if err != nil {
 		return nil, err
 	}
 	r := newReader(t, opt)
 	if f.Instances != "" {
-		it, err := openTable(f.Instances, len(instanceColumns))
+		it, err := traces.OpenCSVTable(f.Instances, len(instanceColumns))
 		if err != nil {
-			t.close()
+			t.Close()
 			return nil, err
 		}
 		r.inst = &instanceJoin{t: it, r: r}
@@ -119,14 +114,14 @@ func Open(f Files, opt Options) (*Reader, error) {
 // NewReader reads a batch_task table from tasks and, when instances is
 // not nil, joins a batch_instance table; the names are used in errors.
 func NewReader(tasks io.Reader, tasksName string, instances io.Reader, instancesName string, opt Options) *Reader {
-	r := newReader(newTable(tasks, tasksName, len(taskColumns)), opt)
+	r := newReader(traces.NewCSVTable(tasks, tasksName, len(taskColumns)), opt)
 	if instances != nil {
-		r.inst = &instanceJoin{t: newTable(instances, instancesName, len(instanceColumns)), r: r}
+		r.inst = &instanceJoin{t: traces.NewCSVTable(instances, instancesName, len(instanceColumns)), r: r}
 	}
 	return r
 }
 
-func newReader(t *table, opt Options) *Reader {
+func newReader(t *traces.CSVTable, opt Options) *Reader {
 	if opt.Window <= 0 {
 		opt.Window = DefaultWindow
 	}
@@ -138,9 +133,9 @@ func (r *Reader) Skips() traces.Skips { return r.skips }
 
 // Close releases the files.
 func (r *Reader) Close() error {
-	err := r.tasks.close()
+	err := r.tasks.Close()
 	if r.inst != nil {
-		if e := r.inst.t.close(); err == nil {
+		if e := r.inst.t.Close(); err == nil {
 			err = e
 		}
 	}
@@ -219,7 +214,7 @@ func (r *Reader) readRun() error {
 			if t.parsed.DAG {
 				skipped[t.parsed.Num] = true
 			}
-			if err := r.reject(r.tasks.name, t.line, bad.field, bad.err); err != nil {
+			if err := r.reject(r.tasks.Name, t.line, bad.field, bad.err); err != nil {
 				return err
 			}
 			continue
@@ -246,20 +241,16 @@ func (r *Reader) readRun() error {
 // reader cannot split, are handled here: they belong to no run.
 func (r *Reader) readTask() error {
 	for {
-		row, line, err := r.tasks.next()
+		row, line, err := r.tasks.Next(r.opt.Strict, &r.skips)
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			if !r.opt.Strict && recoverable(err) {
-				r.skips.Add(err.(*traces.ParseError))
-				continue
-			}
 			return err
 		}
 		t, bad := parseTask(row, line)
 		if bad != nil && t.job == "" {
-			if err := r.reject(r.tasks.name, line, bad.field, bad.err); err != nil {
+			if err := r.reject(r.tasks.Name, line, bad.field, bad.err); err != nil {
 				return err
 			}
 			continue
@@ -280,7 +271,7 @@ func (r *Reader) merge(job string, run []*taskRow, skipped map[int]bool) error {
 			if t.parsed.DAG {
 				skipped[t.parsed.Num] = true
 			}
-			if err := r.reject(r.tasks.name, t.line, "start_time", withDetails(errLate,
+			if err := r.reject(r.tasks.Name, t.line, "start_time", withDetails(errLate,
 				fmt.Sprintf("job %s task %s starts at %s s, jobs up to %s s were already replayed (window %d jobs)",
 					job, t.name, sim.FormatSeconds(t.start), sim.FormatSeconds(r.frontier), r.opt.Window))); err != nil {
 				return err

@@ -171,7 +171,7 @@ func TestGzip(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "batch_task.csv.gz")
-	writeGzip(t, path, plain)
+	tracetest.WriteGzip(t, path, plain)
 	r, err := Open(Files{Tasks: path}, Options{Options: traces.Options{Strict: true}})
 	if err != nil {
 		t.Fatal(err)

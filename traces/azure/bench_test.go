@@ -3,8 +3,9 @@ package azure
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"testing"
+
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // BenchmarkReader reads 200,000 VMs, shuffled within blocks of 64 rows.
@@ -20,18 +21,7 @@ func BenchmarkReader(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := NewReader(bytes.NewReader(data), "vmtable.csv", Options{})
-		k := 0
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			k++
-		}
-		if k != n {
+		if k := tracetest.Count(b, r); k != n {
 			b.Fatalf("%d VMs", k)
 		}
 	}

@@ -2,12 +2,12 @@ package azure
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"os"
 	"testing"
 
+	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // FuzzReader: whatever the bytes, the reader never panics, ends, yields
@@ -21,27 +21,9 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte("a,s,d,1e3,2e3,1,1,1,U,2.5,>1e9\n"), true, uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, strict bool, window uint8) {
 		r := NewReader(bytes.NewReader(data), "vmtable.csv", Options{Options: traces.Options{Strict: strict}, Window: int(window)})
-		last := int64(-1)
-		for n := 0; ; n++ {
-			j, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				var pe *traces.ParseError
-				if !errors.As(err, &pe) || pe.File == "" {
-					t.Fatalf("error without a location: %v", err)
-				}
-				break
-			}
-			if int64(j.Submit) < last || j.Runtime < 0 || j.Tasks != 1 || j.ID == "" || len(j.Request) != 2 ||
-				j.Request[0].Amount <= 0 || j.Request[1].Amount <= 0 {
-				t.Fatalf("bad job %+v", j)
-			}
-			last = int64(j.Submit)
-			if n > len(data) {
-				t.Fatal("more jobs than bytes")
-			}
-		}
+		tracetest.FuzzRead(t, r, len(data), func(j *sim.Job) bool {
+			return j.Runtime >= 0 && j.Tasks == 1 && j.ID != "" && len(j.Request) == 2 &&
+				j.Request[0].Amount > 0 && j.Request[1].Amount > 0
+		})
 	})
 }

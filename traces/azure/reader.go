@@ -2,12 +2,8 @@ package azure
 
 import (
 	"container/heap"
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
@@ -53,23 +49,15 @@ func (o *Options) fill() {
 // IsTrace says whether path is named like the VM table: vmtable*.csv,
 // optionally .gz.
 func IsTrace(path string) bool {
-	base := filepath.Base(path)
-	if ext := filepath.Ext(base); ext == ".gz" {
-		base = base[:len(base)-len(ext)]
-	}
-	matched, _ := filepath.Match("vmtable*.csv", base)
-	return matched
+	return traces.NamedLike(path, "vmtable*.csv")
 }
 
 // Reader yields one single-task sim.Job per VM, in creation order. It
 // holds at most Window VMs.
 type Reader struct {
-	opt    Options
-	name   string
-	r      *traces.CSVReader
-	closer io.Closer
-	offset int64 // input offset after the last bad row
-	skips  traces.Skips
+	opt   Options
+	rows  *traces.CSVTable
+	skips traces.Skips
 
 	held     vmHeap
 	seq      int64
@@ -79,41 +67,28 @@ type Reader struct {
 
 // Open reads a vmtable file, gzip-compressed or not (told by content).
 func Open(path string, opt Options) (*Reader, error) {
-	f, err := os.Open(path)
+	rows, err := traces.OpenCSVTable(path, len(columns))
 	if err != nil {
 		return nil, err
 	}
-	src, err := traces.Decompressed(f, path)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	r := NewReader(src, path, opt)
-	r.closer = f
-	return r, nil
+	return newReader(rows, opt), nil
 }
 
 // NewReader reads a vmtable from src; name is used in errors.
 func NewReader(src io.Reader, name string, opt Options) *Reader {
+	return newReader(traces.NewCSVTable(src, name, len(columns)), opt)
+}
+
+func newReader(rows *traces.CSVTable, opt Options) *Reader {
 	opt.fill()
-	cr := traces.NewCSVReader(src)
-	cr.FieldsPerRecord = -1 // checked here, with a better message
-	cr.ReuseRecord = true
-	return &Reader{opt: opt, name: name, r: cr, offset: -1, frontier: -1}
+	return &Reader{opt: opt, rows: rows, frontier: -1}
 }
 
 // Skips counts the records a lenient reader dropped, by reason.
 func (r *Reader) Skips() traces.Skips { return r.skips }
 
 // Close releases the file.
-func (r *Reader) Close() error {
-	if r.closer == nil {
-		return nil
-	}
-	err := r.closer.Close()
-	r.closer = nil
-	return err
-}
+func (r *Reader) Close() error { return r.rows.Close() }
 
 // Next returns the next VM in creation order, io.EOF after the last.
 func (r *Reader) Next() (*sim.Job, error) {
@@ -132,28 +107,13 @@ func (r *Reader) Next() (*sim.Job, error) {
 
 // read reads one row into the heap, or sets eof.
 func (r *Reader) read() error {
-	row, err := r.r.Read()
+	row, line, err := r.rows.Next(r.opt.Strict, &r.skips)
 	if err == io.EOF {
 		r.eof = true
 		return nil
 	}
 	if err != nil {
-		var pe *csv.ParseError
-		if !errors.As(err, &pe) {
-			return &traces.ParseError{File: r.name, Err: err}
-		}
-		// A lenient reader skips the row; make sure the CSV reader moved.
-		off := r.r.InputOffset()
-		if r.opt.Strict || off == r.offset {
-			return &traces.ParseError{File: r.name, Line: pe.Line, Err: pe.Err}
-		}
-		r.offset = off
-		r.skips.Add(&traces.ParseError{File: r.name, Line: pe.Line, Err: pe.Err})
-		return nil
-	}
-	line, _ := r.r.FieldPos(0)
-	if len(row) != len(columns) {
-		return r.reject(line, &fieldError{"", fmt.Errorf("want %d columns", len(columns)), ""})
+		return err
 	}
 	j, bad := r.job(row)
 	if bad != nil {
@@ -172,7 +132,7 @@ func (r *Reader) read() error {
 // reject handles a bad row: strict mode returns it with its particulars,
 // lenient mode counts it under its reason alone and returns nil.
 func (r *Reader) reject(line int, bad *fieldError) error {
-	pe := &traces.ParseError{File: r.name, Line: line, Field: bad.field, Err: bad.reason}
+	pe := &traces.ParseError{File: r.rows.Name, Line: line, Field: bad.field, Err: bad.reason}
 	if !r.opt.Strict {
 		r.skips.Add(pe)
 		return nil

@@ -2,9 +2,7 @@ package azure
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,8 +14,6 @@ import (
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/tracetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/azure/golden")
 
 var (
 	testdata = filepath.Join("..", "..", "testdata", "azure")
@@ -65,16 +61,7 @@ func TestSampleGolden(t *testing.T) {
 	if outs[0] != outs[1] {
 		t.Error("strict and lenient differ")
 	}
-	path := filepath.Join(testdata, "golden", "vmtable.jobs")
-	if *update {
-		if err := os.WriteFile(path, []byte(outs[0]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil || string(want) != outs[0] {
-		t.Errorf("differs from %s (go test -update rewrites it; %v):\n%s", path, err, outs[0])
-	}
+	tracetest.Golden(t, filepath.Join(testdata, "golden", "vmtable.jobs"), outs[0])
 }
 
 // TestMapping works single rows out by hand.
@@ -215,14 +202,8 @@ func TestGzipAndIsTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(data)
-	zw.Close()
 	path := filepath.Join(t.TempDir(), "vmtable.csv.gz")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	tracetest.WriteGzip(t, path, data)
 	r, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package batsim
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces/tracetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/batsim/golden")
 
 // testdata is the repository's own copy of small Batsim inputs.
 var testdata = filepath.Join("..", "..", "testdata", "batsim")
@@ -64,5 +61,5 @@ func formatNode(n sim.NodeSpec) string {
 // golden compares got with testdata/batsim/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	tracetest.Golden(t, filepath.Join(testdata, "golden", name), got, *update)
+	tracetest.Golden(t, filepath.Join(testdata, "golden", name), got)
 }

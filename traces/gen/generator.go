@@ -84,3 +84,20 @@ func checkOptions(o *Options, defaultNodes, minNodes int) error {
 // maxNodes is the largest cluster a generator makes (the cluster file's
 // limit, clusterconfig.MaxNodes).
 const maxNodes = 1_000_000
+
+// nodesGenerator is a generator of model's jobs whose sizes count whole
+// nodes (Lublin, Poisson), and the cluster they are drawn for: nodes
+// alike, each with the resources of request (a one-node job's), named
+// after the model and their number.
+func nodesGenerator(model string, o Options, request []sim.Quantity, next func() *sim.Job) *Generator {
+	return &Generator{
+		model: model,
+		total: o.Jobs,
+		next:  next,
+		cluster: Cluster{
+			Name:   fmt.Sprintf("%s-%d", model, o.Nodes),
+			Groups: []NodeGroup{{Prefix: "n", Count: o.Nodes, Resources: request}},
+			IdleW:  100, MaxW: 250,
+		},
+	}
+}

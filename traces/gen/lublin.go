@@ -189,16 +189,7 @@ func NewLublin(p LublinParams, o Options) (*Generator, error) {
 			Queue:    s.Name,
 		}
 	}
-	return &Generator{
-		model: "lublin",
-		total: o.Jobs,
-		next:  next,
-		cluster: Cluster{
-			Name:   fmt.Sprintf("lublin-%d", o.Nodes),
-			Groups: []NodeGroup{{Prefix: "n", Count: o.Nodes, Resources: request}},
-			IdleW:  100, MaxW: 250,
-		},
-	}, nil
+	return nodesGenerator("lublin", o, request, next), nil
 }
 
 // dailyCycle is the arrival weight of each half-hour bucket of the day:

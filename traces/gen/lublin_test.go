@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mathext"
 
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // lublinSample is the statistics of one job type in a generated trace.
@@ -25,14 +26,7 @@ func generateLublin(t *testing.T, jobs int, seed uint64) (map[string]*lublinSamp
 	}
 	byType := map[string]*lublinSample{"batch": {}, "interactive": {}}
 	var all []*sim.Job
-	for {
-		j, err := g.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for j := range tracetest.Jobs(t, g) {
 		s := byType[j.Queue]
 		if s == nil {
 			t.Fatalf("job %s: queue %q, want batch or interactive", j.ID, j.Queue)

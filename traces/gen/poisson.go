@@ -116,14 +116,5 @@ func NewPoisson(p PoissonParams, o Options) (*Generator, error) {
 			Gang:     true,
 		}
 	}
-	return &Generator{
-		model: "poisson",
-		total: o.Jobs,
-		next:  next,
-		cluster: Cluster{
-			Name:   fmt.Sprintf("poisson-%d", o.Nodes),
-			Groups: []NodeGroup{{Prefix: "n", Count: o.Nodes, Resources: request}},
-			IdleW:  100, MaxW: 250,
-		},
-	}, nil
+	return nodesGenerator("poisson", o, request, next), nil
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/schedsim/schedsim/sim"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // writeSynthetic2011 writes a 2011-layout trace of jobs × 10 tasks on 1,000
@@ -112,14 +113,7 @@ func BenchmarkRead2011(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for {
-			j, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
+		for j := range tracetest.Jobs(b, r) {
 			_ = j.Runtime + sim.Time(j.Tasks)
 			tasks++
 		}

@@ -104,55 +104,85 @@ func (c *csvFields) bool(i int) (bool, *fieldError) {
 
 const maxInt32 = math.MaxInt32
 
-// taskEvent2011 parses a task_events record.
-func taskEvent2011(c *csvFields, line []byte) (r row, ferr *fieldError) {
+// eventHead splits a task_events or job_events record and reads the
+// fields both begin with: time, missing info (checked, not kept) and job
+// ID.
+func (c *csvFields) eventHead(line []byte) (t sim.Time, job int64, ferr *fieldError) {
 	if ferr = c.split(line); ferr != nil {
-		return r, ferr
+		return 0, 0, ferr
 	}
-	r.table = tabTask
-	if r.time, ferr = c.time(0); ferr != nil {
-		return r, ferr
+	if t, ferr = c.time(0); ferr != nil {
+		return 0, 0, ferr
 	}
 	if _, _, ferr = c.optInt(1, 0, 3); ferr != nil {
+		return 0, 0, ferr
+	}
+	job, ferr = c.int(2, 0, math.MaxInt64)
+	return t, job, ferr
+}
+
+// keyedHead splits a record of the other tables and reads the fields
+// they begin with: time and an ID (the job's in task_constraints, the
+// machine's in machine_events and machine_attributes).
+func (c *csvFields) keyedHead(line []byte) (t sim.Time, id int64, ferr *fieldError) {
+	if ferr = c.split(line); ferr != nil {
+		return 0, 0, ferr
+	}
+	if t, ferr = c.time(0); ferr != nil {
+		return 0, 0, ferr
+	}
+	id, ferr = c.int(1, 0, math.MaxInt64)
+	return t, id, ferr
+}
+
+// taskIndex reads field i as a task index.
+func (c *csvFields) taskIndex(i int) (int32, *fieldError) {
+	v, ferr := c.int(i, 0, maxInt32)
+	return int32(v), ferr
+}
+
+// amounts reads the optional amounts from field first on into dst, in
+// order, and returns the bits of has (hasCPU for the first, shifted by
+// one for each next) of those present.
+func (c *csvFields) amounts(first int, dst ...*float64) (has uint8, ferr *fieldError) {
+	for i, d := range dst {
+		v, ok, ferr := c.optAmount(first + i)
+		if ferr != nil {
+			return 0, ferr
+		}
+		if ok {
+			*d = v
+			has |= hasCPU << i
+		}
+	}
+	return has, nil
+}
+
+// taskEvent2011 parses a task_events record.
+func taskEvent2011(c *csvFields, line []byte) (r row, ferr *fieldError) {
+	r.table = tabTask
+	if r.time, r.job, ferr = c.eventHead(line); ferr != nil {
 		return r, ferr
 	}
-	if r.job, ferr = c.int(2, 0, math.MaxInt64); ferr != nil {
+	if r.index, ferr = c.taskIndex(3); ferr != nil {
 		return r, ferr
 	}
-	idx, ferr := c.int(3, 0, maxInt32)
-	if ferr != nil {
-		return r, ferr
-	}
-	r.index = int32(idx)
 	if _, _, ferr = c.optInt(4, 0, math.MaxInt64); ferr != nil {
 		return r, ferr
 	}
-	k, ferr := c.int(5, 0, int64(len(kinds2011)-1))
-	if ferr != nil {
+	if ferr = c.kindUserClass(5, &r); ferr != nil {
 		return r, ferr
-	}
-	r.kind = kinds2011[k]
-	r.user = c.str(6)
-	if v, ok, ferr := c.optInt(7, 0, 3); ferr != nil {
-		return r, ferr
-	} else if ok {
-		r.class, r.has = int8(v), r.has|hasClass
 	}
 	p, ferr := c.int(8, 0, 11)
 	if ferr != nil {
 		return r, ferr
 	}
 	r.priority, r.has = int32(p), r.has|hasPriority
-	for i, dst := range []*float64{&r.cpu, &r.mem, &r.disk} {
-		v, ok, ferr := c.optAmount(9 + i)
-		if ferr != nil {
-			return r, ferr
-		}
-		if ok {
-			*dst = v
-			r.has |= hasCPU << i
-		}
+	has, ferr := c.amounts(9, &r.cpu, &r.mem, &r.disk)
+	if ferr != nil {
+		return r, ferr
 	}
+	r.has |= has
 	if !c.empty(12) {
 		d, ferr := c.bool(12)
 		if ferr != nil {
@@ -165,51 +195,42 @@ func taskEvent2011(c *csvFields, line []byte) (r row, ferr *fieldError) {
 
 // jobEvent2011 parses a job_events record.
 func jobEvent2011(c *csvFields, line []byte) (r row, ferr *fieldError) {
-	if ferr = c.split(line); ferr != nil {
-		return r, ferr
-	}
 	r.table = tabJob
-	if r.time, ferr = c.time(0); ferr != nil {
+	if r.time, r.job, ferr = c.eventHead(line); ferr != nil {
 		return r, ferr
 	}
-	if _, _, ferr = c.optInt(1, 0, 3); ferr != nil {
-		return r, ferr
-	}
-	if r.job, ferr = c.int(2, 0, math.MaxInt64); ferr != nil {
-		return r, ferr
-	}
-	k, ferr := c.int(3, 0, int64(len(kinds2011)-1))
+	ferr = c.kindUserClass(3, &r)
+	return r, ferr
+}
+
+// kindUserClass reads the event type, the user and the scheduling class,
+// which task_events and job_events give one after the other from field
+// first on.
+func (c *csvFields) kindUserClass(first int, r *row) *fieldError {
+	k, ferr := c.int(first, 0, int64(len(kinds2011)-1))
 	if ferr != nil {
-		return r, ferr
+		return ferr
 	}
 	r.kind = kinds2011[k]
-	r.user = c.str(4)
-	if v, ok, ferr := c.optInt(5, 0, 3); ferr != nil {
-		return r, ferr
+	r.user = c.str(first + 1)
+	if v, ok, ferr := c.optInt(first+2, 0, 3); ferr != nil {
+		return ferr
 	} else if ok {
 		r.class, r.has = int8(v), r.has|hasClass
 	}
-	return r, nil
+	return nil
 }
 
 // constraint2011 parses a task_constraints record: one constraint of one
 // task.
 func constraint2011(c *csvFields, line []byte) (r row, ferr *fieldError) {
-	if ferr = c.split(line); ferr != nil {
-		return r, ferr
-	}
 	r.table = tabConstraint
-	if r.time, ferr = c.time(0); ferr != nil {
+	if r.time, r.job, ferr = c.keyedHead(line); ferr != nil {
 		return r, ferr
 	}
-	if r.job, ferr = c.int(1, 0, math.MaxInt64); ferr != nil {
+	if r.index, ferr = c.taskIndex(2); ferr != nil {
 		return r, ferr
 	}
-	idx, ferr := c.int(2, 0, maxInt32)
-	if ferr != nil {
-		return r, ferr
-	}
-	r.index = int32(idx)
 	op, ferr := c.int(3, 0, 3)
 	if ferr != nil {
 		return r, ferr
@@ -229,13 +250,7 @@ func constraint2011(c *csvFields, line []byte) (r row, ferr *fieldError) {
 // machineEvent2011 parses a machine_events record (event type 0 ADD,
 // 1 REMOVE, 2 UPDATE).
 func machineEvent2011(c *csvFields, line []byte) (m machineRow, ferr *fieldError) {
-	if ferr = c.split(line); ferr != nil {
-		return m, ferr
-	}
-	if m.time, ferr = c.time(0); ferr != nil {
-		return m, ferr
-	}
-	if m.id, ferr = c.int(1, 0, math.MaxInt64); ferr != nil {
+	if m.time, m.id, ferr = c.keyedHead(line); ferr != nil {
 		return m, ferr
 	}
 	k, ferr := c.int(2, 0, 2)
@@ -244,28 +259,13 @@ func machineEvent2011(c *csvFields, line []byte) (m machineRow, ferr *fieldError
 	}
 	m.kind = uint8(k)
 	m.platform = c.str(3)
-	for i, dst := range []*float64{&m.cpu, &m.mem} {
-		v, ok, ferr := c.optAmount(4 + i)
-		if ferr != nil {
-			return m, ferr
-		}
-		if ok {
-			*dst = v
-			m.has |= hasCPU << i
-		}
-	}
-	return m, nil
+	m.has, ferr = c.amounts(4, &m.cpu, &m.mem)
+	return m, ferr
 }
 
 // machineAttr2011 parses a machine_attributes record.
 func machineAttr2011(c *csvFields, line []byte) (a attrRow, ferr *fieldError) {
-	if ferr = c.split(line); ferr != nil {
-		return a, ferr
-	}
-	if a.time, ferr = c.time(0); ferr != nil {
-		return a, ferr
-	}
-	if a.id, ferr = c.int(1, 0, math.MaxInt64); ferr != nil {
+	if a.time, a.id, ferr = c.keyedHead(line); ferr != nil {
 		return a, ferr
 	}
 	if a.name = c.str(2); a.name == "" {

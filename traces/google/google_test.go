@@ -1,7 +1,6 @@
 package google
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,8 +12,6 @@ import (
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/tracetest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const testdata = "../../testdata/google"
 
@@ -113,19 +110,7 @@ func TestGolden(t *testing.T) {
 			}
 			r, jobs := openAll(t, dir, Options{Options: traces.Options{Strict: true}})
 			got := dump(r, jobs)
-			golden := filepath.Join(testdata, v+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("parsed %s differs from %s:\n%s", dir, golden, got)
-			}
+			tracetest.Golden(t, filepath.Join(testdata, v+".golden"), got)
 		})
 	}
 }

@@ -134,21 +134,16 @@ const maxLine = 1 << 20
 type lineReader struct {
 	path string
 	line int
-	f    *os.File
+	f    io.Closer
 	sc   *bufio.Scanner
 }
 
 func openLines(path string) (*lineReader, error) {
-	f, err := os.Open(path)
+	in, f, err := traces.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
 	l := &lineReader{path: path, f: f}
-	in, err := traces.Decompressed(f, path)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
 	l.sc = bufio.NewScanner(in)
 	l.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	return l, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 func benchJobs(n int) []*sim.Job {
@@ -28,17 +29,7 @@ func benchRead(b *testing.B, write func(io.Writer, []*sim.Job) error, read func(
 	b.ReportAllocs()
 	for b.Loop() {
 		r := read(bytes.NewReader(buf.Bytes()), "bench", traces.Options{Strict: true})
-		n := 0
-		for {
-			if _, err := r.Next(); err != nil {
-				if err != io.EOF {
-					b.Fatal(err)
-				}
-				break
-			}
-			n++
-		}
-		if n != 10000 {
+		if n := tracetest.Count(b, r); n != 10000 {
 			b.Fatal(n)
 		}
 	}

@@ -55,27 +55,15 @@ func depJobs() []*sim.Job {
 	}
 }
 
-// TestNativeDepsRoundTrip: reader(writer(jobs)) == jobs in both
-// encodings, and the writer's shape.
+// TestNativeDepsRoundTrip: reader(writer(jobs)) == jobs in every
+// encoding, and the writer's shape.
 func TestNativeDepsRoundTrip(t *testing.T) {
 	jobs := depJobs()
-	for _, enc := range []struct {
-		name  string
-		write func(io.Writer, []*sim.Job) error
-		read  func(io.Reader, string, traces.Options) *Reader
-	}{{"jsonl", WriteJSONL, NewJSONLReader}, {"csv", WriteCSV, NewCSVReader}} {
-		var b bytes.Buffer
-		if err := enc.write(&b, jobs); err != nil {
-			t.Fatal(err)
-		}
-		back, err := tracetest.Drain(enc.read(bytes.NewReader(b.Bytes()), "out", traces.Options{Strict: true}))
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", enc.name, err, b.String())
-		}
+	roundTrip(t, jobs, func(name string, back []*sim.Job) {
 		if !reflect.DeepEqual(back, jobs) {
-			t.Errorf("%s:\n got %s\nwant %s\nfile:\n%s", enc.name, dumpAll(back), dumpAll(jobs), b.String())
+			t.Errorf("%s:\n got %s\nwant %s", name, dumpAll(back), dumpAll(jobs))
 		}
-	}
+	})
 	got, err := AppendJSONL(nil, jobs[2])
 	if err != nil {
 		t.Fatal(err)

@@ -111,18 +111,7 @@ func FuzzJSONL(f *testing.F) {
 	addSeeds(f, "jobs.jsonl", jsonlErrors)
 	addTraitSeeds(f, "traits.jsonl", traitSeeds)
 	addDepSeeds(f, "dag.jsonl", depSeeds, depErrors)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		jobs := fuzzRead(t, data, NewJSONLReader)
-		var b bytes.Buffer
-		if err := WriteJSONL(&b, jobs); err != nil {
-			t.Fatalf("cannot write what was read: %v", err)
-		}
-		back, err := tracetest.Drain(NewJSONLReader(&b, "back", traces.Options{Strict: true}))
-		if err != nil {
-			t.Fatalf("cannot read what was written: %v", err)
-		}
-		sameJobs(t, jobs, back, data)
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzWriteBack(t, data, NewJSONLReader, WriteJSONL) })
 }
 
 func FuzzCSV(f *testing.F) {
@@ -133,19 +122,24 @@ func FuzzCSV(f *testing.F) {
 		csvErrs = append(csvErrs, csvDep(c))
 	}
 	addDepSeeds(f, "dag.csv", depSeedsCSV, csvErrs)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		jobs := fuzzRead(t, data, NewCSVReader)
-		var b bytes.Buffer
-		if err := WriteCSV(&b, jobs); err != nil {
-			t.Fatalf("cannot write what was read: %v", err)
-		}
-		text := b.Bytes()
-		back, err := tracetest.Drain(NewCSVReader(&b, "back", traces.Options{Strict: true}))
-		if err != nil {
-			t.Fatalf("cannot read what was written: %v\n%q", err, text)
-		}
-		sameJobs(t, jobs, back, data)
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzWriteBack(t, data, NewCSVReader, WriteCSV) })
+}
+
+// fuzzWriteBack reads data as fuzzRead does, writes the jobs read with
+// write and reads them back: the writer must take whatever the reader
+// let through, and give the same jobs again.
+func fuzzWriteBack(t *testing.T, data []byte, newReader func(io.Reader, string, traces.Options) *Reader, write func(io.Writer, []*sim.Job) error) {
+	jobs := fuzzRead(t, data, newReader)
+	var b bytes.Buffer
+	if err := write(&b, jobs); err != nil {
+		t.Fatalf("cannot write what was read: %v", err)
+	}
+	text := b.Bytes()
+	back, err := tracetest.Drain(newReader(&b, "back", traces.Options{Strict: true}))
+	if err != nil {
+		t.Fatalf("cannot read what was written: %v\n%q", err, text)
+	}
+	sameJobs(t, jobs, back, data)
 }
 
 // FuzzJSONLScanner checks the hand-written JSON scanner against the

@@ -112,19 +112,13 @@ func (d *jsonlDecoder) record(rec *record, line []byte) error {
 	if k != vObject {
 		return d.bad("", errNotObject)
 	}
-	first := true
-	for {
-		more, err := s.next(first)
+	for first := true; ; first = false {
+		key, more, err := s.member(first)
 		if err != nil {
 			return d.syntax(err)
 		}
 		if !more {
 			break
-		}
-		first = false
-		key, err := s.key()
-		if err != nil {
-			return d.syntax(err)
 		}
 		f, ok := lookupField(string(key))
 		if !ok {
@@ -204,19 +198,13 @@ func (d *jsonlDecoder) request(rec *record) error {
 	case k != vObject:
 		return d.bad("request", errWantObject)
 	}
-	first := true
-	for {
-		more, err := s.next(first)
+	for first := true; ; first = false {
+		key, more, err := s.member(first)
 		if err != nil {
 			return d.syntax(err)
 		}
 		if !more {
 			return nil
-		}
-		first = false
-		key, err := s.key()
-		if err != nil {
-			return d.syntax(err)
 		}
 		res := d.str(key)
 		if err := s.colon(); err != nil {

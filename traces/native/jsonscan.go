@@ -144,6 +144,17 @@ func (s *jsonScanner) elem(first bool) (bool, error) {
 	return true, nil
 }
 
+// member moves to the next member of an object, as next does, and reads
+// its key; more is false after the closing brace. The caller checks the
+// key, then reads the colon after it.
+func (s *jsonScanner) member(first bool) (key []byte, more bool, err error) {
+	if more, err = s.next(first); !more || err != nil {
+		return nil, false, err
+	}
+	key, err = s.key()
+	return key, err == nil, err
+}
+
 // key reads a member's key; colon then reads the colon after it. (The
 // key is checked in between, as encoding/json's Token API would.)
 func (s *jsonScanner) key() ([]byte, error) {

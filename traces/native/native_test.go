@@ -1,10 +1,7 @@
 package native
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,8 +14,6 @@ import (
 	"github.com/schedsim/schedsim/traces"
 	"github.com/schedsim/schedsim/traces/tracetest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const testdata = "../../testdata/native"
 
@@ -103,7 +98,7 @@ func TestGolden(t *testing.T) {
 	for _, name := range []string{"jobs.jsonl", "jobs.csv"} {
 		t.Run(name, func(t *testing.T) {
 			got := dumpAll(openAll(t, filepath.Join(testdata, name), traces.Options{Strict: true}))
-			if *update && name == "jobs.jsonl" {
+			if tracetest.Updating() && name == "jobs.jsonl" {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -577,15 +572,10 @@ func TestOpen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.HasSuffix(c.name, ".gz") {
-			var b bytes.Buffer
-			z := gzip.NewWriter(&b)
-			z.Write(data)
-			z.Close()
-			data = b.Bytes()
-		}
 		path := filepath.Join(dir, c.name)
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if strings.HasSuffix(c.name, ".gz") {
+			tracetest.WriteGzip(t, path, data)
+		} else if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if got := dumpAll(openAll(t, path, traces.Options{Strict: true})); got != string(want) {
@@ -606,25 +596,15 @@ func TestOpen(t *testing.T) {
 	}
 }
 
-// TestRoundTrip writes the sample in both encodings and reads it back.
+// TestRoundTrip writes the sample in every encoding and reads it back.
 func TestRoundTrip(t *testing.T) {
 	jobs := openAll(t, filepath.Join(testdata, "jobs.jsonl"), traces.Options{Strict: true})
-	for _, enc := range []struct {
-		write func(io.Writer, []*sim.Job) error
-		read  func(io.Reader, string, traces.Options) *Reader
-	}{{WriteJSONL, NewJSONLReader}, {WriteCSV, NewCSVReader}} {
-		var b bytes.Buffer
-		if err := enc.write(&b, jobs); err != nil {
-			t.Fatal(err)
+	want := dumpAll(jobs)
+	roundTrip(t, jobs, func(name string, back []*sim.Job) {
+		if got := dumpAll(back); got != want {
+			t.Errorf("%s round trip:\n got:\n%s\nwant:\n%s", name, got, want)
 		}
-		back, err := tracetest.Drain(enc.read(bytes.NewReader(b.Bytes()), "out", traces.Options{Strict: true}))
-		if err != nil {
-			t.Fatalf("%v\n%s", err, b.String())
-		}
-		if got, want := dumpAll(back), dumpAll(jobs); got != want {
-			t.Errorf("round trip:\n got:\n%s\nwant:\n%s\nfile:\n%s", got, want, b.String())
-		}
-	}
+	})
 }
 
 func TestWriteJSONLShape(t *testing.T) {

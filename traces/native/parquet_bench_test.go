@@ -3,7 +3,6 @@ package native
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"strconv"
 	"syscall"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // Parquet reading speed (the goal: ≥ 2 million rows/s for an HPC-shaped
@@ -58,16 +58,7 @@ func benchParquet(b *testing.B, jobs []*sim.Job) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		n := 0
-		for {
-			if _, err := r.Next(); err != nil {
-				if err != io.EOF {
-					b.Fatal(err)
-				}
-				return n
-			}
-			n++
-		}
+		return tracetest.Count(b, r)
 	})
 }
 
@@ -169,16 +160,7 @@ func BenchmarkParquetFile(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer r.Close()
-		n := 0
-		for {
-			if _, err := r.Next(); err != nil {
-				if err != io.EOF {
-					b.Fatal(err)
-				}
-				return n
-			}
-			n++
-		}
+		return tracetest.Count(b, r)
 	}
 	rows := count()
 	if fi, err := os.Stat(path); err == nil {

@@ -113,16 +113,12 @@ func (r *record) decodeLabels(s *jsonScanner, f field, k vkind, str func([]byte)
 	}
 	var labels []sim.Label
 	for first := true; ; first = false {
-		more, err := s.next(first)
+		key, more, err := s.member(first)
 		if err != nil {
 			return err
 		}
 		if !more {
 			break
-		}
-		key, err := s.key()
-		if err != nil {
-			return err
 		}
 		name := str(key)
 		if err := s.colon(); err != nil {
@@ -268,16 +264,12 @@ func (r *record) decodeList(s *jsonScanner, f field, k vkind, str func([]byte) s
 func decodeItem(s *jsonScanner, f field, i int, keys []string, set func(m int, k vkind) error) error {
 	var seen uint8
 	for first := true; ; first = false {
-		more, err := s.next(first)
+		key, more, err := s.member(first)
 		if err != nil {
 			return err
 		}
 		if !more {
 			break
-		}
-		key, err := s.key()
-		if err != nil {
-			return err
 		}
 		m := -1
 		for j, name := range keys {

@@ -2,7 +2,6 @@ package nodeevents
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -33,7 +32,7 @@ func Parse(data []byte, name string) ([]sim.NodeEvent, error) {
 		return nil, &traces.ParseError{File: name, Line: 1, Err: errors.New("empty file: want a header time_s,node,event[,deadline_s]")}
 	}
 	if err != nil {
-		return nil, csvError(name, err)
+		return nil, traces.CSVError(name, err)
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -63,7 +62,7 @@ func Parse(data []byte, name string) ([]sim.NodeEvent, error) {
 			return events, nil
 		}
 		if err != nil {
-			return nil, csvError(name, err)
+			return nil, traces.CSVError(name, err)
 		}
 		line, _ := r.FieldPos(0)
 		get := func(c string) string {
@@ -96,12 +95,4 @@ func Parse(data []byte, name string) ([]sim.NodeEvent, error) {
 		}
 		events = append(events, ev)
 	}
-}
-
-func csvError(name string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &traces.ParseError{File: name, Line: pe.Line, Err: pe.Err}
-	}
-	return &traces.ParseError{File: name, Err: err}
 }

@@ -30,7 +30,7 @@ func newTable(file string, r io.Reader, required []string) (*table, error) {
 		return nil, &traces.ParseError{File: file, Line: 1, Err: errors.New("empty file: no header")}
 	}
 	if err != nil {
-		return nil, csvError(file, err)
+		return nil, traces.CSVError(file, err)
 	}
 	t := &table{file: file, cr: cr, col: map[string]int{}, line: 1}
 	for i, h := range head {
@@ -56,7 +56,7 @@ func (t *table) next() error {
 		if errors.As(err, &pe) {
 			t.line = pe.Line
 		}
-		return csvError(t.file, err)
+		return traces.CSVError(t.file, err)
 	}
 	if err == io.EOF {
 		return io.EOF
@@ -64,14 +64,6 @@ func (t *table) next() error {
 	t.line, _ = t.cr.FieldPos(0)
 	t.row = row
 	return nil
-}
-
-func csvError(file string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &traces.ParseError{File: file, Line: pe.Line, Err: pe.Err}
-	}
-	return &traces.ParseError{File: file, Err: err}
 }
 
 // str returns column name of the current record ("" when the file lacks it

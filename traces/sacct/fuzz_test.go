@@ -2,12 +2,12 @@ package sacct
 
 import (
 	"errors"
-	"io"
 	"os"
 	"testing"
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // FuzzSacct: whatever the bytes, the reader never panics, yields jobs in
@@ -31,31 +31,13 @@ func FuzzSacct(f *testing.F) {
 			}
 			return
 		}
-		last := sim.Time(-1)
-		for i := 0; ; i++ {
-			j, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				var pe *traces.ParseError
-				if !errors.As(err, &pe) || pe.File != "fuzz" {
-					t.Fatalf("error without a location: %v", err)
-				}
-				break
-			}
-			if j.Submit < last || j.Submit < 0 || j.Runtime < 0 || j.Tasks < 1 || j.Walltime < sim.NoWalltime || !j.Recorded || j.RecordedStart < j.Submit {
-				t.Fatalf("bad job %+v", j)
-			}
+		tracetest.FuzzRead(t, r, len(data), func(j *sim.Job) bool {
 			for _, q := range j.Request {
 				if q.Amount < 0 {
 					t.Fatalf("negative request %+v", j)
 				}
 			}
-			last = j.Submit
-			if i > len(data) {
-				t.Fatal("more jobs than bytes")
-			}
-		}
+			return j.Submit >= 0 && j.Runtime >= 0 && j.Tasks >= 1 && j.Walltime >= sim.NoWalltime && j.Recorded && j.RecordedStart >= j.Submit
+		})
 	})
 }

@@ -52,7 +52,7 @@ type Reader struct {
 	records int
 	epoch   time.Time
 
-	f     io.ReadCloser
+	f     io.Closer
 	sc    *bufio.Scanner
 	line  int
 	skips traces.Skips
@@ -114,30 +114,13 @@ func (r *Reader) Records() int { return r.records }
 func (r *Reader) Skips() traces.Skips { return r.skips }
 
 // Close releases the file.
-func (r *Reader) Close() error {
-	if r.f == nil {
-		return nil
-	}
-	err := r.f.Close()
-	r.f = nil
-	return err
-}
+func (r *Reader) Close() error { return traces.CloseOnce(&r.f) }
 
-func (r *Reader) open() error {
-	f, err := r.openRaw()
-	if err != nil {
-		return err
-	}
-	src, err := traces.Decompressed(f, r.path)
-	if err != nil {
-		f.Close()
-		return err
-	}
-	r.f = f
-	r.sc = bufio.NewScanner(src)
-	r.sc.Buffer(make([]byte, 1<<16), 1<<20)
+// open starts a pass over the file.
+func (r *Reader) open() (err error) {
+	r.sc, r.f, err = traces.OpenLines(r.path, r.openRaw)
 	r.line = 0
-	return nil
+	return err
 }
 
 // nextLine returns the next line that is not blank, or false at the end.

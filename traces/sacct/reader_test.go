@@ -3,14 +3,15 @@ package sacct
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // cet is the site's zone of the fixtures (UTC+1, fixed: no tzdata needed).
@@ -23,17 +24,7 @@ func readAll(t *testing.T, path string, opt Options) (*Reader, []*sim.Job) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	var jobs []*sim.Job
-	for {
-		j, err := r.Next()
-		if err == io.EOF {
-			return r, jobs
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		jobs = append(jobs, j)
-	}
+	return r, slices.Collect(tracetest.Jobs(t, r))
 }
 
 // brief prints the fields a fixture checks, times in seconds.
@@ -246,14 +237,7 @@ func TestEpochConfineAndEligible(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for {
-		j, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for j := range tracetest.Jobs(t, r) {
 		got = append(got, brief(j))
 	}
 	want := []string{

@@ -24,7 +24,7 @@ func parseGres(v string) (gres, error) {
 	if v == "" || strings.EqualFold(v, "(null)") {
 		return g, nil
 	}
-	for _, item := range splitOutsideParens(v) {
+	for _, item := range splitOutside(v, '(', ')') {
 		if i := strings.IndexByte(item, '('); i >= 0 {
 			item = item[:i]
 		}
@@ -82,24 +82,4 @@ func gresCount(s string) (int64, bool) {
 		return 0, false
 	}
 	return v * mult, true
-}
-
-// splitOutsideParens cuts s at the commas outside parentheses.
-func splitOutsideParens(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
 }

@@ -24,7 +24,7 @@ func ExpandHostlist(expr string) ([]string, error) {
 		return nil, errors.New("empty hostlist")
 	}
 	var out []string
-	for _, host := range splitTopLevel(expr) {
+	for _, host := range splitOutside(expr, '[', ']') {
 		names, err := expandHost(host, MaxHosts-len(out))
 		if err != nil {
 			return nil, err
@@ -34,24 +34,26 @@ func ExpandHostlist(expr string) ([]string, error) {
 	return out, nil
 }
 
-// splitTopLevel cuts expr at the commas outside brackets.
-func splitTopLevel(expr string) []string {
+// splitOutside cuts s at the commas outside pairs of opening and closing:
+// the hosts of a host list (c[1-3],d[1,4]), the items of a Gres list
+// (gpu:a100:2(S:0-1),shard:4).
+func splitOutside(s string, opening, closing byte) []string {
 	var parts []string
 	depth, start := 0, 0
-	for i := 0; i < len(expr); i++ {
-		switch expr[i] {
-		case '[':
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case opening:
 			depth++
-		case ']':
+		case closing:
 			depth--
 		case ',':
 			if depth == 0 {
-				parts = append(parts, expr[start:i])
+				parts = append(parts, s[start:i])
 				start = i + 1
 			}
 		}
 	}
-	return append(parts, expr[start:])
+	return append(parts, s[start:])
 }
 
 // expandHost expands one host pattern of literal text and bracket groups

@@ -1,12 +1,12 @@
 package swf
 
 import (
-	"errors"
-	"io"
 	"os"
 	"testing"
 
+	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/tracetest"
 )
 
 // FuzzReader: whatever the bytes, the reader never panics, yields jobs in
@@ -27,30 +27,12 @@ func FuzzReader(f *testing.F) {
 			if err != nil {
 				return
 			}
-			last := int64(-1)
-			for i := 0; ; i++ {
-				j, err := r.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					// Strict stops at a bad record; both stop at a broken
-					// gzip stream. Either way the error says where.
-					var pe *traces.ParseError
-					if !errors.As(err, &pe) {
-						t.Fatalf("error without a location: %v", err)
-					}
-					break
-				}
-				if int64(j.Submit) < last || j.Runtime < 0 || j.Tasks < 1 || j.Walltime < 0 || j.RequestedProcs < 1 ||
-					(j.Recorded && j.RecordedStart < j.Submit) {
-					t.Fatalf("bad job %+v", j)
-				}
-				last = int64(j.Submit)
-				if i > len(data) {
-					t.Fatal("more jobs than bytes")
-				}
-			}
+			// Strict stops at a bad record; both stop at a broken gzip
+			// stream. Either way the error says where.
+			tracetest.FuzzRead(t, r, len(data), func(j *sim.Job) bool {
+				return j.Runtime >= 0 && j.Tasks >= 1 && j.Walltime >= 0 && j.RequestedProcs >= 1 &&
+					(!j.Recorded || j.RecordedStart >= j.Submit)
+			})
 		}
 	})
 }

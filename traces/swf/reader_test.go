@@ -1,11 +1,8 @@
 package swf
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,12 +120,8 @@ func TestGzip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(plain)
-	zw.Close()
 	path := filepath.Join(t.TempDir(), "s.swf.gz")
-	os.WriteFile(path, buf.Bytes(), 0o644)
+	tracetest.WriteGzip(t, path, plain)
 	a, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -159,14 +152,7 @@ func TestRealLogsStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		jobs, last := 0, sim.Time(-1)
-		for {
-			j, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		for j := range tracetest.Jobs(t, r) {
 			if j.Submit < last {
 				t.Fatalf("%s: job %s out of order", name, j.ID)
 			}

@@ -1,13 +1,9 @@
-// Package tracetest holds what the trace readers' tests share: draining a
-// reader, asserting a parse error, and golden files. Only tests import it.
 package tracetest
 
 import (
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
+	"iter"
 	"testing"
 
 	"github.com/schedsim/schedsim/sim"
@@ -32,6 +28,35 @@ func Drain(src sim.Source) ([]*sim.Job, error) {
 	}
 }
 
+// Jobs yields the jobs of src to its end, failing the test on an error.
+// Unlike All it holds none of them: for benchmarks and large traces.
+func Jobs(t testing.TB, src sim.Source) iter.Seq[*sim.Job] {
+	return func(yield func(*sim.Job) bool) {
+		for {
+			j, err := src.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatalf("Next: %v", err)
+			}
+			if !yield(j) {
+				return
+			}
+		}
+	}
+}
+
+// Count reads src to its end and returns how many jobs it yielded,
+// failing the test on an error: what a benchmark of a reader checks.
+func Count(t testing.TB, src sim.Source) int {
+	n := 0
+	for range Jobs(t, src) {
+		n++
+	}
+	return n
+}
+
 // All drains src, failing the test on an error.
 func All(t testing.TB, src sim.Source) []*sim.Job {
 	t.Helper()
@@ -50,39 +75,4 @@ func ParseErr(t testing.TB, err error) *traces.ParseError {
 		t.Fatalf("error %v (%T) is not a *traces.ParseError", err, err)
 	}
 	return pe
-}
-
-// Golden compares got with the file at path, or writes it there when
-// update is set (the packages' -update flag).
-func Golden(t testing.TB, path, got string, update bool) {
-	t.Helper()
-	if update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(want) == got {
-		return
-	}
-	wl, gl := strings.Split(string(want), "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			t.Fatalf("%s differs at line %d:\nwant %q\ngot  %q\n(run with -update if the change is intended)", path, i+1, w, g)
-		}
-	}
 }
