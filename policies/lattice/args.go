@@ -11,6 +11,10 @@ import (
 // Args are the lattice queue order's arguments as a run spec gives them:
 // the weight profile (--profile) and the lattice: block.
 type Args struct {
+	// Profile is the weight profile: a built-in name, a profile YAML
+	// file, or a profile of ProfilesFile (--profile; "": the default).
+	// Specs also give it as a top-level profile: key.
+	Profile        string  `yaml:"profile,omitempty"`
 	ReferenceWaitS float64 `yaml:"reference_wait_s"` // f₂'s reference; default 3600
 	HalfLifeS      float64 `yaml:"half_life_s"`      // usage decay; 0: none
 	Tenants        string  `yaml:"tenants"`          // user (default), group, queue
@@ -54,16 +58,22 @@ type VClusterArgs struct {
 // IsZero says whether the block sets nothing; run.yaml then leaves it out
 // (yaml omitempty asks the value, hence the value receiver).
 func (l Args) IsZero() bool {
-	return l.ReferenceWaitS == 0 && l.HalfLifeS == 0 && l.Tenants == "" && l.TenantBuckets == 0 && l.Usage == "" &&
+	return l.Profile == "" && l.ReferenceWaitS == 0 && l.HalfLifeS == 0 && l.Tenants == "" && l.TenantBuckets == 0 && l.Usage == "" &&
 		len(l.Shares) == 0 && l.TopologyAttribute == "" && l.ConformanceAttribute == "" && l.PowerBudgetKW == 0 &&
 		l.EnergyPrices == "" && l.CycleS == 0 && len(l.QueueProfiles) == 0 && l.ProfilesFile == "" && !l.Preemption && l.VClusters == (VClusterArgs{}) &&
 		len(l.Services) == 0
 }
 
+// WeightProfile is the profile the order ranks by (registry.Profiled).
+func (l *Args) WeightProfile() *string { return &l.Profile }
+
 // Paths are the block's file paths, for a loader that resolves them
 // against the spec file's directory.
 func (l *Args) Paths() []*string {
 	ps := []*string{&l.EnergyPrices, &l.ProfilesFile}
+	if IsProfileFile(l.Profile) {
+		ps = append(ps, &l.Profile)
+	}
 	for i := range l.Services {
 		ps = append(ps, &l.Services[i].Metric)
 	}

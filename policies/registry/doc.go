@@ -6,8 +6,9 @@
 // validates against it, the commands build from it, and `schedsim
 // policies` and every --help print it.
 //
-// A queue order's arguments are its own type (Order.NewArgs), decoded
-// strictly from the run spec's block named after the order; what an
+// A queue order's or a backfill's arguments are its own type (NewArgs),
+// decoded strictly from the run spec's block named after it (Blocks),
+// some keys also at the spec's top level (Flat); what an
 // order adds to a run beyond its scheduler — its flags, its tenants, its
 // own tables — are hooks of its entry, so no caller names an order.
 // Adding a queue order is its package (with its arguments type and their

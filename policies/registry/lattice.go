@@ -2,6 +2,9 @@ package registry
 
 import (
 	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
@@ -16,14 +19,16 @@ var latticeOrder = Order{
 	Name: "lattice", Doc: "Lattice's multi-factor score Σ wᵢ·fᵢ (--profile; lattice: block in --config), topology-aware, power-capped, with backfill",
 	NewArgs:  func() Args { return &lattice.Args{} },
 	Validate: validateLattice, Build: buildLattice, ChoosesNodes: true, Profiles: true,
+	Flat: []string{"profile"}, Flags: latticeFlags,
 	Tenants: func(args Args, tenants string) (string, int, map[string]float64) {
 		return args.(*lattice.Args).MetricsTenants(tenants)
 	},
 	Tables: latticeTables,
 }
 
-func validateLattice(args Args, profile string, backfill policies.Backfill) []error {
-	errs := args.(*lattice.Args).Validate(profile)
+func validateLattice(args Args, backfill policies.Backfill) []error {
+	a := args.(*lattice.Args)
+	errs := a.Validate(a.Profile)
 	if backfill == policies.Conservative {
 		errs = append(errs, fmt.Errorf("backfill conservative: the lattice queue holds one reservation (easy) or none"))
 	}
@@ -31,8 +36,14 @@ func validateLattice(args Args, profile string, backfill policies.Backfill) []er
 }
 
 func buildLattice(env Env) (sim.Scheduler, policies.Order, error) {
-	s, err := env.Args.(*lattice.Args).Build(env.Cluster, env.Profile, env.Backfill == policies.NoBackfill)
+	a := env.Args.(*lattice.Args)
+	s, err := a.Build(env.Cluster, a.Profile, env.Backfill == policies.NoBackfill)
 	return s, nil, err
+}
+
+// latticeFlags binds --profile, the block's profile.
+func latticeFlags(fs *pflag.FlagSet, args func() Args) {
+	fs.Var(stringArg(func() *string { return &args().(*lattice.Args).Profile }), "profile", "weight profile of --queue lattice: "+strings.Join(lattice.BuiltinNames(), ", ")+", or a profile YAML file")
 }
 
 // latticeTables writes the lattice scheduler's own tables: the vCluster

@@ -16,7 +16,7 @@ var multifactorOrder = Order{
 	Validate: validateMultifactor, Build: buildMultifactor, Flags: multifactorFlags,
 }
 
-func validateMultifactor(args Args, _ string, _ policies.Backfill) []error {
+func validateMultifactor(args Args, _ policies.Backfill) []error {
 	if _, _, err := args.(*multifactor.Config).Resolve(""); err != nil {
 		return []error{err}
 	}

@@ -23,8 +23,6 @@ type Env struct {
 	// Args are the order's typed arguments (its NewArgs, decoded from
 	// the spec block named after it; nil when it takes none).
 	Args Args
-	// Profile is --profile, for the orders that read a weight profile.
-	Profile string
 	// Batch are the batch scheduler's options (conservative's
 	// reservation rule and planning delay).
 	Batch policies.Options
@@ -39,6 +37,13 @@ type Args interface {
 	IsZero() bool
 }
 
+// Profiled are the arguments of an order that ranks by a weight profile
+// (Order.Profiles): WeightProfile is where its --profile is kept.
+type Profiled interface {
+	Args
+	WeightProfile() *string
+}
+
 // Order is a registered queue order.
 type Order struct {
 	Name string
@@ -46,10 +51,9 @@ type Order struct {
 	// NewArgs returns the zero value of the order's arguments; nil for an
 	// order that takes none.
 	NewArgs func() Args
-	// Validate checks the arguments (and the profile) of a run that
-	// chose this order; each error names its key inside the block, or
-	// starts "profile: " for --profile.
-	Validate func(args Args, profile string, backfill policies.Backfill) []error
+	// Validate checks the arguments of a run that chose this order;
+	// each error starts with its key inside the block.
+	Validate func(args Args, backfill policies.Backfill) []error
 	// Build returns the run's scheduler and the engine's queue order
 	// (nil for an order that ranks the queue itself, so the engine keeps
 	// arrival order).
@@ -58,8 +62,12 @@ type Order struct {
 	// do not apply.
 	ChoosesNodes bool
 	// Profiles: the order ranks by a weight profile (--profile, a
-	// sweep's profiles axis and its w_<factor> parameters).
+	// sweep's profiles axis and its w_<factor> parameters); its
+	// arguments are Profiled.
 	Profiles bool
+	// Flat are the keys of the arguments a spec also gives at its top
+	// level, and run.yaml writes there (lattice's profile).
+	Flat []string
 	// Flags binds the order's own flags on the replay's flag set; args
 	// returns the run's arguments to set (nil: none).
 	Flags func(fs *pflag.FlagSet, args func() Args)
@@ -106,6 +114,9 @@ func RegisterQueue(o Order) error {
 	}
 	if _, err := LookupOrder(o.Name); err == nil {
 		return fmt.Errorf("queue order %q is already registered", o.Name)
+	}
+	if _, taken := LookupBlock(o.Name); taken {
+		return fmt.Errorf("queue order %q: the name of a backfill's arguments", o.Name)
 	}
 	orders = append(orders, o)
 	return nil

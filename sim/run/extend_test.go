@@ -68,7 +68,7 @@ func (a *lifoArgs) IsZero() bool { return *a == lifoArgs{} }
 var lifoOrder = registry.Order{
 	Name: "test-lifo", Doc: "a test's: last in, first out (lifo: true)",
 	NewArgs: func() registry.Args { return &lifoArgs{} },
-	Validate: func(args registry.Args, _ string, _ policies.Backfill) []error {
+	Validate: func(args registry.Args, _ policies.Backfill) []error {
 		if a := args.(*lifoArgs); a.MaxQueue < 0 {
 			return []error{fmt.Errorf("max_queue: want ≥ 0, got %d", a.MaxQueue)}
 		}

@@ -71,7 +71,7 @@ func (c *Spec) validateScheduler() []error {
 	if st := c.Placement.String(); st != "first-fit" || len(c.Placement.Spec.Scorers) > 0 || c.Script.Path != "" || c.CandidateLimit != "" || c.Explain {
 		errs = append(errs, c.problem("scheduler", "the external scheduler places jobs itself: drop --placement, --script, --candidate-limit and --explain"))
 	}
-	if c.Reservations != "" || c.PlanningDelayS != 0 || c.Compat != "" {
+	if c.backfillArgsGiven() {
 		errs = append(errs, c.problem("scheduler", "the external scheduler backfills itself: drop --reservations, --planning-delay and --compat"))
 	}
 	return errs

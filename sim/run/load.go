@@ -26,6 +26,20 @@ type source struct {
 	lines map[string]int // top-level key → line
 }
 
+// flatLines records the lines of a policy block's flat keys given inside
+// it (lattice: {profile: …}) as block.key, for the problems named by the
+// flat key.
+func (s source) flatLines(block string, v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		if k := v.Content[i]; flatKey(k.Value) == block {
+			s.lines[block+"."+k.Value] = k.Line
+		}
+	}
+}
+
 // where names a setting for an error message: file:line: key when the
 // spec file set it, else the flag.
 func (c *Spec) where(key string) string {
@@ -161,6 +175,7 @@ func (c *Spec) decodeNode(file string, root *yaml.Node) error {
 	settings := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: root.Line}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		c.source.lines[root.Content[i].Value] = root.Content[i].Line
+		c.source.flatLines(root.Content[i].Value, root.Content[i+1])
 		if root.Content[i].Value != provenanceKey {
 			settings.Content = append(settings.Content, root.Content[i], root.Content[i+1])
 		}

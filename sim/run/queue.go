@@ -1,11 +1,12 @@
 package run
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
-	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/policies/registry"
 	"github.com/schedsim/schedsim/sim"
@@ -19,24 +20,19 @@ func (c *Spec) validateQueue() []error {
 	if err != nil {
 		return []error{c.problem("queue", "%v", err)}
 	}
-	for _, key := range c.Args.set() {
-		if key != order.Name {
-			errs = append(errs, c.problem(key, "this block is the arguments of --queue %s", key))
+	for _, o := range registry.Orders() {
+		if o.Name != order.Name && c.Args.given(o.Name) {
+			errs = append(errs, c.otherOrderArgs(o, order)...)
 		}
-	}
-	if c.Profile != "" && !order.Profiles {
-		errs = append(errs, c.problem("profile", "weight profiles need --queue %s", strings.Join(profileOrders(), " or ")))
 	}
 	if order.Validate != nil {
 		backfill, _ := policies.ParseBackfill(c.Backfill)
-		for _, e := range order.Validate(c.Args.Of(order), c.Profile, backfill) {
-			key, msg := order.Name, e.Error()
-			if rest, ok := strings.CutPrefix(msg, "profile: "); ok {
-				key, msg = "profile", rest // --profile, not a key of the block
-			} else if order.NewArgs == nil {
-				key = "queue"
+		for _, e := range order.Validate(c.Args.Of(order), backfill) {
+			if order.NewArgs == nil {
+				errs = append(errs, c.problem("queue", "%s", e.Error()))
+			} else {
+				errs = append(errs, c.argProblem(order.Name, order.Flat, e))
 			}
-			errs = append(errs, c.problem(key, "%s", msg))
 		}
 	}
 	if order.ChoosesNodes {
@@ -45,6 +41,43 @@ func (c *Spec) validateQueue() []error {
 		}
 	}
 	return errs
+}
+
+// otherOrderArgs are the problems of arguments given to order o in a run
+// of another order, run: a weight profile needs an order that reads one,
+// and the rest of the block belongs to --queue o.
+func (c *Spec) otherOrderArgs(o, run registry.Order) []error {
+	var errs []error
+	rest := c.Args.Get(o.Name)
+	if p, ok := rest.(registry.Profiled); ok && *p.WeightProfile() != "" {
+		if !run.Profiles {
+			errs = append(errs, c.problem("profile", "weight profiles need --queue %s", strings.Join(profileOrders(), " or ")))
+		}
+		cp := o.NewArgs()
+		reflect.ValueOf(cp).Elem().Set(reflect.ValueOf(p).Elem())
+		*cp.(registry.Profiled).WeightProfile() = ""
+		rest = cp
+	}
+	if !rest.IsZero() {
+		errs = append(errs, c.problem(o.Name, "this block is the arguments of --queue %s", o.Name))
+	}
+	return errs
+}
+
+// argProblem is e, a problem of the arguments of policy block, which
+// starts with its key. A flat key is named where it was given: at the top
+// level, in the block (block.key), else by its flag.
+func (c *Spec) argProblem(block string, flat []string, e error) error {
+	msg := e.Error()
+	if key, rest, ok := strings.Cut(msg, ": "); ok && slices.Contains(flat, key) {
+		if _, atTop := c.source.lines[key]; !atTop {
+			if _, inBlock := c.source.lines[block+"."+key]; inBlock {
+				key = block + "." + key
+			}
+		}
+		return c.problem(key, "%s", rest)
+	}
+	return c.problem(block, "%s", msg)
 }
 
 // newScheduler builds the run's scheduler from the registry.
@@ -57,7 +90,7 @@ func newScheduler(cfg *Spec, backfill policies.Backfill, c *sim.Cluster, pipe *p
 	if err != nil {
 		return nil, nil, err
 	}
-	return order.Build(registry.Env{Cluster: c, Backfill: backfill, Pipeline: pipe, Args: cfg.Args.Of(order), Profile: cfg.Profile, Batch: opts})
+	return order.Build(registry.Env{Cluster: c, Backfill: backfill, Pipeline: pipe, Args: cfg.Args.Of(order), Batch: opts})
 }
 
 // profileOrders are the queue orders that read a weight profile.
@@ -82,9 +115,6 @@ func (c *Spec) metricsTenants() (key string, buckets int, shares map[string]floa
 	return order.Tenants(c.Args.Of(order), c.Tenants)
 }
 
-// isProfileFile says whether --profile names a YAML file.
-func isProfileFile(p string) bool { return lattice.IsProfileFile(p) }
-
 // writeOrderTables writes the queue order's own tables (registry.Order's
 // Tables: Lattice's vCluster ownership and services).
 func writeOrderTables(cfg *Spec, rec *metrics.Recorder, sched sim.Scheduler, c *sim.Cluster, end sim.Time) error {
@@ -95,41 +125,39 @@ func writeOrderTables(cfg *Spec, rec *metrics.Recorder, sched sim.Scheduler, c *
 	return order.Tables(rec, sched, c, end)
 }
 
-// batchOptions are the batch scheduler's options: --reservations and
-// --planning-delay, or --compat batsim's (repick and 5 s under
-// conservative backfilling; the flags given beside it win).
+// batchOptions are the batch scheduler's options: those of the run's
+// backfill's arguments (conservative's --reservations, --planning-delay,
+// --compat). Arguments given to another backfill are checked against the
+// run's (conservative's compat is allowed beside easy, a repick is not).
 func (c *Spec) batchOptions() (policies.Options, error) {
-	var o policies.Options
-	backfill, _ := policies.ParseBackfill(c.Backfill)
-	switch c.Compat {
-	case "":
-	case "batsim":
-		if backfill == policies.Conservative {
-			o = policies.Options{Reservations: policies.Repick, PlanningDelay: sim.SecondsToTime(5)}
+	var opts policies.Options
+	run, _ := policies.ParseBackfill(c.Backfill)
+	for _, b := range registry.Backfills() {
+		name := string(b.Kind)
+		if b.Options == nil || (b.Kind != run && !c.Args.given(name)) {
+			continue
 		}
-	default:
-		return o, c.problem("compat", "unknown simulator %q (known: batsim)", c.Compat)
-	}
-	if c.Reservations != "" {
-		r, err := policies.ParseReservations(c.Reservations)
+		args := c.Args.Get(name)
+		if args == nil {
+			args = b.NewArgs()
+		}
+		o, err := b.Options(args, run)
 		if err != nil {
-			return o, c.problem("reservations", "%v", err)
+			return opts, c.argProblem(name, b.Flat, err)
 		}
-		o.Reservations = r
-	}
-	if c.PlanningDelayS != 0 {
-		d, err := sim.CheckSeconds(c.PlanningDelayS)
-		if err != nil {
-			return o, c.problem("planning_delay_s", "%v", err)
+		if b.Kind == run {
+			opts = o
 		}
-		o.PlanningDelay = d
 	}
-	if err := o.Validate(backfill); err != nil {
-		key := "reservations"
-		if c.Reservations == "" {
-			key = "planning_delay_s"
+	return opts, nil
+}
+
+// backfillArgsGiven says whether any backfill's arguments set something.
+func (c *Spec) backfillArgsGiven() bool {
+	for _, b := range registry.Backfills() {
+		if c.Args.given(string(b.Kind)) {
+			return true
 		}
-		return o, c.problem(key, "%v", err)
 	}
-	return o, nil
+	return false
 }

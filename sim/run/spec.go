@@ -12,7 +12,6 @@ import (
 
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies"
-	"github.com/schedsim/schedsim/policies/lattice"
 	"github.com/schedsim/schedsim/policies/placement"
 	"github.com/schedsim/schedsim/policies/registry"
 	"github.com/schedsim/schedsim/sim"
@@ -74,19 +73,13 @@ type ClusterSpec struct {
 // QueueSpec is the queue order and backfilling.
 type QueueSpec struct {
 	Queue    string `yaml:"queue"`
-	Profile  string `yaml:"profile"`
 	Backfill string `yaml:"backfill"`
-	// Reservations and PlanningDelayS shape conservative backfilling:
-	// keep a reservation's nodes unless the job can start earlier, or
-	// re-pick every queued job's first fit at every job end (batsched's
-	// rule); seconds added to walltimes for planning only (Batsim's RJMS
-	// delay). Compat batsim sets both as a default Batsim run does.
-	Reservations   string  `yaml:"reservations,omitempty"`
-	PlanningDelayS float64 `yaml:"planning_delay_s,omitempty"`
-	Compat         string  `yaml:"compat,omitempty"`
-	// Args are the queue orders' argument blocks (lattice:,
-	// multifactor:), each under its order's name.
-	Args OrderArgs `yaml:",inline"`
+	// Args are the argument blocks of the queue orders and backfills
+	// that take some (lattice:, multifactor:, conservative:), each under
+	// its policy's name; lattice's profile and conservative's
+	// reservations, planning_delay_s and compat may also sit at the top
+	// level.
+	Args PolicyArgs `yaml:",inline"`
 }
 
 // PlacementSpec is how a started job's tasks find nodes.
@@ -171,17 +164,19 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 			o.Flags(fs, func() registry.Args { return c.Args.Edit(name) })
 		}
 	}
+	for _, b := range registry.Backfills() {
+		if b.Flags != nil {
+			name := string(b.Kind)
+			b.Flags(fs, func() registry.Args { return c.Args.Edit(name) })
+		}
+	}
 	fs.StringVar(&c.Cluster, "cluster", c.Cluster, "cluster YAML file (nodes, resources, attributes, power)")
 	fs.StringVar(&c.Platform, "platform", c.Platform, "Batsim/SimGrid platform XML instead of --cluster")
 	fs.IntVar(&c.MaxHosts, "max-hosts", c.MaxHosts, "keep only the first N compute hosts of --platform (0: all)")
 	fs.StringVar(&c.SWFModel, "swf-model", c.SWFModel, "cluster model for SWF traces: pool (one node of MaxProcs processors) or nodes (MaxNodes whole nodes)")
 	fs.IntVar(&c.ProcsPerNode, "swf-procs-per-node", c.ProcsPerNode, "processors per node in the nodes model (default ⌈MaxProcs/MaxNodes⌉)")
 	fs.StringVar(&c.Queue, "queue", c.Queue, "queue order: "+strings.Join(registry.OrderNames(), ", "))
-	fs.StringVar(&c.Profile, "profile", c.Profile, "weight profile of --queue lattice: "+strings.Join(lattice.BuiltinNames(), ", ")+", or a profile YAML file")
 	fs.StringVar(&c.Backfill, "backfill", c.Backfill, "backfilling: none, easy, conservative")
-	fs.StringVar(&c.Reservations, "reservations", c.Reservations, "conservative backfilling's reservations: keep (a job keeps its nodes unless it can start earlier; default) or repick (batsched: every queued job takes its first fit again at every job end)")
-	fs.Float64Var(&c.PlanningDelayS, "planning-delay", c.PlanningDelayS, "seconds added to every walltime for planning only (Batsim's RJMS delay); jobs are still killed at their walltime")
-	fs.StringVar(&c.Compat, "compat", c.Compat, "batsim: conservative backfilling as a default Batsim run plans it (--reservations repick, --planning-delay 5)")
 	fs.Var(&c.Placement, "placement", "placement strategy, listed by 'schedsim policies'; arguments in --config")
 	fs.StringVar(&c.CandidateLimit, "candidate-limit", c.CandidateLimit, "stop after this many feasible nodes: auto (max(2, ⌈log₂ n⌉)), none, or a count")
 	fs.BoolVar(&c.Explain, "explain", c.Explain, "write the decisions table (decisions.<format>): each placed task's node and every scorer's score")
@@ -227,11 +222,7 @@ func ResolvePaths(dir string, into *Spec) {
 // paths are the spec's file paths, each once.
 func (c *Spec) paths() []*string {
 	ps := []*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Out, &c.Price, &c.Carbon}
-	ps = append(ps, c.Args.paths()...)
-	if isProfileFile(c.Profile) {
-		ps = append(ps, &c.Profile)
-	}
-	return ps
+	return append(ps, c.Args.paths()...)
 }
 
 // foldNames lower-cases the policy names, which are all lower case in

@@ -105,7 +105,8 @@ func runConfig(spec *experiment.Spec, base run.Spec, r experiment.Run, dir strin
 	if r.Cluster.SWFModel != "" {
 		c.SWFModel = r.Cluster.SWFModel
 	}
-	c.Queue, c.Backfill, c.Profile = r.Queue, r.Backfill, r.Profile
+	c.Queue, c.Backfill = r.Queue, r.Backfill
+	c.SetProfile(r.Profile)
 	c.Placement.Set(r.Placement)
 	c.Seed = r.Seed
 	c.Out = experiment.RunDir(dir, r.Key)
@@ -130,7 +131,7 @@ func runConfig(spec *experiment.Spec, base run.Spec, r experiment.Run, dir strin
 			return sr, fmt.Errorf("weights %v: %w", w, err)
 		}
 		sr.Profile = prof
-		c.Profile = filepath.Join(dir, "profiles", r.Key+".yaml")
+		c.SetProfile(filepath.Join(dir, "profiles", r.Key+".yaml"))
 	}
 	return sr, nil
 }
@@ -166,12 +167,12 @@ func weightProfile(c *run.Spec, weights map[string]float64) ([]byte, error) {
 	if args == nil {
 		args = &lattice.Args{}
 	}
-	ps, err := args.Profiles(c.Profile)
+	ps, err := args.Profiles(c.Profile())
 	if err != nil {
 		return nil, fmt.Errorf("--profile: %w", err)
 	}
 	if len(ps.ByQueue) > 0 {
-		return nil, fmt.Errorf("--profile %s: weights (w_<factor>) override one profile; this one maps queues to other profiles", c.Profile)
+		return nil, fmt.Errorf("--profile %s: weights (w_<factor>) override one profile; this one maps queues to other profiles", c.Profile())
 	}
 	names := lattice.FactorNames()
 	w := map[string]float64{}

@@ -261,7 +261,7 @@ func (s *Sweeper) runOne(r *Run) (err error) {
 	default:
 	}
 	if r.Profile != nil {
-		if err := WriteProfile(r.Spec.Profile, r.Profile); err != nil {
+		if err := WriteProfile(r.Spec.Profile(), r.Profile); err != nil {
 			return err
 		}
 	}

@@ -119,7 +119,8 @@ func profileID(p lattice.Profile) string {
 // varied across the queue; dir is removed after.
 func (e *evaluator) replay(i int, profile, dir string) (map[string]float64, lattice.FactorVariation, error) {
 	cfg := e.runs[i].Spec
-	cfg.Profile, cfg.Out, cfg.Format, cfg.Quiet, cfg.Explain = profile, dir, metrics.FormatCSV, true, false
+	cfg.Out, cfg.Format, cfg.Quiet, cfg.Explain = dir, metrics.FormatCSV, true, false
+	cfg.SetProfile(profile)
 	var sched *lattice.Scheduler
 	run.ArgsOf[lattice.Args](&cfg, "lattice").Probe = func(s *lattice.Scheduler) { sched = s }
 	defer os.RemoveAll(dir)

@@ -76,7 +76,7 @@ func writeBestSpecs(dir string, res *Result, runs []sweep.Run) error {
 		if err := relativeTo(dir, &cfg); err != nil {
 			return err
 		}
-		cfg.Profile = profile // a built-in name, or the file beside best.yaml
+		cfg.SetProfile(profile) // a built-in name, or the file beside best.yaml
 		var doc yaml.Node
 		if err := doc.Encode(&cfg); err != nil {
 			return err
@@ -136,10 +136,8 @@ func relativeTo(dir string, c *run.Spec) error {
 	if err != nil {
 		return err
 	}
+	// The lattice block's paths include its profile when that names a file.
 	paths := append([]*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Price, &c.Carbon}, run.ArgsOf[lattice.Args](c, "lattice").Paths()...)
-	if lattice.IsProfileFile(c.Profile) {
-		paths = append(paths, &c.Profile)
-	}
 	for _, p := range paths {
 		if *p == "" {
 			continue
