@@ -1,7 +1,6 @@
 package run
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,13 +14,11 @@ import (
 	"github.com/schedsim/schedsim/sim"
 )
 
-// loadSpec writes text to a spec file and loads it.
+// loadSpec writes text to a spec file, loads and validates it.
 func loadSpec(t *testing.T, text string) (Spec, error) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "spec.yaml")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	write(t, path, text)
 	c, err := Load(path)
 	if err == nil {
 		err = c.Validate()
