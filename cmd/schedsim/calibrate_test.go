@@ -1,13 +1,13 @@
 package main
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/internal/runcmp"
 	"github.com/schedsim/schedsim/sim/calibrate"
 )
 
@@ -35,7 +35,7 @@ func TestCalibrateHoldoutBestReproduces(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
-	rows := readCalibCSV(t, filepath.Join(out, "calibration.csv"))
+	rows := runcmp.ReadCSV(t, filepath.Join(out, "calibration.csv"))
 	if len(rows) != 5 {
 		t.Fatalf("calibration.csv: %d rows, want a header and 4 candidates", len(rows))
 	}
@@ -48,7 +48,7 @@ func TestCalibrateHoldoutBestReproduces(t *testing.T) {
 	if _, err := execute(t, "replay", "--config", filepath.Join(out, "best.yaml"), "--out", rep, "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	summary := readCalibCSV(t, filepath.Join(rep, "summary.csv"))
+	summary := runcmp.ReadCSV(t, filepath.Join(rep, "summary.csv"))
 	for _, col := range calibrate.Columns {
 		got := summary[1][slices.Index(summary[0], col)]
 		want := best[slices.Index(head, "holdout_"+col)]
@@ -68,7 +68,7 @@ func TestCalibrateHoldoutBestReproduces(t *testing.T) {
 	if err != nil || !after.ModTime().Equal(before.ModTime()) {
 		t.Errorf("resume replayed a finished run again (%v)", err)
 	}
-	if again := readCalibCSV(t, filepath.Join(out, "calibration.csv")); !slices.EqualFunc(again, rows, slices.Equal) {
+	if again := runcmp.ReadCSV(t, filepath.Join(out, "calibration.csv")); !slices.EqualFunc(again, rows, slices.Equal) {
 		t.Errorf("resumed calibration.csv differs")
 	}
 	// An edited space: the candidates whose spec changed are replayed,
@@ -84,24 +84,10 @@ func TestCalibrateHoldoutBestReproduces(t *testing.T) {
 	if _, err := execute(t, "calibrate", trace, "--space", space, "--out", fresh, "--holdout", "0.4", "--workers", "2", "--blocks", "0"); err != nil {
 		t.Fatal(err)
 	}
-	edited, want := readCalibCSV(t, filepath.Join(out, "calibration.csv")), readCalibCSV(t, filepath.Join(fresh, "calibration.csv"))
+	edited, want := runcmp.ReadCSV(t, filepath.Join(out, "calibration.csv")), runcmp.ReadCSV(t, filepath.Join(fresh, "calibration.csv"))
 	if !slices.EqualFunc(edited, want, slices.Equal) {
 		t.Errorf("resumed after an edit:\n%v\nfrom scratch:\n%v", edited, want)
 	}
-}
-
-func readCalibCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }
 
 // A bad rule of the availability axis is refused with the space file's

@@ -1,42 +1,20 @@
 package main
 
 import (
-	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/schedsim/schedsim/internal/runcmp"
 	"github.com/schedsim/schedsim/metrics"
 )
 
 // jobsCSV reads a run's jobs.csv as one map per row.
 func jobsCSV(t *testing.T, dir string) []map[string]string {
 	t.Helper()
-	return readCSVRows(t, filepath.Join(dir, "jobs.csv"))
-}
-
-func readCSVRows(t *testing.T, path string) []map[string]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]string
-	for _, r := range rows[1:] {
-		m := map[string]string{}
-		for i, h := range rows[0] {
-			m[h] = r[i]
-		}
-		out = append(out, m)
-	}
-	return out
+	return runcmp.ReadRecords(t, filepath.Join(dir, "jobs.csv"))
 }
 
 func num(t *testing.T, s string) float64 {
@@ -87,7 +65,7 @@ func TestMediumLateEnergy(t *testing.T) {
 		t.Errorf("energy_j %g, by hand %g (makespan %g s, %g busy host-seconds)", got, want, makespan, busy)
 	}
 	var nodesJ float64
-	for _, n := range readCSVRows(t, filepath.Join(out, "nodes.csv")) {
+	for _, n := range runcmp.ReadRecords(t, filepath.Join(out, "nodes.csv")) {
 		nodesJ += num(t, n["energy_j"])
 	}
 	if !closeTo(nodesJ, want) {
@@ -133,7 +111,7 @@ func TestMediumLatePowerDown(t *testing.T) {
 	// Per node: 95 W on, 9.75 W asleep, the switches' draws, and the
 	// dynamic part; the nodes add up to the summary.
 	var nodesJ float64
-	for _, n := range readCSVRows(t, filepath.Join(runs["600"], "nodes.csv")) {
+	for _, n := range runcmp.ReadRecords(t, filepath.Join(runs["600"], "nodes.csv")) {
 		nodesJ += num(t, n["energy_j"])
 	}
 	if got := num(t, down["energy_j"]); !closeTo(got, nodesJ) {

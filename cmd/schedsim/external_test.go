@@ -1,12 +1,13 @@
 package main
 
 import (
-	"encoding/csv"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedsim/schedsim/internal/runcmp"
 )
 
 // TestSweepExternalScheduler: a sweep of two runs, each starting its own
@@ -40,15 +41,7 @@ replay:
 	if stdout, err := execute(t, "sweep", spec, "--out", out, "--workers", "2"); err != nil {
 		t.Fatalf("sweep: %v\n%s", err, stdout)
 	}
-	f, err := os.Open(filepath.Join(out, "summary.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := runcmp.ReadCSV(t, filepath.Join(out, "summary.csv"))
 	if len(rows) != 3 {
 		t.Fatalf("%d lines, want a header and 2 runs", len(rows))
 	}

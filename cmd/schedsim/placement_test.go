@@ -1,33 +1,20 @@
 package main
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/internal/runcmp"
 	"github.com/schedsim/schedsim/sim/run"
 )
 
 // readJobsCSV returns the jobs table as job id → column → value.
 func readJobsCSV(t *testing.T, path string) map[string]map[string]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]map[string]string{}
-	for _, r := range rows[1:] {
-		m := map[string]string{}
-		for i, col := range rows[0] {
-			m[col] = r[i]
-		}
+	for _, m := range runcmp.ReadRecords(t, path) {
 		out[m["job_id"]] = m
 	}
 	return out

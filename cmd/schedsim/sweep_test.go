@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,15 +109,7 @@ func TestSweepSummary(t *testing.T) {
 	if n := strings.Count(out, "\n  easy__") + strings.Count(out, "\n  none__"); n != 8 {
 		t.Errorf("%d group rows, want 8:\n%s", n, out)
 	}
-	f, err := os.Open(filepath.Join(dir, "summary.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := runcmp.ReadCSV(t, filepath.Join(dir, "summary.csv"))
 	if len(rows) != 17 {
 		t.Fatalf("%d lines, want a header and 16 rows", len(rows))
 	}

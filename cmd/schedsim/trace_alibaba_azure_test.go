@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/internal/runcmp"
 	"github.com/schedsim/schedsim/sim/run"
 )
 
@@ -116,22 +116,9 @@ func TestCloudTraceInputErrors(t *testing.T) {
 // nodeRows reads a nodes.csv table, one map a node.
 func nodeRows(t *testing.T, path string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var out []map[string]string
-	for _, r := range rows[1:] {
-		m := map[string]string{}
-		for i, col := range rows[0] {
-			m[col] = r[i]
-		}
-		out = append(out, m)
+	out := runcmp.ReadRecords(t, path)
+	if len(out) == 0 {
+		t.Fatalf("%s: no rows", path)
 	}
 	return out
 }

@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/internal/runcmp"
 	"github.com/schedsim/schedsim/sim/run"
 )
 
@@ -38,11 +38,11 @@ func TestGoogleReplay(t *testing.T) {
 				if _, err := execute(t, args...); err != nil {
 					t.Fatal(err)
 				}
-				jobs := readCSV(t, filepath.Join(out, "jobs.csv"))
+				jobs := runcmp.ReadCSV(t, filepath.Join(out, "jobs.csv"))
 				if len(jobs)-1 != c.jobs {
 					t.Errorf("%d jobs, want %d", len(jobs)-1, c.jobs)
 				}
-				nodes := readCSV(t, filepath.Join(out, "nodes.csv"))
+				nodes := runcmp.ReadCSV(t, filepath.Join(out, "nodes.csv"))
 				if len(nodes)-1 != c.nodes {
 					t.Errorf("%d nodes, want %d", len(nodes)-1, c.nodes)
 				}
@@ -127,18 +127,4 @@ func TestGoogleStrictError(t *testing.T) {
 	if exitCode(err) != run.ExitBadInput || err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v (exit %d), want exit 2 with %q", err, exitCode(err), want)
 	}
-}
-
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }

@@ -1,5 +1,6 @@
 // Package runcmp compares run directories for the commands' tests: a
-// summary without its wall-clock columns, and every table byte for byte.
+// summary without its wall-clock columns, and every table byte for byte;
+// and it reads a run's CSV tables (csv.go).
 package runcmp
 
 import (

@@ -1,12 +1,12 @@
 package run
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/schedsim/schedsim/internal/runcmp"
 	"github.com/schedsim/schedsim/policies/external/refsched"
 )
 
@@ -28,24 +28,7 @@ func serveRef(t *testing.T, cfg refsched.Config, mangle func(n int, reply []byte
 // readJobs reads a run's jobs.csv, a map of column to value per job.
 func readJobs(t *testing.T, dir string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "jobs.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var jobs []map[string]string
-	for _, r := range rows[1:] {
-		job := map[string]string{}
-		for i, name := range rows[0] {
-			job[name] = r[i]
-		}
-		jobs = append(jobs, job)
-	}
-	return jobs
+	return runcmp.ReadRecords(t, filepath.Join(dir, "jobs.csv"))
 }
 
 // jobStarts is each job's start_s ("" when it never started).
