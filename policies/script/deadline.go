@@ -27,7 +27,9 @@ import (
 // work grows with their input charge steps for it (growth.go).
 const checkEvery = 10_000
 
-// watch is a script's call state, shared with Interrupt.
+// watch is a script's call state. mu guards running and the thread
+// against Interrupt, the one caller from another goroutine; the rest
+// belongs to the goroutine making the calls.
 type watch struct {
 	mu          sync.Mutex
 	running     bool // a call runs on s.thread
@@ -95,9 +97,7 @@ func (s *Script) checkpoint(th *starlark.Thread) {
 		case !w.cpuKnown:
 			w.cpuStart, w.cpuKnown = now, true
 		case now-w.cpuStart >= s.timeBudget:
-			w.mu.Lock()
 			w.timedOut = true
-			w.mu.Unlock()
 			th.Cancel(errTimeBudget)
 			return
 		}
@@ -120,9 +120,4 @@ const errTimeBudget = "time budget exceeded"
 
 // timedOut reports (after the call) whether the call that just ended was
 // cancelled for its time budget.
-func (s *Script) timedOut() bool {
-	w := &s.watch
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.timedOut
-}
+func (s *Script) timedOut() bool { return s.watch.timedOut }

@@ -49,8 +49,14 @@ func task(t testing.TB, c *sim.Cluster, j *sim.Job, reason string) *placement.Ta
 	return &placement.Task{Key: nextKey, Job: j, Need: need, Immune: immune, Reason: reason, At: 7 * sim.Second}
 }
 
+// compile compiles src; a config without a time budget gets the largest,
+// so that only the tests of the time budget depend on the machine's speed
+// (under the race detector a call runs ten times slower).
 func compile(t testing.TB, src string, cfg Config) *Script {
 	t.Helper()
+	if cfg.TimeBudgetMS == 0 {
+		cfg.TimeBudgetMS = MaxTimeBudgetMS
+	}
 	s, err := Compile("test.star", []byte(src), cfg)
 	if err != nil {
 		t.Fatalf("compile: %v", err)

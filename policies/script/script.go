@@ -321,11 +321,8 @@ func (s *Script) reset() {
 // timedOutReset clears the time-out of the last call, reporting whether
 // there was one (its cancellation is then undone by reset).
 func (s *Script) timedOutReset() bool {
-	w := &s.watch
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	t := w.timedOut
-	w.timedOut = false
+	t := s.watch.timedOut
+	s.watch.timedOut = false
 	return t
 }
 
