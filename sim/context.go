@@ -19,8 +19,9 @@ func (c *Context) Cluster() *Cluster { return c.e.cluster }
 // Status is no longer Queued). Jobs held back by their dependencies are not
 // in it until they are released (Held counts them).
 //
-// With Config.Limits, the queue of a pass holds only the jobs their
-// user's and queue's caps let start (limits.go).
+// With Config.Limits or Config.Calendar, the queue of a pass holds only
+// the jobs their user's and queue's caps let start (limits.go) and the
+// calendar's window admits (calendar.go).
 func (c *Context) Queue() []*JobRun {
 	if c.e.inPass {
 		return c.e.limits.shown
@@ -28,10 +29,11 @@ func (c *Context) Queue() []*JobRun {
 	return c.e.queue
 }
 
-// Revealed returns the jobs of Queue that the previous pass's caps hid
-// (Config.Limits): a job of the same user or queue ended or was rejected.
+// Revealed returns the jobs of Queue that the previous pass's caps or
+// calendar hid (Config.Limits, Config.Calendar): a job of the same user or
+// queue ended or was rejected, or a new window began.
 // A policy that skips the jobs it tried in an earlier pass when nothing
-// changed must try these. Empty without limits.
+// changed must try these. Empty without limits and calendar.
 func (c *Context) Revealed() []*JobRun {
 	if c.e.inPass {
 		return c.e.limits.revealed

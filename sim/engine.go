@@ -43,6 +43,9 @@ type Config struct {
 	// Limits caps the running jobs and processors per user and per queue
 	// (limits.go).
 	Limits Limits
+	// Calendar, when set, admits jobs to the scheduler by the time of day
+	// and week (calendar.go).
+	Calendar Calendar
 	// NoDependencies says the trace has no dependencies (its reader knows
 	// no job can have DependsOn): the engine then keeps no record of job
 	// ids and their outcomes (deps.go), which costs memory and time on
@@ -89,7 +92,8 @@ type Engine struct {
 	// sawSubmit and sawEnd say a job arrived or ended at this instant,
 	// for a scheduling cycle's passes on submit and end.
 	sawSubmit, sawEnd bool
-	// limits counts what runs by user and queue; nil without Limits.
+	// limits counts what runs by user and queue and holds back what the
+	// calendar does not admit; nil without Limits and Calendar.
 	limits *limitState
 	inPass bool // the scheduler is running: Context.Queue is limits.shown
 	// rejectedInPass says the scheduler rejected a job in the pass.
@@ -129,8 +133,8 @@ func NewEngine(c *Cluster, src Source, s Scheduler, cfg Config, obs ...Observer)
 	for n := range c.Nodes {
 		e.updateAvail(int32(n), nil)
 	}
-	if cfg.Limits.Enabled() {
-		e.limits = newLimitState(c)
+	if cfg.Limits.Enabled() || cfg.Calendar != nil {
+		e.limits = newLimitState(c, cfg.Calendar)
 	}
 	e.ctx.e = e
 	return e
@@ -260,8 +264,11 @@ func (e *Engine) Run() error {
 func (e *Engine) pass() error {
 	for {
 		if e.limits != nil {
-			e.limits.passQueue(e.cfg.Limits, e.queue)
+			e.limits.passQueue(e.cfg.Limits, e.queue, e.now)
 			e.inPass = true
+			if e.limits.calHeld {
+				e.wakeAt(e.limits.window.End)
+			}
 		}
 		e.rejectedInPass = false
 		if err := e.sched.Schedule(&e.ctx); err != nil {
@@ -373,7 +380,11 @@ func (e *Engine) submit(j *JobRun) {
 	for _, o := range e.observers {
 		o.Submitted(e.now, j)
 	}
-	reason, hold := e.arrive(j, e.neverFits(j))
+	why := e.neverFits(j)
+	if why == "" && e.cfg.Calendar != nil && !e.cfg.Calendar.EverAdmits(e.now, j.EstimatedRuntime()) {
+		why = fmt.Sprintf("its walltime of %s s is over the limit of every window of the calendar", j.EstimatedRuntime())
+	}
+	reason, hold := e.arrive(j, why)
 	if reason != "" {
 		j.Status = Rejected
 		j.Reason = reason

@@ -35,6 +35,12 @@ type usage struct{ jobs, procs int64 }
 // limitState counts the running jobs and processors by user and queue.
 type limitState struct {
 	res          int32 // the main resource, -1 when the cluster has none
+	// cal, when set, holds back the jobs its window at the pass does not
+	// admit (calendar.go); calHeld says the last pass held one.
+	cal     Calendar
+	window  Window
+	now     Time
+	calHeld bool
 	user, queue  map[string]usage
 	shown        []*JobRun // the queue of the current pass
 	tUser, tQueu map[string]usage
@@ -44,14 +50,14 @@ type limitState struct {
 	revealed []*JobRun
 }
 
-func newLimitState(c *Cluster) *limitState {
+func newLimitState(c *Cluster, cal Calendar) *limitState {
 	res := int32(-1)
 	if i, ok := c.resIndex["cpu"]; ok {
 		res = int32(i)
 	} else if len(c.Resources) > 0 {
 		res = 0
 	}
-	return &limitState{res: res, user: map[string]usage{}, queue: map[string]usage{},
+	return &limitState{res: res, cal: cal, user: map[string]usage{}, queue: map[string]usage{},
 		tUser: map[string]usage{}, tQueu: map[string]usage{}}
 }
 
@@ -86,14 +92,21 @@ func within(u usage, p, maxJobs, maxProcs int64) bool {
 	return (maxJobs == 0 || u.jobs+1 <= maxJobs) && (maxProcs == 0 || u.procs+p <= maxProcs)
 }
 
-// walk visits the queued jobs in queue order, each with whether it fits
-// under the caps together with what runs and the jobs shown before it;
-// visit returns false to stop.
+// walk visits the queued jobs in queue order, each with whether the
+// calendar's window admits it and it fits under the caps together with
+// what runs and the jobs shown before it; visit returns false to stop.
 func (s *limitState) walk(l Limits, queue []*JobRun, visit func(j *JobRun, shown bool) bool) {
 	clear(s.tUser)
 	clear(s.tQueu)
 	for _, j := range queue {
 		if j.Status != Queued {
+			continue
+		}
+		if s.cal != nil && !s.window.Admits(s.now, j.EstimatedRuntime()) {
+			s.calHeld = true
+			if !visit(j, false) {
+				return
+			}
 			continue
 		}
 		p := s.procs(j)
@@ -117,10 +130,14 @@ func (s *limitState) walk(l Limits, queue []*JobRun, visit func(j *JobRun, shown
 	}
 }
 
-// passQueue is the queue the scheduler sees in a pass: the jobs that fit
-// under the caps, in queue order. It numbers the pass and notes the jobs
+// passQueue is the queue the scheduler sees in a pass at now: the jobs
+// the calendar admits and that fit under the caps, in queue order. It numbers the pass and notes the jobs
 // the previous pass hid.
-func (s *limitState) passQueue(l Limits, queue []*JobRun) []*JobRun {
+func (s *limitState) passQueue(l Limits, queue []*JobRun, now Time) []*JobRun {
+	if s.cal != nil {
+		s.now, s.window = now, s.cal.At(now)
+	}
+	s.calHeld = false
 	s.shown = s.shown[:0]
 	s.revealed = s.revealed[:0]
 	s.pass++

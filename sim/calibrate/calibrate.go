@@ -198,7 +198,7 @@ func (c *Calibration) partNames() []string {
 func (c *Calibration) candidates() ([]*Candidate, error) {
 	base := c.Base
 	if c.Space.base != nil {
-		if err := base.Overlay(c.Space.file, c.Space.base); err != nil {
+		if err := base.OverlayFrom(c.Space.file, c.Space.base); err != nil {
 			return nil, err
 		}
 	}
@@ -244,7 +244,7 @@ func (c *Calibration) candidates() ([]*Candidate, error) {
 			}
 			over.Content = append(over.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: a.key, Line: v.Line}, v)
 		}
-		if err := spec.Overlay(c.Space.file, over); err != nil {
+		if err := spec.OverlayFrom(c.Space.file, over); err != nil {
 			return nil, err
 		}
 		if rule != nil {

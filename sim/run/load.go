@@ -110,6 +110,25 @@ func (c *Spec) Overlay(file string, node *yaml.Node) error {
 	return c.decodeNode(file, node)
 }
 
+// OverlayFrom is Overlay with the file paths node sets taken relative to
+// file's directory, as a --config file's are: a search space's calendar
+// or cluster beside it.
+func (c *Spec) OverlayFrom(file string, node *yaml.Node) error {
+	before := map[*string]string{}
+	for _, p := range c.paths() {
+		before[p] = *p
+	}
+	if err := c.Overlay(file, node); err != nil {
+		return err
+	}
+	for _, p := range c.paths() {
+		if old, seen := before[p]; (!seen || old != *p) && *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(filepath.Dir(file), *p)
+		}
+	}
+	return nil
+}
+
 func (c *Spec) decode(file string, data []byte) error {
 	root, err := strictyaml.Parse(file, data)
 	if err != nil || root == nil {

@@ -77,6 +77,9 @@ func Replay(ctx context.Context, cfg *Spec, opt Options) (*Result, error) {
 	if engineCfg.Cycle, err = cfg.cycle(); err != nil {
 		return nil, BadInput(err)
 	}
+	if engineCfg.Calendar, err = siteCalendar(cfg, w); err != nil {
+		return nil, BadInput(err)
+	}
 	price, carbon, err := energyConfig(cfg, &engineCfg)
 	if err != nil {
 		return nil, BadInput(err)

@@ -13,6 +13,7 @@ package run_test
 //	# what the file shows and why
 //	cluster:          # a cluster file, as sim/clusterconfig reads it
 //	  nodes: [...]
+//	epoch: 1997-03-03T00:00:00Z   # optional: the trace's calendar time 0
 //	jobs:             # native trace records (traces/native), one a job
 //	  - {id: A, submit_s: 0, runtime_s: 10, tasks: 2, request: {cpu: 1}}
 //	files:            # optional: more files beside them, name → content
@@ -65,6 +66,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -72,12 +74,16 @@ import (
 	"github.com/schedsim/schedsim/sim/clusterconfig"
 	"github.com/schedsim/schedsim/sim/run"
 	"github.com/schedsim/schedsim/traces"
+	"github.com/schedsim/schedsim/traces/native"
 )
 
 const engineScenarioDir = "../../testdata/engine-scenarios"
 
 // scenarioFile is one scenario file, decoded strictly.
 type scenarioFile struct {
+	// Epoch, when set, is the trace's calendar time 0 (RFC 3339): the
+	// runner writes it as jobs.jsonl's calendar line.
+	Epoch   string            `yaml:"epoch"`
 	Cluster yaml.Node         `yaml:"cluster"`
 	Jobs    []yaml.Node       `yaml:"jobs"`
 	Files   map[string]string `yaml:"files"`
@@ -124,7 +130,7 @@ func TestEngineScenarios(t *testing.T) {
 			outcomes := make([]string, len(sc.Runs))
 			for i, r := range sc.Runs {
 				t.Run(r.Name, func(t *testing.T) {
-					got, err := playTwice(t, path, dir, names, sc.jobOrder(), sc.Jobs, r)
+					got, err := playTwice(t, path, dir, names, sc.jobOrder(), sc.traceLines(), r)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -259,6 +265,17 @@ func (sc *scenarioFile) materialise(path, dir string) ([]string, error) {
 		names[i] = n.Name
 	}
 	var trace bytes.Buffer
+	if sc.Epoch != "" {
+		at, err := time.Parse(time.RFC3339, sc.Epoch)
+		if err != nil {
+			return nil, fmt.Errorf("%s: epoch: %v", path, err)
+		}
+		calendarLine, err := native.AppendCalendarLine(nil, at, "")
+		if err != nil {
+			return nil, err
+		}
+		trace.Write(calendarLine)
+	}
 	for i := range sc.Jobs {
 		line, err := nodeJSON(&sc.Jobs[i])
 		if err != nil {
@@ -376,8 +393,17 @@ func playTwice(t *testing.T, path, dir string, names []string, order map[string]
 	return outcome(filepath.Join(outs[0], "jobs.csv"), names, order)
 }
 
-// jobLine names the scenario line of the job a trace error is about: the
-// runner writes job i of the jobs: list on line i+1 of jobs.jsonl.
+// traceLines are the nodes of jobs.jsonl's lines in order: the jobs,
+// after the epoch's calendar line when there is one.
+func (sc *scenarioFile) traceLines() []yaml.Node {
+	if sc.Epoch == "" {
+		return sc.Jobs
+	}
+	return append([]yaml.Node{{Line: 1}}, sc.Jobs...)
+}
+
+// jobLine names the scenario line of the job a trace error is about: jobs
+// are the nodes of jobs.jsonl's lines (traceLines).
 func jobLine(err error, path string, jobs []yaml.Node) string {
 	var pe *traces.ParseError
 	if !errors.As(err, &pe) || filepath.Base(pe.File) != scenarioJobs || pe.Line < 1 || pe.Line > len(jobs) {

@@ -106,6 +106,9 @@ type EngineSpec struct {
 	// polling (sim.Cycle).
 	SchedulingIntervalS float64  `yaml:"scheduling_interval_s,omitempty"`
 	ScheduleOn          []string `yaml:"schedule_on,omitempty"`
+	// Calendar is a calendar file (sim/calendar): the site's run-time
+	// limits by the time of day and its synchronization points.
+	Calendar string `yaml:"calendar,omitempty"`
 	// LimitsSpec caps the running jobs and processors of a user and of
 	// a queue (sim.Limits); a cluster file's limits: block sets those it
 	// leaves at 0.
@@ -188,6 +191,7 @@ func (c *Spec) BindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&c.MaxRestarts, "max-restarts", c.MaxRestarts, "node events may stop a job and queue it again this many times; the next stop kills it (as Slurm's MaxBatchRequeue; 0: no cap)")
 	fs.Float64Var(&c.SchedulingIntervalS, "scheduling-interval", c.SchedulingIntervalS, "run the scheduler only at multiples of this many seconds (Slurm's sched_interval, Maui's polling), and on --schedule-on's events; 0: at every event")
 	fs.StringSliceVar(&c.ScheduleOn, "schedule-on", c.ScheduleOn, "with --scheduling-interval, also run the scheduler when a job is submitted or ends: submit, end (Slurm's event-triggered passes)")
+	fs.StringVar(&c.Calendar, "calendar", c.Calendar, "calendar file (YAML): the site's run-time limits by the time of day and week, and its synchronization points; a job its window does not admit waits for one that does")
 	c.LimitsSpec.bindFlags(fs)
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "random seed, stored with the run")
 	fs.StringVar(&c.Out, "out", c.Out, "run directory (default runs/<trace>-<queue>-<backfill>[-<swf model>], numbered -2, -3 … when taken)")
@@ -221,7 +225,7 @@ func ResolvePaths(dir string, into *Spec) {
 
 // paths are the spec's file paths, each once.
 func (c *Spec) paths() []*string {
-	ps := []*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Out, &c.Price, &c.Carbon}
+	ps := []*string{&c.Trace, &c.Cluster, &c.Platform, &c.Script.Path, &c.NodeEvents, &c.Calendar, &c.Out, &c.Price, &c.Carbon}
 	return append(ps, c.Args.paths()...)
 }
 
@@ -297,6 +301,9 @@ func (c *Spec) Validate() error {
 	errs = append(errs, c.LimitsSpec.validate(c)...)
 	if c.CheckpointS < 0 {
 		addAt("checkpoint_s", "must be ≥ 0")
+	}
+	if c.Calendar != "" && (c.Backfill == string(policies.Conservative) || c.External()) {
+		addAt("calendar", "a calendar holds jobs back from the scheduler, which conservative backfilling's reservations and an external scheduler do not model: use backfill none or easy")
 	}
 	if (c.NodeEvents != "" || c.MTBFs > 0) && c.Backfill == string(policies.Conservative) {
 		add("--backfill conservative: its reservations do not model node events; use none or easy with --node-events, --mtbf")
