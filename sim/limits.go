@@ -34,13 +34,13 @@ type usage struct{ jobs, procs int64 }
 
 // limitState counts the running jobs and processors by user and queue.
 type limitState struct {
-	res          int32 // the main resource, -1 when the cluster has none
+	res int32 // the main resource, -1 when the cluster has none
 	// cal, when set, holds back the jobs its window at the pass does not
 	// admit (calendar.go); calHeld says the last pass held one.
-	cal     Calendar
-	window  Window
-	now     Time
-	calHeld bool
+	cal          Calendar
+	window       Window
+	now          Time
+	calHeld      bool
 	user, queue  map[string]usage
 	shown        []*JobRun // the queue of the current pass
 	tUser, tQueu map[string]usage

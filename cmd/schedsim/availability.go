@@ -49,10 +49,10 @@ Exit status: 0 done, 2 bad input.`,
 				cfg.Trace = args[0]
 			}
 			if busyShare < 0 || busyShare >= 1 {
-				return run.BadInput(fmt.Errorf("--busy-share: want a share in [0, 1), got %g", busyShare))
+				return run.BadInput(fmt.Errorf("--busy-share: want a share in [0, 1), got %s", sim.FormatNumber(busyShare)))
 			}
 			if minHours <= 0 {
-				return run.BadInput(fmt.Errorf("--min-hours: want > 0, got %g", minHours))
+				return run.BadInput(fmt.Errorf("--min-hours: want > 0, got %s", sim.FormatNumber(minHours)))
 			}
 			if err := cfg.Validate(); err != nil {
 				return run.BadInput(err)

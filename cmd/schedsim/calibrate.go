@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/schedsim/schedsim/metrics"
+	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/calibrate"
 	"github.com/schedsim/schedsim/sim/run"
 )
@@ -81,7 +82,7 @@ Exit status: 0 done, 1 a replay failed, 2 bad input.`,
 				return run.BadInput(errors.New("--space: give the search space YAML file"))
 			}
 			if holdout < 0 || holdout >= 1 {
-				return run.BadInput(fmt.Errorf("--holdout: want a share in [0, 1), got %g", holdout))
+				return run.BadInput(fmt.Errorf("--holdout: want a share in [0, 1), got %s", sim.FormatNumber(holdout)))
 			}
 			if blocks < 0 || blocks == 1 || blocks > 12 {
 				return run.BadInput(fmt.Errorf("--blocks: want 0 (no blocks) or 2 to 12 (one block has no standard error), got %d", blocks))
@@ -188,7 +189,7 @@ func resolutionText(r float64, set bool) string {
 	if r == 0 {
 		return "exact (" + how + ")"
 	}
-	return fmt.Sprintf("%g s (%s)", r, how)
+	return fmt.Sprintf("%s s (%s)", sim.FormatNumber(r), how)
 }
 
 func splitText(c *calibrate.Calibration) string {

@@ -43,7 +43,7 @@ func TestNodeCapSideDoors(t *testing.T) {
 	trace := writeFile(t, dir, "t.jsonl", `{"id": "a", "submit_s": 0, "runtime_s": 10, "request": {"cpu": 1}}`+"\n")
 	cluster := writeFile(t, dir, "c.yaml", "name: c\nnode_groups:\n  - {prefix: node, count: 2, resources: {cpu: 4}}\n")
 	base := []string{"replay", trace, "--cluster", cluster, "--quiet", "--out", filepath.Join(dir, "run")}
-	hostile(t, run.ExitBadInput, "--cluster-factor: cluster factor 1e+09 would make about 2e+09 nodes of 2, more than 1000000", 64,
+	hostile(t, run.ExitBadInput, "--cluster-factor: cluster factor 1000000000 would make about 2000000000 nodes of 2, more than 1000000", 64,
 		append(base, "--cluster-factor", "1e9")...)
 	hostile(t, run.ExitBadInput, `--add-nodes: want a COUNT of at most 1000000 nodes, got "1000000000:node0"`, 64,
 		append(base, "--add-nodes", "1000000000:node0")...)

@@ -66,7 +66,7 @@ func NewFairShare(t Tenants, unit UsageUnit, halfLife sim.Time, shares map[strin
 		var sum float64
 		for n, s := range shares {
 			if s < 0 || math.IsNaN(s) || math.IsInf(s, 0) {
-				return nil, fmt.Errorf("share of tenant %q must be a finite number ≥ 0, got %g", n, s)
+				return nil, fmt.Errorf("share of tenant %q must be a finite number ≥ 0, got %s", n, sim.FormatNumber(s))
 			}
 			names = append(names, n)
 		}

@@ -93,7 +93,7 @@ func validateServices(svcs []ServiceArgs) []error {
 		}
 		finite := func(key string, v float64) bool {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				add(key, "must be a number ≥ 0, got %g", v)
+				add(key, "must be a number ≥ 0, got %s", sim.FormatNumber(v))
 				return false
 			}
 			return true

@@ -151,7 +151,7 @@ func (c *Config) Validate() error {
 		v   *float64
 	}{{"max_age_s", c.MaxAgeS}, {"decay_half_life_s", c.DecayHalfLifeS}} {
 		if s.v != nil && (math.IsNaN(*s.v) || *s.v < 0 || *s.v > maxSeconds) {
-			add("%s: want a number of seconds ≥ 0, got %g", s.key, *s.v)
+			add("%s: want a number of seconds ≥ 0, got %s", s.key, sim.FormatNumber(*s.v))
 		}
 	}
 	switch c.SharesBy {
@@ -161,7 +161,7 @@ func (c *Config) Validate() error {
 	}
 	for _, name := range sortedKeys(c.Shares) {
 		if v := c.Shares[name]; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			add("shares.%s: want a finite number ≥ 0, got %g", name, v)
+			add("shares.%s: want a finite number ≥ 0, got %s", name, sim.FormatNumber(v))
 		}
 	}
 	checkInts := func(key string, m map[string]int64, limit int64, what string) {

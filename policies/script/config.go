@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/schedsim/schedsim/sim"
 )
 
 // OnError says what a failing call does to the run.
@@ -123,7 +125,7 @@ func (c *Config) Validate() error {
 	}
 	switch {
 	case math.IsNaN(c.Weight) || math.IsInf(c.Weight, 0) || c.Weight < 0:
-		errs = append(errs, fmt.Errorf("script: weight must be a finite number ≥ 0, got %g", c.Weight))
+		errs = append(errs, fmt.Errorf("script: weight must be a finite number ≥ 0, got %s", sim.FormatNumber(c.Weight)))
 	case c.Weight == 0:
 		c.Weight = 1
 	}

@@ -103,9 +103,13 @@ func availabilityRule(v string) (*availability.Rule, bool, error) {
 }
 
 // axisValueText is how calibration.csv and the table print an axis value:
-// a scalar as written, a list in YAML's flow style ([submit, end]).
+// a scalar as written ("" for the empty one), a list in YAML's flow style
+// ([submit, end]).
 func axisValueText(v *yaml.Node) string {
 	if v.Kind != yaml.SequenceNode {
+		if v.Value == "" {
+			return `""` // none, as a file path axis's first value
+		}
 		return v.Value
 	}
 	var items []string

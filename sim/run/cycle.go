@@ -13,7 +13,7 @@ var ScheduleOnKinds = []string{"submit", "end"}
 func (c *Spec) cycle() (sim.Cycle, error) {
 	var cy sim.Cycle
 	if c.SchedulingIntervalS < 0 {
-		return cy, c.problem("scheduling_interval_s", "want ≥ 0 seconds (0: a pass at every event), got %g", c.SchedulingIntervalS)
+		return cy, c.problem("scheduling_interval_s", "want ≥ 0 seconds (0: a pass at every event), got %s", sim.FormatNumber(c.SchedulingIntervalS))
 	}
 	iv, err := sim.CheckSeconds(c.SchedulingIntervalS)
 	if err != nil {

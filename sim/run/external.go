@@ -63,7 +63,7 @@ func (c *Spec) validateScheduler() []error {
 		}
 	}
 	if c.SchedulerTimeoutS < 0 {
-		errs = append(errs, c.problem("scheduler_timeout_s", "must be > 0 seconds, got %g", c.SchedulerTimeoutS))
+		errs = append(errs, c.problem("scheduler_timeout_s", "must be > 0 seconds, got %s", sim.FormatNumber(c.SchedulerTimeoutS)))
 	}
 	if c.Queue != "fcfs" {
 		errs = append(errs, c.problem("queue", "the external scheduler orders the queue itself: drop --queue %s", c.Queue))

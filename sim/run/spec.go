@@ -292,7 +292,7 @@ func (c *Spec) Validate() error {
 		v   float64
 	}{{"mtbf_s", c.MTBFs}, {"mttr_s", c.MTTRs}} {
 		if d.v > 0 && sim.SecondsToTime(d.v) == 0 {
-			addAt(d.key, "want at least 0.000001 s (the clock's resolution), got %g", d.v)
+			addAt(d.key, "want at least 0.000001 s (the clock's resolution), got %s", sim.FormatNumber(d.v))
 		}
 	}
 	if _, err := c.cycle(); err != nil {
@@ -321,7 +321,7 @@ func (c *Spec) Validate() error {
 		add("--calib-resolution, --calib-from, --calib-until: want ≥ 0 seconds")
 	}
 	if c.CalibUntilS > 0 && c.CalibUntilS <= c.CalibFromS {
-		addAt("calib_until_s", "want after calib_from_s (%g s), got %g s", c.CalibFromS, c.CalibUntilS)
+		addAt("calib_until_s", "want after calib_from_s (%s s), got %s s", sim.FormatNumber(c.CalibFromS), sim.FormatNumber(c.CalibUntilS))
 	}
 	if c.TauS < 0 {
 		addAt("bsld_tau_s", "must be ≥ 0")

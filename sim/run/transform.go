@@ -109,7 +109,7 @@ func (c *Spec) validateTransform() []error {
 		_, inFile := c.source.lines[f.key]
 		switch {
 		case f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0):
-			addAt(f.key, "want a factor > 0, got %g", f.v)
+			addAt(f.key, "want a factor > 0, got %s", sim.FormatNumber(f.v))
 		case f.v == 0 && inFile:
 			addAt(f.key, "want a factor > 0 (1 leaves things as traced), got 0")
 		}
@@ -127,7 +127,7 @@ func (c *Spec) validateTransform() []error {
 		v   float64
 	}{{"warm_up_s", t.WarmUpS}, {"cool_down_s", t.CoolDownS}, {"jitter_submit_s", t.JitterSubmitS}, {"jitter_runtime", t.JitterRuntime}} {
 		if d.v < 0 || math.IsNaN(d.v) || math.IsInf(d.v, 0) {
-			addAt(d.key, "want a number ≥ 0, got %g", d.v)
+			addAt(d.key, "want a number ≥ 0, got %s", sim.FormatNumber(d.v))
 		}
 	}
 	return errs
@@ -178,7 +178,7 @@ func (c *Spec) applyTransforms(w *Workload) (measured func(*sim.JobRun) bool, er
 		if w.Nodes, err = transform.Scale(w.Nodes, t.ClusterFactor); err != nil {
 			return nil, fmt.Errorf("%s: %w", c.where("cluster_factor"), err)
 		}
-		changes = append(changes, fmt.Sprintf("× %g", t.ClusterFactor))
+		changes = append(changes, fmt.Sprintf("× %s", sim.FormatNumber(t.ClusterFactor)))
 	}
 	for _, s := range t.AddNodes {
 		a, err := transform.ParseAddition(s)

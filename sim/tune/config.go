@@ -12,6 +12,7 @@ import (
 	"github.com/schedsim/schedsim/internal/strictyaml"
 	"github.com/schedsim/schedsim/metrics"
 	"github.com/schedsim/schedsim/policies/lattice"
+	"github.com/schedsim/schedsim/sim"
 )
 
 // Search methods.
@@ -278,9 +279,9 @@ func (p *parser) number(v *yaml.Node, key string, lo float64, strict bool) float
 	case v.Kind != yaml.ScalarNode || err != nil || math.IsNaN(x) || math.IsInf(x, 0):
 		p.fail(v, key, "want a number, got %q", v.Value)
 	case strict && x <= lo:
-		p.fail(v, key, "must be > %g, got %s", lo, v.Value)
+		p.fail(v, key, "must be > %s, got %s", sim.FormatNumber(lo), v.Value)
 	case x < lo:
-		p.fail(v, key, "must be ≥ %g, got %s", lo, v.Value)
+		p.fail(v, key, "must be ≥ %s, got %s", sim.FormatNumber(lo), v.Value)
 	}
 	return x
 }

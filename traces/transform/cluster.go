@@ -77,10 +77,10 @@ func specKey(n sim.NodeSpec) string {
 // are groups of one).
 func Scale(nodes []sim.NodeSpec, f float64) ([]sim.NodeSpec, error) {
 	if !(f > 0) || math.IsInf(f, 0) {
-		return nil, fmt.Errorf("cluster factor: want a number > 0, got %g", f)
+		return nil, fmt.Errorf("cluster factor: want a number > 0, got %s", sim.FormatNumber(f))
 	}
 	if want := float64(len(nodes)) * f; want > maxNodes {
-		return nil, fmt.Errorf("cluster factor %g would make about %.3g nodes of %d, more than %d", f, want, len(nodes), maxNodes)
+		return nil, fmt.Errorf("cluster factor %s would make about %s nodes of %d, more than %d", sim.FormatNumber(f), sim.FormatNumber(math.Round(want)), len(nodes), maxNodes)
 	}
 	groups := Groups(nodes)
 	target := make([]int, len(groups))
@@ -91,12 +91,12 @@ func Scale(nodes []sim.NodeSpec, f float64) ([]sim.NodeSpec, error) {
 		total += target[g]
 	}
 	if f != 1 && total == machines {
-		return nil, fmt.Errorf("cluster factor %g leaves the cluster as it is: its %d node groups (sizes %s) round back to their sizes; use add_nodes, or a cluster with larger groups",
-			f, len(groups), groupSizes(groups))
+		return nil, fmt.Errorf("cluster factor %s leaves the cluster as it is: its %d node groups (sizes %s) round back to their sizes; use add_nodes, or a cluster with larger groups",
+			sim.FormatNumber(f), len(groups), groupSizes(groups))
 	}
 	if want := float64(machines) * f; math.Abs(float64(total)-want) > max(1, 0.05*want) {
-		return nil, fmt.Errorf("cluster factor %g gives %d nodes instead of about %.0f: its %d node groups (sizes %s) are too small to scale one by one (nodes that differ in an attribute are groups of their own); use add_nodes",
-			f, total, want, len(groups), groupSizes(groups))
+		return nil, fmt.Errorf("cluster factor %s gives %d nodes instead of about %.0f: its %d node groups (sizes %s) are too small to scale one by one (nodes that differ in an attribute are groups of their own); use add_nodes",
+			sim.FormatNumber(f), total, want, len(groups), groupSizes(groups))
 	}
 	drop := map[int]bool{}
 	after := map[int][]sim.NodeSpec{} // node index → copies placed after it

@@ -40,7 +40,7 @@ func (j Jitter) check() error {
 		return fmt.Errorf("submit jitter: want seconds ≥ 0, got %s", j.SubmitSpread)
 	}
 	if !(j.RuntimeSigma >= 0) || math.IsInf(j.RuntimeSigma, 0) {
-		return fmt.Errorf("runtime jitter: want a σ ≥ 0, got %g", j.RuntimeSigma)
+		return fmt.Errorf("runtime jitter: want a σ ≥ 0, got %s", sim.FormatNumber(j.RuntimeSigma))
 	}
 	return nil
 }

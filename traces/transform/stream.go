@@ -57,7 +57,7 @@ func (s *Stream) Check() error {
 		v    float64
 	}{{"load factor", s.LoadFactor}, {"runtime factor", s.RuntimeFactor}} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			errs = append(errs, fmt.Errorf("%s: want a number > 0, got %g", f.name, f.v))
+			errs = append(errs, fmt.Errorf("%s: want a number > 0, got %s", f.name, sim.FormatNumber(f.v)))
 		}
 	}
 	if err := s.Walltime.check(); err != nil {

@@ -65,7 +65,7 @@ func (w Walltime) String() string {
 
 func (w Walltime) check() error {
 	if w.Kind == Times && (!(w.Factor >= 1) || math.IsInf(w.Factor, 0)) {
-		return fmt.Errorf("walltime model: a factor k × runtime needs a finite k ≥ 1 (a smaller one kills every job), got %g", w.Factor)
+		return fmt.Errorf("walltime model: a factor k × runtime needs a finite k ≥ 1 (a smaller one kills every job), got %s", sim.FormatNumber(w.Factor))
 	}
 	return nil
 }
