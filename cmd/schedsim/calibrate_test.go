@@ -3,7 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -43,6 +45,31 @@ func TestCalibrateHoldoutBestReproduces(t *testing.T) {
 	if best[0] != "1" || !slices.Contains(head, "fit_calib_wait_ks") || !slices.Contains(head, "holdout_calib_wait_ks") ||
 		!slices.Contains(head, "fit_block3_calib_wait_ks") || !slices.Contains(head, "choice_se") {
 		t.Fatalf("calibration.csv header %v, first row %v", head, best)
+	}
+	// The inferred availability comes from the choosing part's record only:
+	// no node drained at or after the cut.
+	cutText := regexp.MustCompile(`submitted before (\d+) s`).FindStringSubmatch(stdout)
+	if cutText == nil {
+		t.Fatalf("output names no cut:\n%s", stdout)
+	}
+	cut, _ := strconv.ParseFloat(cutText[1], 64)
+	data, err := os.ReadFile(filepath.Join(out, "availability-1", "node-events.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "time_s,") {
+			continue
+		}
+		events++
+		at, _, _ := strings.Cut(line, ",")
+		if v, err := strconv.ParseFloat(at, 64); err != nil || v > cut || (v == cut && strings.HasSuffix(line, ",drain")) {
+			t.Errorf("node event %q after the cut %v s: the held-out record shaped the availability", line, cut)
+		}
+	}
+	if events == 0 {
+		t.Fatal("availability-1/node-events.csv: no events: the test learns nothing")
 	}
 	rep := filepath.Join(dir, "replay")
 	if _, err := execute(t, "replay", "--config", filepath.Join(out, "best.yaml"), "--out", rep, "--quiet"); err != nil {

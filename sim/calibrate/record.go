@@ -116,7 +116,8 @@ func userConcurrency(jobs []availability.Job) (maxJobs, maxProcs int64) {
 }
 
 // availabilityFor infers the availability of the record on spec's
-// cluster (once per cluster) and returns its node-events file.
+// cluster (once per cluster and rule) and returns its node-events file.
+// With a holdout it reads the choosing part's record only.
 func (c *Calibration) availabilityFor(spec run.Spec, rule availability.Rule) (string, error) {
 	key := strings.Join([]string{spec.Cluster, spec.Platform, spec.SWFModel, fmt.Sprint(spec.ProcsPerNode), fmt.Sprint(rule.BusyShare), fmt.Sprint(rule.MinDuration)}, "|")
 	if c.events == nil {
@@ -128,6 +129,11 @@ func (c *Calibration) availabilityFor(spec run.Spec, rule availability.Rule) (st
 	a, err := run.InferAvailability(&spec, rule)
 	if err != nil {
 		return "", err
+	}
+	if c.Holdout > 0 {
+		// The held-out months must not shape the candidates: what they
+		// record of the machine's availability stays unseen.
+		a = a.Before(sim.SecondsToTime(c.Record.cut(c.Holdout)), rule)
 	}
 	dir := filepath.Join(c.Out, fmt.Sprintf("availability-%d", len(c.events)+1))
 	if err := WriteAvailability(dir, a, rule, run.DisplayZone(spec.TimeZone, a.Zone)); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/schedsim/schedsim/sim"
@@ -71,4 +72,21 @@ func InferAvailability(c *Spec, rule availability.Rule) (*Availability, error) {
 	a.Stretches = availability.Infer(a.Jobs, a.Capacity, rule)
 	a.Events = availability.Events(a.Stretches, a.Nodes)
 	return a, nil
+}
+
+// Before is a inferred again from the jobs submitted before cut only,
+// its stretches ending by cut: what the record up to then says about the
+// machine, all that a validation on the later jobs may use.
+func (a *Availability) Before(cut sim.Time, rule availability.Rule) *Availability {
+	b := *a
+	b.Jobs = slices.DeleteFunc(slices.Clone(a.Jobs), func(j availability.Job) bool { return j.Submit >= cut })
+	b.Stretches = nil
+	for _, s := range availability.Infer(b.Jobs, b.Capacity, rule) {
+		if s.Start < cut {
+			s.End = min(s.End, cut)
+			b.Stretches = append(b.Stretches, s)
+		}
+	}
+	b.Events = availability.Events(b.Stretches, b.Nodes)
+	return &b
 }
