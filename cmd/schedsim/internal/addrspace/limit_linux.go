@@ -25,7 +25,6 @@ func init() {
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err != nil || lim.Cur == rlimInfinity {
 		return
 	}
-	boundMallocArenas()
 	// A finite limit: Starlark's reservation would take most of it, or
 	// fail and log. Keep its log line off the terminal either way.
 	logOut = log.Writer()
