@@ -83,6 +83,7 @@ func (s *scheduler) Schedule(c *sim.Context) error {
 			s.giveBack(j, base, j.End)
 		}
 	}
+	s.replanMissed(c, base)
 	q := c.Queue()
 	if compress {
 		s.freed.trim(s.passStart)
@@ -131,6 +132,26 @@ func (s *scheduler) Schedule(c *sim.Context) error {
 	}
 	c.WakeAt(next)
 	return nil
+}
+
+// replanMissed books again, at its earliest slot from now, every queued
+// job whose reservation's start went by without a pass, in queue order.
+// That happens only under a scheduling cycle (sim.Cycle), where the
+// scheduler runs at ticks and a reservation's start need not be one. The
+// profile has already dropped the part of the slot before now (advance),
+// so taking the slot out frees what is left of it.
+func (s *scheduler) replanMissed(c *sim.Context, base []sim.Amount) {
+	now := c.Now()
+	for _, j := range c.Queue() {
+		r := reservationOf(j)
+		if r == nil || j.Status != sim.Queued || r.start >= now || r.nodes == nil {
+			continue
+		}
+		old := *r
+		s.place(r, j, base, -1)
+		s.reserve(c, j, r, now, sim.Forever)
+		s.grew(nodesFreed(old.nodes, now, old.start+max(old.dur, 1)))
+	}
 }
 
 // admit gives a queued job without a reservation its first fit, or
