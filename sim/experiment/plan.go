@@ -22,7 +22,7 @@ type Plan struct {
 	traces   []Trace
 	clusters []Cluster
 	queues   []string
-	lattice  []bool // queues[i] reads weight profiles
+	profiled []bool // queues[i] reads weight profiles: its runs have a profile
 	backfill []string
 	place    []string
 	profiles []string
@@ -31,7 +31,7 @@ type Plan struct {
 	grid    [][]Value
 	sampled [][]Param
 	// cut is how many leading bytes every key keeps whole, however
-	// long it is (runKey hashes the rest of keys longer than maxKey).
+	// long it is (cutKey hashes the rest of keys longer than maxKey).
 	cut int
 	n   int
 }
@@ -48,7 +48,7 @@ func (s *Spec) Plan() (*Plan, error) {
 	p := &Plan{spec: s, backfill: orDefault(s.Policies.Backfill, DefaultBackfill), place: orDefault(s.Policies.Placement, DefaultPlacement),
 		queues: s.queues(), clusters: s.Clusters, profiles: orDefault(s.Profiles, lattice.DefaultProfile)}
 	for _, q := range p.queues {
-		p.lattice = append(p.lattice, readsProfiles(q))
+		p.profiled = append(p.profiled, readsProfiles(q))
 	}
 	if len(p.clusters) == 0 {
 		p.clusters = []Cluster{{Name: DefaultCluster}}
@@ -131,7 +131,7 @@ func (p *Plan) axes(seeds int) *keyAxis {
 	}
 	bfProfile, bfPlain := backfills(withProfile), backfills(noProfile)
 	queues := newKeyAxis(segs(keySep, p.queues, same), func(i int) *keyAxis {
-		if p.lattice[i] {
+		if p.profiled[i] {
 			return bfProfile
 		}
 		return bfPlain
@@ -234,7 +234,7 @@ func (p *Plan) keys(yield func(key string, path []int) bool) {
 func (p *Plan) run(key string, path []int) Run {
 	r := Run{Key: key, Trace: p.traces[path[0]], Cluster: p.clusters[path[1]], Queue: p.queues[path[2]],
 		Backfill: p.backfill[path[3]], Placement: p.place[path[4]], Replica: path[len(path)-1]}
-	if p.lattice[path[2]] {
+	if p.profiled[path[2]] {
 		r.Profile = p.profiles[path[5]]
 	}
 	switch {

@@ -81,19 +81,9 @@ type runFailure struct {
 // already, one replays the others, and the summary reads them all. Only
 // counts are kept between passes, and the summary's rows.
 func (s *Sweeper) Sweep(ctx context.Context, spec *experiment.Spec, index, count int) (*Outcome, error) {
-	s.ctx, s.interrupt, s.stderr = ctx, ctx.Done(), s.Stderr
-	if s.stderr == nil {
-		s.stderr = io.Discard
-	}
-	plan, pl, err := s.plan(spec, index, count)
+	s.ctx, s.interrupt = ctx, ctx.Done()
+	plan, pl, data, err := s.plan(spec, index, count)
 	if err != nil {
-		return nil, err
-	}
-	data, err := spec.Marshal()
-	if err != nil {
-		return nil, run.Failed(err)
-	}
-	if err := checkSweepDir(s.Dir, spec.File, data); err != nil {
 		return nil, err
 	}
 	release, err := lockShard(s.Dir, index, count)
@@ -157,19 +147,8 @@ func (s *Sweeper) Sweep(ctx context.Context, spec *experiment.Spec, index, count
 // settings checked, and counts its runs already done in s.Dir, without
 // replaying or writing anything.
 func (s *Sweeper) DryRun(spec *experiment.Spec, index, count int) (*Outcome, error) {
-	s.stderr = s.Stderr
-	if s.stderr == nil {
-		s.stderr = io.Discard
-	}
-	plan, _, err := s.plan(spec, index, count)
+	plan, _, _, err := s.plan(spec, index, count)
 	if err != nil {
-		return nil, err
-	}
-	data, err := spec.Marshal()
-	if err != nil {
-		return nil, run.Failed(err)
-	}
-	if err := checkSweepDir(s.Dir, spec.File, data); err != nil {
 		return nil, err
 	}
 	o := &Outcome{Index: index, Count: count, Runs: plan.ShardLen(index, count)}
@@ -182,24 +161,33 @@ func (s *Sweeper) DryRun(spec *experiment.Spec, index, count int) (*Outcome, err
 }
 
 // plan makes the experiment's plan and checks the settings of every run
-// of the shard, warning when its replicas are identical.
-func (s *Sweeper) plan(spec *experiment.Spec, index, count int) (*experiment.Plan, *planner, error) {
-	plan, err := spec.Plan()
-	if err != nil {
-		return nil, nil, run.BadInput(err)
+// of the shard, warning when its replicas are identical, then that s.Dir
+// may hold the sweep; data is the experiment as run (experiment.yaml).
+func (s *Sweeper) plan(spec *experiment.Spec, index, count int) (plan *experiment.Plan, pl *planner, data []byte, err error) {
+	s.stderr = s.Stderr
+	if s.stderr == nil {
+		s.stderr = io.Discard
 	}
-	pl, err := newPlanner(spec, s.Dir)
-	if err != nil {
-		return nil, nil, run.BadInput(err)
+	if plan, err = spec.Plan(); err != nil {
+		return nil, nil, nil, run.BadInput(err)
+	}
+	if pl, err = newPlanner(spec, s.Dir); err != nil {
+		return nil, nil, nil, run.BadInput(err)
 	}
 	var replicas replicaCheck
 	if err := pl.check(plan.Shard(index, count), replicas.add); err != nil {
-		return nil, nil, run.BadInput(err)
+		return nil, nil, nil, run.BadInput(err)
 	}
 	if !s.Quiet {
 		replicas.warn(s.stderr, spec.Seeds)
 	}
-	return plan, pl, nil
+	if data, err = spec.Marshal(); err != nil {
+		return nil, nil, nil, run.Failed(err)
+	}
+	if err := checkSweepDir(s.Dir, spec.File, data); err != nil {
+		return nil, nil, nil, err
+	}
+	return plan, pl, data, nil
 }
 
 // replicaCheck counts the runs that draw no random number.
