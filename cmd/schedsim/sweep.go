@@ -27,7 +27,7 @@ const shardsEnv = "SCHEDSIM_SHARDS"
 func newSweepCommand() *cobra.Command {
 	var out, shard string
 	var workers, shards, maxRuns int
-	var quiet bool
+	var quiet, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "sweep EXPERIMENT.yaml --out DIR",
 		Short: "Run every run of an experiment on all cores: resumable, shardable, one summary",
@@ -42,7 +42,12 @@ others go on, and the exit status is 1 at the end.
 Sharding: --shard i/n runs the runs at positions i, i+n, … of the sorted keys (so does
 JOB_COMPLETION_INDEX=i with --shards n or SCHEDSIM_SHARDS=n, and a Slurm array task's
 SLURM_ARRAY_TASK_ID, _COUNT, _MIN and _STEP). Each shard writes its runs into DIR/runs/
-and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
+and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.
+
+Runs are planned one at a time, in key order, never all held: planning holds the
+experiment's axes, not its runs (docs/sweeps.md says what does grow with them).
+--dry-run plans and checks every run and says how many there are and how many are
+done, replaying and writing nothing.`,
 		Args: wantArgs(1, 1, "the experiment file that lists the runs (EXPERIMENT.yaml, see docs/sweeps.md)", "schedsim sweep testdata/experiments/kth-lattice.yaml --out runs/sweep-kth"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -64,6 +69,16 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 				return run.BadInput(fmt.Errorf("--max-runs: want ≥ 1, got %d", maxRuns))
 			}
 			spec.MaxRuns = maxRuns
+			if dryRun {
+				sw := &sweep.Sweeper{Dir: out, Stderr: cmd.ErrOrStderr(), Quiet: quiet}
+				o, err := sw.DryRun(spec, index, count)
+				if err != nil || quiet {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "sweep%s, dry run: %s, %d already done in %s, %d to run; nothing replayed\n",
+					o.Where(), words.Count(o.Runs, "run"), o.AlreadyDone, out, o.Runs-o.AlreadyDone)
+				return nil
+			}
 			defer runtimeForManyRuns(workers)()
 			ctx, stop := interruptible()
 			defer stop()
@@ -81,6 +96,7 @@ and DIR/shards/<i>-of-<n>.csv; 'schedsim merge DIR' then writes the summary.`,
 	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (0 ≤ i < n) of the sorted run keys")
 	cmd.Flags().IntVar(&shards, "shards", 0, "shard count with JOB_COMPLETION_INDEX (Kubernetes Indexed Job); default $"+shardsEnv)
 	cmd.Flags().BoolVar(&quiet, "quiet", false, "print nothing but errors")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "plan and check every run, print how many there are and how many are done; replay and write nothing")
 	cmd.Flags().IntVar(&maxRuns, "max-runs", experiment.DefaultMaxRuns, "refuse an experiment of more runs than this (a guard against a grid or a seed count given by mistake)")
 	return cmd
 }

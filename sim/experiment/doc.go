@@ -35,8 +35,12 @@
 // (kth__pool__fcfs__easy__first-fit__seed=1), stable for the same values,
 // and a Seed derived from the base seed and the key alone (RunSeed), never
 // from the worker or shard that runs it, so results do not depend on how a
-// sweep is split. Runs come sorted by key; Shard picks the runs of shard
-// i of n by their index in that order.
+// sweep is split. Plan makes the runs one at a time, in key order by
+// construction (keyorder.go), each time they are iterated, holding the
+// axes, not the runs: a million runs plan in a few megabytes. Count gives
+// their number from the axes' sizes alone, so a plan over --max-runs is
+// refused before it is made. Plan.Shard yields the runs of shard i of n
+// by their position in key order.
 //
 // Summary builds the sweep's summary table (one row per run, parameter
 // columns, then the run's own summary columns but the machine-timing ones)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -152,52 +151,16 @@ func profileName(p string) string {
 	return safe(strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml"))
 }
 
-// Runs expands the spec into its runs, sorted by key. Two runs with the
-// same key (values that differ only in characters a key cannot hold) are
-// an error.
+// Runs makes the spec's runs in key order, all at once: for the few runs
+// of tests and tune; a sweep iterates Plan instead, which holds none.
 func (s *Spec) Runs() ([]Run, error) {
-	if n, limit := s.Count(), s.runLimit(); n > int64(limit) {
-		return nil, fmt.Errorf("%s: the experiment has %s runs (%s), more than the limit of %d; --max-runs raises it",
-			s.File, countText(n), s.countFactors(), limit)
-	}
-	points, err := s.points()
+	p, err := s.Plan()
 	if err != nil {
 		return nil, err
 	}
-	clusters := s.Clusters
-	if len(clusters) == 0 {
-		clusters = []Cluster{{Name: DefaultCluster}}
-	}
-	seeds := max(s.Seeds, 1)
-	var runs []Run
-	for ti := range s.Traces {
-		tr := s.Traces[ti]
-		tr.Name = s.TraceName(ti)
-		for _, cl := range clusters {
-			for _, q := range s.queues() {
-				for _, bf := range orDefault(s.Policies.Backfill, DefaultBackfill) {
-					for _, pl := range orDefault(s.Policies.Placement, DefaultPlacement) {
-						for _, prof := range s.profilesFor(q) {
-							for _, pt := range points {
-								for rep := 1; rep <= seeds; rep++ {
-									r := Run{Trace: tr, Cluster: cl, Queue: q, Backfill: bf, Placement: pl, Profile: prof,
-										Params: pt, Replica: rep}
-									r.Key = runKey(&r)
-									r.Seed = RunSeed(s.Seed, r.Key)
-									runs = append(runs, r)
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	sort.Slice(runs, func(a, b int) bool { return runs[a].Key < runs[b].Key })
-	for i := 1; i < len(runs); i++ {
-		if runs[i].Key == runs[i-1].Key {
-			return nil, fmt.Errorf("%s: two runs have the key %s: rename what differs only in characters other than letters, digits and . _ + - =", s.File, runs[i].Key)
-		}
+	runs := make([]Run, 0, p.Len())
+	for _, r := range p.All() {
+		runs = append(runs, r)
 	}
 	return runs, nil
 }
@@ -231,23 +194,18 @@ func orDefault(axis []string, def string) []string {
 // longer keys keep a prefix, a hash of the whole and the seed part.
 const maxKey = 200
 
-// runKey joins the run's values: trace__cluster__queue__backfill__
-// placement[__profile][__name=value…]__seed=N.
-func runKey(r *Run) string {
-	parts := []string{r.Trace.Name, r.Cluster.Name, r.Queue, r.Backfill, r.Placement}
-	if r.Profile != "" {
-		parts = append(parts, profileName(r.Profile))
-	}
-	for _, p := range r.Params {
-		parts = append(parts, p.Name+"="+p.Value.key())
-	}
-	tail := "__seed=" + strconv.Itoa(r.Replica)
-	key := strings.Join(parts, "__") + tail
+// A key joins the run's values: trace__cluster__queue__backfill__
+// placement[__profile][__name=value…]__seed=N (Plan builds it segment by
+// segment, in key order).
+
+// cutKey is key (ending in a tail of tailLen bytes) kept whole up to
+// maxKey bytes, else a prefix, a hash of the whole and the tail.
+func cutKey(key string, tailLen int) string {
 	if len(key) <= maxKey {
 		return key
 	}
 	sum := sha256.Sum256([]byte(key))
-	return key[:maxKey-len(tail)-13] + "~" + hex.EncodeToString(sum[:6]) + tail
+	return key[:maxKey-tailLen-13] + "~" + hex.EncodeToString(sum[:6]) + key[len(key)-tailLen:]
 }
 
 // RunSeed derives a run's seed from the base seed and the run's key alone
@@ -274,9 +232,9 @@ func safe(s string) string {
 }
 
 // DefaultMaxRuns is how many runs a sweep plans at most unless --max-runs
-// (Spec.MaxRuns) raises it: a run's plan is about a kilobyte, its
-// directory and summary row more; a million seeds or a 1000×1000 grid by
-// mistake would fill memory before the first run.
+// (Spec.MaxRuns) raises it: planning holds no run, but every run has a
+// directory and a row of the summary, which is held until written; a
+// million seeds or a 1000×1000 grid by mistake would replay for days.
 const DefaultMaxRuns = 100_000
 
 func (s *Spec) runLimit() int {
@@ -352,27 +310,12 @@ func satMul(a, b int64) int64 {
 	return a * b
 }
 
-// points draws the parameter points: the grid's product, or Samples
-// random or Latin-hypercube points (repeated points kept once).
-func (s *Spec) points() ([][]Param, error) {
+// sampledPoints draws Samples random or Latin-hypercube points (repeated
+// points kept once): held whole, as the sampling draws every range's
+// values in turn (a grid's points are Plan's axes, never held).
+func (s *Spec) sampledPoints() ([][]Param, error) {
 	ps := &s.Parameters
-	if len(ps.Ranges) == 0 {
-		return [][]Param{nil}, nil
-	}
 	switch ps.Sampling {
-	case "", Grid:
-		pts := [][]Param{nil}
-		for _, r := range ps.Ranges {
-			vals := r.discrete()
-			var next [][]Param
-			for _, pt := range pts {
-				for _, v := range vals {
-					next = append(next, append(append([]Param(nil), pt...), Param{r.Name, v}))
-				}
-			}
-			pts = next
-		}
-		return pts, nil
 	case Random, LHS:
 		seed := s.Seed
 		if ps.Seed != nil {
@@ -456,18 +399,6 @@ func (r *Range) round(x float64) float64 {
 		return math.Round(x)
 	}
 	return x
-}
-
-// Shard returns the runs of shard index (0-based) of count: those whose
-// position in runs (sorted by key, as Runs returns them) is index mod
-// count. The split depends only on the keys, so every process of a sharded
-// sweep agrees on it, and shards differ in size by at most one run.
-func Shard(runs []Run, index, count int) []Run {
-	var out []Run
-	for i := index; i < len(runs); i += count {
-		out = append(out, runs[i])
-	}
-	return out
 }
 
 // ParseShard reads "i/n" (0 ≤ i < n).

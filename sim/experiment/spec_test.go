@@ -187,19 +187,26 @@ parameters:
 
 // Shards are disjoint, cover every run and differ by at most one run.
 func TestShard(t *testing.T) {
-	runs, _ := parse(t, kthSpec).Runs()
+	plan, err := parse(t, kthSpec).Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
 	seen := map[string]int{}
 	for i := range 3 {
-		part := Shard(runs, i, 3)
-		if len(part) < 2 || len(part) > 3 { // 8 runs over 3 shards: 3, 3, 2
-			t.Errorf("shard %d has %d runs", i, len(part))
-		}
-		for _, r := range part {
+		n := 0
+		for pos, r := range plan.Shard(i, 3) {
+			if pos%3 != i {
+				t.Errorf("shard %d has the run at %d", i, pos)
+			}
 			seen[r.Key]++
+			n++
+		}
+		if n < 2 || n > 3 || n != plan.ShardLen(i, 3) { // 8 runs over 3 shards: 3, 3, 2
+			t.Errorf("shard %d has %d runs, ShardLen says %d", i, n, plan.ShardLen(i, 3))
 		}
 	}
-	if len(seen) != len(runs) {
-		t.Errorf("%d runs covered, want %d", len(seen), len(runs))
+	if len(seen) != plan.Len() || plan.Len() != 8 {
+		t.Errorf("%d runs covered, want %d", len(seen), plan.Len())
 	}
 	for k, n := range seen {
 		if n != 1 {

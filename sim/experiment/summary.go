@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,18 +36,27 @@ func Done(dir, key string) bool {
 	return err == nil
 }
 
-// Missing lists the keys of runs not Done in dir, in order.
-func Missing(dir string, runs []Run) []string {
-	var keys []string
-	for _, r := range runs {
+// Missing counts the runs of runs not Done in dir and returns the first
+// keep of them (position and key), in order.
+func Missing(dir string, runs iter.Seq2[int, Run], keep int) (n int, first []MissingRun) {
+	for pos, r := range runs {
 		if !Done(dir, r.Key) {
-			keys = append(keys, r.Key)
+			if n < keep {
+				first = append(first, MissingRun{pos, r.Key})
+			}
+			n++
 		}
 	}
-	return keys
+	return n, first
 }
 
-// Summary builds the sweep summary of runs (sorted by key, all Done in
+// MissingRun is a run not complete: its position in key order and key.
+type MissingRun struct {
+	Pos int
+	Key string
+}
+
+// Summary builds the sweep summary of runs (in key order, all Done in
 // dir): one row per run with the columns run, run_dir, the parameter
 // columns (float64 when every value is a number, else strings), seed (the
 // replica's number, as in the key) and random_seed (the run's --seed), then
@@ -54,29 +64,35 @@ func Missing(dir string, runs []Run) []string {
 // spec's metrics when it lists some), without the machine-timing ones.
 // A run lacking a column has a null there. It reads only the run
 // directories, so the summary does not depend on how the sweep was split.
-func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
-	n := len(runs)
-	run := metrics.SweepColumn{Name: metrics.ColRun, Values: make([]string, n)}
-	runDir := metrics.SweepColumn{Name: metrics.ColRunDir, Values: make([]string, n)}
+// The runs come one at a time; the rows are kept, as the table they are
+// (their text, one to two kilobytes a run of 50 columns): a column's type
+// is known only once every row is read, and the Parquet file is one row
+// group.
+func (s *Spec) Summary(dir string, runs iter.Seq2[int, Run]) ([]metrics.SweepColumn, error) {
+	run := metrics.SweepColumn{Name: metrics.ColRun}
+	runDir := metrics.SweepColumn{Name: metrics.ColRunDir}
 	// seed is the replica's number in the run key (seed=2); random_seed
 	// the --seed the run was given, derived from the spec's seed and the
 	// key (RunSeed).
-	seed := metrics.SweepColumn{Name: metrics.ColSeed, Kind: metrics.KindInt, Values: make([]string, n)}
-	randomSeed := metrics.SweepColumn{Name: metrics.ColRandomSeed, Kind: metrics.KindInt, Values: make([]string, n)}
+	seed := metrics.SweepColumn{Name: metrics.ColSeed, Kind: metrics.KindInt}
+	randomSeed := metrics.SweepColumn{Name: metrics.ColRandomSeed, Kind: metrics.KindInt}
 	names := s.ParamColumns()
 	params := make([]metrics.SweepColumn, len(names))
 	for i, name := range names {
-		params[i] = metrics.SweepColumn{Name: name, Kind: metrics.KindFloat, Values: make([]string, n)}
+		params[i] = metrics.SweepColumn{Name: name, Kind: metrics.KindFloat}
 	}
 	var order []string
 	values := map[string][]string{}
-	for row, r := range runs {
-		run.Values[row] = r.Key
-		runDir.Values[row] = RunsDir + "/" + r.Key
-		seed.Values[row] = strconv.Itoa(r.Replica)
-		randomSeed.Values[row] = strconv.FormatUint(r.Seed, 10)
+	n := 0
+	for _, r := range runs {
+		row := n
+		n++
+		run.Values = append(run.Values, r.Key)
+		runDir.Values = append(runDir.Values, RunsDir+"/"+r.Key)
+		seed.Values = append(seed.Values, strconv.Itoa(r.Replica))
+		randomSeed.Values = append(randomSeed.Values, strconv.FormatUint(r.Seed, 10))
 		for i, v := range r.Values() {
-			params[i].Values[row] = v.String()
+			params[i].Values = append(params[i].Values, v.String())
 			if !v.IsNum {
 				params[i].Kind = metrics.KindString
 			}
@@ -93,10 +109,8 @@ func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
 			col, ok := values[name]
 			if !ok {
 				order = append(order, name)
-				col = make([]string, n)
 			}
-			col[row] = cells[i]
-			values[name] = col
+			values[name] = setCell(col, row, cells[i])
 		}
 	}
 	if len(s.Metrics) > 0 {
@@ -105,10 +119,8 @@ func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
 	cols := append([]metrics.SweepColumn{run, runDir}, params...)
 	cols = append(cols, seed, randomSeed)
 	for _, name := range order {
-		v, ok := values[name]
-		if !ok {
-			v = make([]string, n)
-		}
+		v := values[name]
+		v = append(v, make([]string, n-len(v))...) // null in the runs after the last that has it
 		kind, known := metrics.RunSummaryKind(name)
 		switch {
 		case known:
@@ -125,6 +137,17 @@ func (s *Spec) Summary(dir string, runs []Run) ([]metrics.SweepColumn, error) {
 		cols = append(cols, metrics.SweepColumn{Name: name, Kind: kind, Values: v})
 	}
 	return cols, nil
+}
+
+// setCell sets row of a column grown one run at a time: the rows of runs
+// without the column before it are null ("").
+func setCell(col []string, row int, v string) []string {
+	if len(col) > row {
+		col[row] = v // a column named twice in one run's summary: the last
+		return col
+	}
+	col = append(col, make([]string, row-len(col))...)
+	return append(col, v)
 }
 
 // readRunSummary reads a finished run's summary.

@@ -163,10 +163,11 @@ func (s *Spec) Validate() error {
 			add("target", "unknown summary column %q", t.Metric)
 		}
 	}
-	// Two runs of one key are found by planning the runs; a plan larger
-	// than the limit is left to the sweep, which knows --max-runs.
+	// Two runs of one key are found by planning the runs (one at a
+	// time); a plan larger than the limit is left to the sweep, which
+	// knows --max-runs.
 	if len(errs) == 0 && s.Count() <= int64(s.runLimit()) {
-		if _, err := s.Runs(); err != nil {
+		if _, err := s.Plan(); err != nil {
 			errs = append(errs, err)
 		}
 	}

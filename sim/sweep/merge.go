@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -36,7 +37,7 @@ func Merge(out string, sources []string, maxRuns int) (int, error) {
 		return 0, run.BadInput(err)
 	}
 	spec.MaxRuns = maxRuns
-	runs, err := spec.Runs()
+	plan, err := spec.Plan()
 	if err != nil {
 		return 0, run.BadInput(err)
 	}
@@ -54,23 +55,23 @@ func Merge(out string, sources []string, maxRuns int) (int, error) {
 	}
 	defer release()
 	if len(sources) > 0 {
-		if err := gatherShards(out, sources, specBytes, runs); err != nil {
+		if err := gatherShards(out, sources, specBytes, plan.All()); err != nil {
 			return 0, err
 		}
 	}
-	if missing := experiment.Missing(out, runs); len(missing) > 0 {
-		return 0, run.Failed(missingError(out, append([]string{out}, sources...), runs, missing))
+	if n, first := experiment.Missing(out, plan.All(), listMissing); n > 0 {
+		return 0, run.Failed(missingError(out, append([]string{out}, sources...), plan.Len(), n, first))
 	}
-	if err := writeSummary(out, spec, runs); err != nil {
+	if err := writeSummary(out, spec, plan.All()); err != nil {
 		return 0, run.Failed(err)
 	}
-	return len(runs), nil
+	return plan.Len(), nil
 }
 
 // gatherShards copies every complete run of the shard directories that
 // out lacks into out/runs (and its weight profile), after checking that
 // every shard ran the same experiment.
-func gatherShards(out string, sources []string, specBytes []byte, runs []experiment.Run) error {
+func gatherShards(out string, sources []string, specBytes []byte, runs iter.Seq2[int, experiment.Run]) error {
 	for _, src := range sources {
 		b, err := os.ReadFile(filepath.Join(src, experiment.SpecFile))
 		if err != nil {
@@ -121,26 +122,24 @@ func gatherShards(out string, sources []string, specBytes []byte, runs []experim
 	return nil
 }
 
-// missingError lists the missing runs (the first 20) of dir with the
-// shard each belongs to, for every shard count the shard summaries of dirs
-// show.
-func missingError(dir string, dirs []string, runs []experiment.Run, missing []string) error {
-	position := map[string]int{}
-	for i, r := range runs {
-		position[r.Key] = i
-	}
+// listMissing is how many missing runs merge lists.
+const listMissing = 20
+
+// missingError lists the first missing runs (n of all are missing) of dir
+// with the shard each belongs to, for every shard count the shard
+// summaries of dirs show.
+func missingError(dir string, dirs []string, all, n int, first []experiment.MissingRun) error {
 	counts := shardCounts(dirs)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d runs are missing from %s:", len(missing), len(runs), filepath.Join(dir, experiment.RunsDir))
-	for i, key := range missing {
-		if i == 20 {
-			fmt.Fprintf(&b, "\n  … and %d more", len(missing)-20)
-			break
+	fmt.Fprintf(&b, "%d of %d runs are missing from %s:", n, all, filepath.Join(dir, experiment.RunsDir))
+	for _, m := range first {
+		fmt.Fprintf(&b, "\n  %s", m.Key)
+		for _, c := range counts {
+			fmt.Fprintf(&b, " (shard %d/%d)", m.Pos%c, c)
 		}
-		fmt.Fprintf(&b, "\n  %s", key)
-		for _, n := range counts {
-			fmt.Fprintf(&b, " (shard %d/%d)", position[key]%n, n)
-		}
+	}
+	if n > len(first) {
+		fmt.Fprintf(&b, "\n  … and %d more", n-len(first))
 	}
 	b.WriteString("\nrun the shards that hold them again (finished runs are kept), then merge")
 	return errors.New(b.String())

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,21 +43,74 @@ func baseReplayConfig(spec *experiment.Spec) (run.Spec, error) {
 }
 
 // Plan resolves the run spec of every run of a sweep into dir and
-// validates it; every problem is reported at once (each once, though many
-// runs share it).
+// validates it, every problem reported at once (each once, though many
+// runs share it): for the few runs tune replays over and over. A sweep
+// resolves its runs one at a time (planner) instead.
 func Plan(spec *experiment.Spec, runs []experiment.Run, dir string) ([]Run, error) {
+	pl, err := newPlanner(spec, dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Run, 0, len(runs))
+	err = pl.check(func(yield func(int, experiment.Run) bool) {
+		for i, r := range runs {
+			if !yield(i, r) {
+				return
+			}
+		}
+	}, func(r *Run) { out = append(out, *r) })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// planner resolves a sweep's runs into run specs, one at a time: a
+// sweep's runs are planned (checked, counted), then resolved again as
+// they are replayed, never held.
+type planner struct {
+	spec *experiment.Spec
+	base run.Spec
+	dir  string
+}
+
+func newPlanner(spec *experiment.Spec, dir string) (*planner, error) {
 	base, err := baseReplayConfig(spec)
 	if err != nil {
 		return nil, err
 	}
+	return &planner{spec: spec, base: base, dir: dir}, nil
+}
+
+// resolve is run r's run spec.
+func (p *planner) resolve(r experiment.Run) (Run, error) {
+	return runConfig(p.spec, p.base, r, p.dir)
+}
+
+// maxProblems is how many problems check lists; the runs with more are
+// counted (a setting wrong in every run of a million is one problem a
+// million times, each naming its run).
+const maxProblems = 20
+
+// check opens the experiment's files and resolves every run of runs,
+// calling each with those that resolve, and reports the problems at once:
+// the first maxProblems distinct ones, then how many more runs have some.
+func (p *planner) check(runs iter.Seq2[int, experiment.Run], each func(*Run)) error {
 	var errs []error
 	seen := map[string]bool{}
-	add := func(err error) {
-		if !seen[err.Error()] {
-			seen[err.Error()] = true
-			errs = append(errs, err)
+	more := 0
+	add := func(err error) bool {
+		if seen[err.Error()] {
+			return true
 		}
+		if len(errs) == maxProblems {
+			return false
+		}
+		seen[err.Error()] = true
+		errs = append(errs, err)
+		return true
 	}
+	spec := p.spec
 	for i, tr := range spec.Traces {
 		if _, err := os.Stat(tr.Path); err != nil {
 			add(spec.Errorf(fmt.Sprintf("traces[%d].path", i), "%v", err))
@@ -72,20 +126,24 @@ func Plan(spec *experiment.Spec, runs []experiment.Run, dir string) ([]Run, erro
 			}
 		}
 	}
-	out := make([]Run, len(runs))
-	for i, r := range runs {
-		sr, err := runConfig(spec, base, r, dir)
+	for _, r := range runs {
+		sr, err := p.resolve(r)
 		if err != nil {
+			listed := true
 			for _, e := range splitErrors(err) {
-				add(fmt.Errorf("run %s: %w", r.Key, e))
+				listed = add(fmt.Errorf("run %s: %w", r.Key, e)) && listed
 			}
+			if !listed {
+				more++
+			}
+			continue
 		}
-		out[i] = sr
+		each(&sr)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if more > 0 {
+		errs = append(errs, fmt.Errorf("… and %d more runs with problems", more))
 	}
-	return out, nil
+	return errors.Join(errs...)
 }
 
 // splitErrors unpacks an errors.Join.

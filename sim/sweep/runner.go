@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"sync"
@@ -73,28 +74,16 @@ type runFailure struct {
 // already complete there are kept), then writes the summary: the sweep's
 // (count 1) or the shard's. When ctx is cancelled it stops starting runs
 // and waits for those running. One Sweeper runs one sweep.
+//
+// The runs are planned one at a time, in passes over the experiment's
+// Plan (each pass makes the runs again, in the same order): one checks
+// every run's settings before anything is written, one counts those done
+// already, one replays the others, and the summary reads them all. Only
+// counts are kept between passes, and the summary's rows.
 func (s *Sweeper) Sweep(ctx context.Context, spec *experiment.Spec, index, count int) (*Outcome, error) {
-	s.ctx, s.interrupt, s.stderr = ctx, ctx.Done(), s.Stderr
-	if s.stderr == nil {
-		s.stderr = io.Discard
-	}
-	all, err := spec.Runs()
+	s.ctx, s.interrupt = ctx, ctx.Done()
+	plan, pl, data, err := s.plan(spec, index, count)
 	if err != nil {
-		return nil, run.BadInput(err)
-	}
-	mine := experiment.Shard(all, index, count)
-	runs, err := Plan(spec, mine, s.Dir)
-	if err != nil {
-		return nil, run.BadInput(err)
-	}
-	if !s.Quiet {
-		warnIdenticalReplicas(s.stderr, spec.Seeds, runs)
-	}
-	data, err := spec.Marshal()
-	if err != nil {
-		return nil, run.Failed(err)
-	}
-	if err := checkSweepDir(s.Dir, spec.File, data); err != nil {
 		return nil, err
 	}
 	release, err := lockShard(s.Dir, index, count)
@@ -108,37 +97,38 @@ func (s *Sweeper) Sweep(ctx context.Context, spec *experiment.Spec, index, count
 	if err := writeSpecCopy(s.Dir, data, spec.File); err != nil {
 		return nil, err
 	}
-	var todo []Run
-	for _, r := range runs {
+	mine := plan.Shard(index, count)
+	total, todo := plan.ShardLen(index, count), 0
+	for _, r := range mine {
 		// A run killed mid-write left its stage: start it over.
 		os.RemoveAll(experiment.StageDir(s.Dir, r.Key))
 		if !experiment.Done(s.Dir, r.Key) {
-			todo = append(todo, r)
+			todo++
 		}
 	}
 	start := time.Now()
-	s.runAll(todo)
+	s.runAll(pl, mine, todo)
 	interrupted := false
 	select {
 	case <-s.interrupt:
 		interrupted = true
 	default:
 	}
-	missing := experiment.Missing(s.Dir, mine)
+	missing, first := experiment.Missing(s.Dir, mine, 1)
 	where := shardText(index, count)
 	switch {
 	case interrupted:
 		return nil, run.Failed(fmt.Errorf("interrupted: %d of %d runs%s finished; run the same command again to finish the rest",
-			len(mine)-len(missing), len(mine), where))
+			total-missing, total, where))
 	case len(s.failures) > 0:
 		return nil, run.Failed(fmt.Errorf("%d of %d runs%s failed (listed above); run the same command again to retry them",
-			len(s.failures), len(mine), where))
-	case len(missing) > 0: // removed behind our back
-		return nil, run.Failed(fmt.Errorf("%d runs%s are not complete, e.g. %s", len(missing), where, missing[0]))
+			len(s.failures), total, where))
+	case missing > 0: // removed behind our back
+		return nil, run.Failed(fmt.Errorf("%d runs%s are not complete, e.g. %s", missing, where, first[0].Key))
 	}
-	o := &Outcome{Index: index, Count: count, Runs: len(mine), Ran: s.ran, AlreadyDone: len(mine) - len(todo)}
+	o := &Outcome{Index: index, Count: count, Runs: total, Ran: s.ran, AlreadyDone: total - todo}
 	if count == 1 {
-		if err := writeSummary(s.Dir, spec, all); err != nil {
+		if err := writeSummary(s.Dir, spec, plan.All()); err != nil {
 			return nil, run.Failed(err)
 		}
 		o.Summaries = []string{filepath.Join(s.Dir, "summary.csv"), filepath.Join(s.Dir, "summary.parquet")}
@@ -153,32 +143,82 @@ func (s *Sweeper) Sweep(ctx context.Context, spec *experiment.Spec, index, count
 	return o, nil
 }
 
-// warnIdenticalReplicas warns when an experiment asks for several seeds
-// but some of its runs draw no random number: their replicas are the same
-// run, and a comparison over them has no interval.
-func warnIdenticalReplicas(w io.Writer, seeds int, runs []Run) {
-	if seeds <= 1 {
-		return
+// DryRun plans shard index of count as Sweep does first, every run's
+// settings checked, and counts its runs already done in s.Dir, without
+// replaying or writing anything.
+func (s *Sweeper) DryRun(spec *experiment.Spec, index, count int) (*Outcome, error) {
+	plan, _, _, err := s.plan(spec, index, count)
+	if err != nil {
+		return nil, err
 	}
-	fixed := 0
-	for i := range runs {
-		if !runs[i].Spec.DrawsRandom() {
-			fixed++
+	o := &Outcome{Index: index, Count: count, Runs: plan.ShardLen(index, count)}
+	for _, r := range plan.Shard(index, count) {
+		if experiment.Done(s.Dir, r.Key) {
+			o.AlreadyDone++
 		}
 	}
-	if fixed > 0 {
-		fmt.Fprintf(w, "schedsim sweep: warning: seeds: %d, but %d of %d runs draw no random number, so their replicas are identical; "+
-			"give them jitter (jitter_submit_s, jitter_runtime), random failures (mtbf_s) or a random placement\n", seeds, fixed, len(runs))
+	return o, nil
+}
+
+// plan makes the experiment's plan and checks the settings of every run
+// of the shard, warning when its replicas are identical, then that s.Dir
+// may hold the sweep; data is the experiment as run (experiment.yaml).
+func (s *Sweeper) plan(spec *experiment.Spec, index, count int) (plan *experiment.Plan, pl *planner, data []byte, err error) {
+	s.stderr = s.Stderr
+	if s.stderr == nil {
+		s.stderr = io.Discard
+	}
+	if plan, err = spec.Plan(); err != nil {
+		return nil, nil, nil, run.BadInput(err)
+	}
+	if pl, err = newPlanner(spec, s.Dir); err != nil {
+		return nil, nil, nil, run.BadInput(err)
+	}
+	var replicas replicaCheck
+	if err := pl.check(plan.Shard(index, count), replicas.add); err != nil {
+		return nil, nil, nil, run.BadInput(err)
+	}
+	if !s.Quiet {
+		replicas.warn(s.stderr, spec.Seeds)
+	}
+	if data, err = spec.Marshal(); err != nil {
+		return nil, nil, nil, run.Failed(err)
+	}
+	if err := checkSweepDir(s.Dir, spec.File, data); err != nil {
+		return nil, nil, nil, err
+	}
+	return plan, pl, data, nil
+}
+
+// replicaCheck counts the runs that draw no random number.
+type replicaCheck struct{ fixed, runs int }
+
+func (c *replicaCheck) add(r *Run) {
+	c.runs++
+	if !r.Spec.DrawsRandom() {
+		c.fixed++
 	}
 }
 
-// runAll runs todo on s.workers goroutines, stopping early on interrupt.
-func (s *Sweeper) runAll(todo []Run) {
-	if len(todo) == 0 {
+// warn warns when an experiment asks for several seeds but some of its
+// runs draw no random number: their replicas are the same run, and a
+// comparison over them has no interval.
+func (c *replicaCheck) warn(w io.Writer, seeds int) {
+	if seeds > 1 && c.fixed > 0 {
+		fmt.Fprintf(w, "schedsim sweep: warning: seeds: %d, but %d of %d runs draw no random number, so their replicas are identical; "+
+			"give them jitter (jitter_submit_s, jitter_runtime), random failures (mtbf_s) or a random placement\n", seeds, c.fixed, c.runs)
+	}
+}
+
+// runAll replays the runs of runs not done yet (todo of them) on
+// s.workers goroutines, each resolved as it starts, stopping early on
+// interrupt.
+func (s *Sweeper) runAll(pl *planner, runs iter.Seq2[int, experiment.Run], todo int) {
+	if todo == 0 {
 		return
 	}
 	if s.Progress {
-		s.bar = progressbar.NewOptions(len(todo),
+		s.bar = progressbar.NewOptions(todo,
 			progressbar.OptionSetWriter(s.stderr),
 			progressbar.OptionSetDescription("sweep"),
 			progressbar.OptionShowCount(),
@@ -193,21 +233,28 @@ func (s *Sweeper) runAll(todo []Run) {
 	// functions never fail; an interrupt stops feeding it.
 	var g errgroup.Group
 	g.SetLimit(s.Workers)
-	for i := range todo {
+	for _, er := range runs {
 		select {
 		case <-s.interrupt:
 			waitAll(&g)
 			return
 		default:
 		}
-		r := &todo[i]
+		if experiment.Done(s.Dir, er.Key) {
+			continue
+		}
+		r, err := pl.resolve(er)
+		if err != nil { // checked before: only a file changed since
+			s.finished(er.Key, err)
+			continue
+		}
 		g.Go(func() error {
 			select {
 			case <-s.interrupt:
 				return nil
 			default:
 			}
-			s.finished(r.Key, s.runOne(r))
+			s.finished(r.Key, s.runOne(&r))
 			return nil
 		})
 	}

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 
@@ -16,7 +17,7 @@ func ShardSummaryPath(dir string, index, count int) string {
 }
 
 // writeSummary writes DIR/summary.parquet and DIR/summary.csv.
-func writeSummary(dir string, spec *experiment.Spec, runs []experiment.Run) error {
+func writeSummary(dir string, spec *experiment.Spec, runs iter.Seq2[int, experiment.Run]) error {
 	cols, err := spec.Summary(dir, runs)
 	if err != nil {
 		return err
@@ -25,7 +26,7 @@ func writeSummary(dir string, spec *experiment.Spec, runs []experiment.Run) erro
 }
 
 // writeShardSummary writes a shard's summary CSV (its runs only).
-func writeShardSummary(path string, spec *experiment.Spec, dir string, runs []experiment.Run) error {
+func writeShardSummary(path string, spec *experiment.Spec, dir string, runs iter.Seq2[int, experiment.Run]) error {
 	cols, err := spec.Summary(dir, runs)
 	if err != nil {
 		return err

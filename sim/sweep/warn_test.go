@@ -23,7 +23,11 @@ func TestWarnIdenticalReplicas(t *testing.T) {
 		{1, []Run{plain}, ""},
 	} {
 		var b strings.Builder
-		warnIdenticalReplicas(&b, c.seeds, c.runs)
+		var check replicaCheck
+		for i := range c.runs {
+			check.add(&c.runs[i])
+		}
+		check.warn(&b, c.seeds)
 		if got := b.String(); (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
 			t.Errorf("seeds %d, %d runs: warned %q, want %q", c.seeds, len(c.runs), got, c.want)
 		}
