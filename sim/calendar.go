@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // Calendar is a site's rules on when a job may start, by the hour and
 // the day (Config.Calendar). Batch sites long ran a run-time limit per
 // time of day: a short limit in working hours, a longer one at night
@@ -41,4 +43,21 @@ func (w Window) Admits(now, est Time) bool {
 		return false
 	}
 	return w.SyncAt == Forever || est <= w.SyncAt-now
+}
+
+// rejectNeverAdmitted rejects the jobs the last pass's window held back
+// that no window from now on admits, the calendar having changed phase
+// under them: held for ever, they would wake the engine at every window.
+func (e *Engine) rejectNeverAdmitted() error {
+	if e.cfg.Calendar == nil || e.limits == nil {
+		return nil
+	}
+	for _, j := range e.limits.held {
+		if j.Status == Queued && !e.cfg.Calendar.EverAdmits(e.now, j.EstimatedRuntime()) {
+			if err := e.reject(j, fmt.Sprintf("its walltime of %s s is over the limit of every window of the calendar from then on", j.EstimatedRuntime())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

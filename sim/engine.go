@@ -262,11 +262,14 @@ func (e *Engine) Run() error {
 // cap for a job the pass hid: the pass then runs again at once on the
 // rebuilt queue, with nothing new ended, for as long as it reveals a job.
 func (e *Engine) pass() error {
+	if err := e.rejectNeverAdmitted(); err != nil {
+		return err
+	}
 	for {
 		if e.limits != nil {
 			e.limits.passQueue(e.cfg.Limits, e.queue, e.now)
 			e.inPass = true
-			if e.limits.calHeld {
+			if len(e.limits.held) > 0 {
 				e.wakeAt(e.limits.window.End)
 			}
 		}

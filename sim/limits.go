@@ -36,11 +36,12 @@ type usage struct{ jobs, procs int64 }
 type limitState struct {
 	res int32 // the main resource, -1 when the cluster has none
 	// cal, when set, holds back the jobs its window at the pass does not
-	// admit (calendar.go); calHeld says the last pass held one.
-	cal          Calendar
-	window       Window
-	now          Time
-	calHeld      bool
+	// admit (calendar.go).
+	cal    Calendar
+	window Window
+	now    Time
+	// held are the jobs the last pass's window did not admit.
+	held         []*JobRun
 	user, queue  map[string]usage
 	shown        []*JobRun // the queue of the current pass
 	tUser, tQueu map[string]usage
@@ -103,7 +104,6 @@ func (s *limitState) walk(l Limits, queue []*JobRun, visit func(j *JobRun, shown
 			continue
 		}
 		if s.cal != nil && !s.window.Admits(s.now, j.EstimatedRuntime()) {
-			s.calHeld = true
 			if !visit(j, false) {
 				return
 			}
@@ -137,13 +137,16 @@ func (s *limitState) passQueue(l Limits, queue []*JobRun, now Time) []*JobRun {
 	if s.cal != nil {
 		s.now, s.window = now, s.cal.At(now)
 	}
-	s.calHeld = false
+	s.held = s.held[:0]
 	s.shown = s.shown[:0]
 	s.revealed = s.revealed[:0]
 	s.pass++
 	s.walk(l, queue, func(j *JobRun, shown bool) bool {
 		if !shown {
 			j.hiddenPass = s.pass
+			if s.cal != nil && !s.window.Admits(s.now, j.EstimatedRuntime()) {
+				s.held = append(s.held, j)
+			}
 			return true
 		}
 		if j.hiddenPass != 0 && j.hiddenPass == s.pass-1 {
