@@ -1,8 +1,6 @@
 package run
 
 import (
-	"fmt"
-
 	"github.com/schedsim/schedsim/sim"
 	"github.com/schedsim/schedsim/sim/calendar"
 )
@@ -15,10 +13,10 @@ func siteCalendar(cfg *Spec, w *Workload) (sim.Calendar, error) {
 	}
 	f, err := calendar.Load(cfg.Calendar)
 	if err != nil {
-		return nil, fmt.Errorf("--calendar: %w", err)
+		return nil, cfg.problem("calendar", "%v", err)
 	}
 	if w.Epoch.IsZero() {
-		return nil, fmt.Errorf("--calendar %s: trace %s has no calendar time (no epoch: an SWF UnixStartTime, a native trace's epoch line), so its hours and days are unknown", cfg.Calendar, w.Name)
+		return nil, cfg.problem("calendar", "%s: trace %s has no calendar time (no epoch: an SWF UnixStartTime, a native trace's epoch line), so its hours and days are unknown", cfg.Calendar, w.Name)
 	}
 	return calendar.Compile(f, w.Epoch)
 }
