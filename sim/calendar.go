@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // Calendar is a site's rules on when a job may start, by the hour and
 // the day (Config.Calendar). Batch sites long ran a run-time limit per
 // time of day: a short limit in working hours, a longer one at night
@@ -9,7 +11,11 @@ package sim
 // scheduler, as a job over a user's cap is (limits.go): it is not in
 // Context.Queue, holds no reservation and blocks no one; the engine runs
 // a pass when the next window begins. A job that no window from its
-// arrival on admits is rejected at arrival rather than held for ever.
+// arrival on admits is rejected at arrival rather than held for ever, and
+// so is a held job once no window still to come admits it (the window
+// that would have come and went while the machine was busy, and a later
+// phase's limits are lower): the engine would otherwise wake at every
+// window for ever.
 //
 // The rule reads the job's estimated runtime (JobRun.EstimatedRuntime):
 // its requested walltime when the trace has one, which is what a site's
@@ -41,4 +47,22 @@ func (w Window) Admits(now, est Time) bool {
 		return false
 	}
 	return w.SyncAt == Forever || est <= w.SyncAt-now
+}
+
+// calendarReason is why a job the calendar will never admit is rejected.
+func calendarReason(est Time) string {
+	return fmt.Sprintf("its walltime of %s s is over the limit of every window of the calendar", est)
+}
+
+// rejectStranded rejects the queued jobs the pass's window holds back and
+// no window from now on admits. A pass runs it once a window: a job
+// becomes stranded only as windows go by.
+func (e *Engine) rejectStranded() {
+	w := e.limits.window
+	for _, j := range e.queue {
+		est := j.EstimatedRuntime()
+		if j.Status == Queued && !w.Admits(e.now, est) && !e.cfg.Calendar.EverAdmits(e.now, est) {
+			_ = e.reject(j, calendarReason(est)) // j is queued: no error
+		}
+	}
 }

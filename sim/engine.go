@@ -95,7 +95,10 @@ type Engine struct {
 	// limits counts what runs by user and queue and holds back what the
 	// calendar does not admit; nil without Limits and Calendar.
 	limits *limitState
-	inPass bool // the scheduler is running: Context.Queue is limits.shown
+	// calSwept is the end of the last window in which a pass looked for
+	// held jobs no window will admit (rejectStranded).
+	calSwept Time
+	inPass   bool // the scheduler is running: Context.Queue is limits.shown
 	// rejectedInPass says the scheduler rejected a job in the pass.
 	rejectedInPass bool
 	nodes          nodeState
@@ -267,6 +270,10 @@ func (e *Engine) pass() error {
 			e.limits.passQueue(e.cfg.Limits, e.queue, e.now)
 			e.inPass = true
 			if e.limits.calHeld {
+				if e.now >= e.calSwept {
+					e.rejectStranded()
+					e.calSwept = e.limits.window.End
+				}
 				e.wakeAt(e.limits.window.End)
 			}
 		}
@@ -382,7 +389,7 @@ func (e *Engine) submit(j *JobRun) {
 	}
 	why := e.neverFits(j)
 	if why == "" && e.cfg.Calendar != nil && !e.cfg.Calendar.EverAdmits(e.now, j.EstimatedRuntime()) {
-		why = fmt.Sprintf("its walltime of %s s is over the limit of every window of the calendar", j.EstimatedRuntime())
+		why = calendarReason(j.EstimatedRuntime())
 	}
 	reason, hold := e.arrive(j, why)
 	if reason != "" {

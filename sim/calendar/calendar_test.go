@@ -149,3 +149,26 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEverAdmitsPhaseEnds: a phase that ends counts only the windows it
+// still holds. The weekend's window (no limit) of a phase ending on
+// Wednesday is behind a job arriving on Monday; one ending the next
+// Monday still has it ahead.
+func TestEverAdmitsPhaseEnds(t *testing.T) {
+	const text = "phases:\n  - sync: true\n    windows: [{days: mon-fri, start: \"07:00\", max_walltime_s: 14400}, {days: fri, start: \"16:00\"}]\n  - from: %s\n    windows: [{days: mon-sun, start: \"07:00\", max_walltime_s: 14400}]\n"
+	monday := time.Date(1997, 3, 3, 0, 0, 0, 0, time.UTC)
+	soon := compile(t, strings.Replace(text, "%s", "1997-03-05", 1), monday)
+	if soon.EverAdmits(at(1), at(10)) {
+		t.Error("10 h at Monday 01:00: the weekend's window comes after its phase ends, yet admitted")
+	}
+	if !soon.EverAdmits(at(1), at(4)) {
+		t.Error("4 h refused though the later phase admits it")
+	}
+	later := compile(t, strings.Replace(text, "%s", "1997-03-10", 1), monday)
+	if !later.EverAdmits(at(1), at(10)) {
+		t.Error("10 h at Monday 01:00: Friday 16:00's window admits it before the phase ends, yet refused")
+	}
+	if later.EverAdmits(at(4*24+17), at(63)) {
+		t.Error("63 h at Friday 17:00: the weekend's window has 62 h left, yet admitted")
+	}
+}

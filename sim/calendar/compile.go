@@ -113,22 +113,46 @@ func (c *Compiled) At(t sim.Time) sim.Window {
 	return w
 }
 
-// EverAdmits reports whether a window of the phase holding t, or of a
-// later phase, admits a job of estimated runtime est: under its limit,
-// and, with synchronization points, no longer than the window.
+// EverAdmits reports whether a window from t on admits a job of
+// estimated runtime est: under its limit, and, with synchronization
+// points, no longer than what is left of the window. The last phase
+// repeats its week for ever, so each of its windows comes again whole;
+// an earlier phase ends, so only the windows it still holds from t on
+// count (a job a phase's weekend window would admit, arriving on the
+// Monday before a phase that admits it nowhere, is never admitted).
 func (c *Compiled) EverAdmits(t, est sim.Time) bool {
-	for _, ph := range c.phases[c.phaseAt(t):] {
-		if len(ph.windows) == 0 {
-			return true
-		}
-		for i, w := range ph.windows {
-			length := ph.windows[(i+1)%len(ph.windows)].offset - w.offset
-			if length <= 0 {
-				length += week
-			}
-			if (w.max == 0 || est <= w.max) && (!ph.sync || est <= sim.Time(length)*sim.Second) {
+	last := len(c.phases) - 1
+	if c.phases[last].admitsSome(est) {
+		return true
+	}
+	for p := c.phaseAt(t); p < last; p++ {
+		s, end := max(t, c.phases[p].from), c.phases[p+1].from
+		// The window holding s and a week's more: past them the phase
+		// only repeats itself.
+		for k := 0; k <= len(c.phases[p].windows) && s < end; k++ {
+			w := c.At(s)
+			if w.Admits(s, est) {
 				return true
 			}
+			s = w.End
+		}
+	}
+	return false
+}
+
+// admitsSome reports whether some window of the phase, whole, admits a
+// job of estimated runtime est.
+func (ph *phase) admitsSome(est sim.Time) bool {
+	if len(ph.windows) == 0 {
+		return true
+	}
+	for i, w := range ph.windows {
+		length := ph.windows[(i+1)%len(ph.windows)].offset - w.offset
+		if length <= 0 {
+			length += week
+		}
+		if (w.max == 0 || est <= w.max) && (!ph.sync || est <= sim.Time(length)*sim.Second) {
+			return true
 		}
 	}
 	return false
