@@ -51,7 +51,7 @@ func (w Window) Admits(now, est Time) bool {
 
 // calendarReason is why a job the calendar will never admit is rejected.
 func calendarReason(est Time) string {
-	return fmt.Sprintf("its walltime of %s s is over the limit of every window of the calendar", est)
+	return fmt.Sprintf("no window of the calendar from now on admits its walltime of %s s: over each one's limit or, with synchronization points, longer than it", est)
 }
 
 // rejectStranded rejects the queued jobs the pass's window holds back and
