@@ -137,6 +137,7 @@ func TestParseErrors(t *testing.T) {
 		{"negative limit", "phases:\n  - windows:\n      - {days: mon, start: \"07:00\", max_walltime_s: -1}\n", "cal.yaml:3: phases[0].windows[0].max_walltime_s: want seconds from 0 (no limit)"},
 		{"unknown key", "phases:\n  - windws: []\n", `cal.yaml:2: unknown key "phases[0].windws" (did you mean "phases[0].windows"?)`},
 		{"zone", "time_zone: Mars/Olympus\nphases:\n  - windows: []\n", `cal.yaml:1: time_zone: unknown time zone "Mars/Olympus"`},
+		{"local zone", "time_zone: Local\nphases:\n  - windows: []\n", "cal.yaml:1: time_zone: Local is this machine's zone"},
 		{"first phase from", "phases:\n  - from: 1997-01-01\n", "cal.yaml:2: phases[0].from: the first phase holds from the start of the trace"},
 		{"missing from", "phases:\n  - windows: []\n  - windows: []\n", "cal.yaml:3: phases[1].from: missing"},
 		{"out of order", "phases:\n  - {}\n  - {from: 1997-06-06}\n  - {from: 1997-01-01}\n", "cal.yaml:4: phases[2].from: 1997-01-01 is not after the previous phase's 1997-06-06"},
