@@ -18,7 +18,7 @@ func siteCalendar(cfg *Spec, w *Workload) (sim.Calendar, error) {
 		return nil, fmt.Errorf("--calendar: %w", err)
 	}
 	if w.Epoch.IsZero() {
-		return nil, fmt.Errorf("--calendar %s: trace %s has no calendar time (no epoch: an SWF UnixStartTime, a native trace's epoch line), so its hours and days are unknown", cfg.Calendar, w.Name)
+		return nil, fmt.Errorf("--calendar %s: trace %s has no calendar time (no epoch: an SWF header's UnixStartTime, a JSON Lines or CSV trace's first line # schedsim.epoch=1997-03-03T00:00:00Z), so its hours and days are unknown", cfg.Calendar, w.Name)
 	}
 	return calendar.Compile(f, w.Epoch)
 }
