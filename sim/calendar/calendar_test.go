@@ -133,6 +133,8 @@ func TestDaylightSaving(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"bad day", "phases:\n  - windows:\n      - {days: mon-fry, start: \"07:00\"}\n", `cal.yaml:3: phases[0].windows[0].days: unknown day "fry"`},
+		{"days as a list", "phases:\n  - windows:\n      - {days: [mon, tue], start: \"07:00\"}\n", "cal.yaml:3: phases[0].windows[0].days: want days such as mon-fri, got "},
+		{"from as a mapping", "phases:\n  - {}\n  - from: {date: 1997-06-06}\n", "cal.yaml:3: phases[1].from: want a date such as 1997-06-06, got "},
 		{"bad clock", "phases:\n  - windows:\n      - {days: mon, start: \"7h\"}\n", `cal.yaml:3: phases[0].windows[0].start: want a time of day as HH:MM (24 h), got "7h"`},
 		{"negative limit", "phases:\n  - windows:\n      - {days: mon, start: \"07:00\", max_walltime_s: -1}\n", "cal.yaml:3: phases[0].windows[0].max_walltime_s: want seconds from 0 (no limit)"},
 		{"unknown key", "phases:\n  - windws: []\n", `cal.yaml:2: unknown key "phases[0].windws" (did you mean "phases[0].windows"?)`},
