@@ -60,8 +60,9 @@ func TestWindows(t *testing.T) {
 		}
 	}
 	// 6 June 1997 (a Friday) begins the phase without synchronization
-	// points: the window holding Friday 15:00 ends at the phase's start,
-	// and the next has none.
+	// points: the window holding Thursday 23:00 ends at the phase's start
+	// but keeps its own synchronization point, Friday 07:00; Friday's day
+	// window has none.
 	june6 := sim.Time(time.Date(1997, 6, 6, 0, 0, 0, 0, time.UTC).Sub(time.Date(1997, 3, 3, 0, 0, 0, 0, time.UTC)).Microseconds())
 	if w := c.At(june6 - at(1)); w.End != june6 || w.SyncAt != june6+at(7) {
 		t.Errorf("before the phase change: end %s sync %s, want %s %s", w.End, w.SyncAt, june6, june6+at(7))
