@@ -131,8 +131,8 @@ func (s *limitState) walk(l Limits, queue []*JobRun, visit func(j *JobRun, shown
 }
 
 // passQueue is the queue the scheduler sees in a pass at now: the jobs
-// the calendar admits and that fit under the caps, in queue order. It numbers the pass and notes the jobs
-// the previous pass hid.
+// the calendar admits and that fit under the caps, in queue order. It
+// numbers the pass and notes the jobs the previous pass hid.
 func (s *limitState) passQueue(l Limits, queue []*JobRun, now Time) []*JobRun {
 	if s.cal != nil {
 		s.now, s.window = now, s.cal.At(now)
