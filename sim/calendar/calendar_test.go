@@ -176,3 +176,31 @@ func TestEverAdmitsPhaseEnds(t *testing.T) {
 		t.Error("63 h at Friday 17:00: the weekend's window has 62 h left, yet admitted")
 	}
 }
+
+// TestLaterPhaseSync: a job started before a phase with synchronization
+// points may not run across its first one, nor across one that starts the
+// instant the phase begins.
+func TestLaterPhaseSync(t *testing.T) {
+	const text = "phases:\n  - windows: [{days: mon-fri, start: \"07:00\", max_walltime_s: 14400}, {days: mon-fri, start: \"16:00\"}]\n  - from: %s\n    sync: true\n    windows: [{days: mon-fri, start: \"07:00\"}, {days: mon-fri, start: \"16:00\"}]\n"
+	monday := time.Date(1997, 3, 3, 0, 0, 0, 0, time.UTC)
+	c := compile(t, strings.Replace(text, "%s", "1997-03-05", 1), monday)
+	// Tuesday 20:00: the night's window, no synchronization point of its
+	// own; the later phase's first is Wednesday 07:00.
+	if w := c.At(at(24 + 20)); w.SyncAt != at(2*24+7) || w.End != at(2*24) {
+		t.Errorf("Tuesday 20:00: end %s sync %s, want %s %s", w.End, w.SyncAt, at(2*24), at(2*24+7))
+	}
+	if c.At(at(24 + 20)).Admits(at(24+20), at(12)) {
+		t.Error("12 h at Tuesday 20:00 runs across Wednesday 07:00, yet admitted")
+	}
+	// The later phase begins at 07:00, a window start: that instant is
+	// its first synchronization point.
+	c = compile(t, strings.Replace(text, "%s", "\"1997-03-05 07:00\"", 1), monday)
+	if w := c.At(at(2*24 + 6)); w.SyncAt != at(2*24+7) {
+		t.Errorf("Wednesday 06:00 before a phase beginning at 07:00: sync %s, want %s", w.SyncAt, at(2*24+7))
+	}
+	// Without synchronization points in any phase there are none.
+	c = compile(t, strings.Replace(strings.Replace(text, "%s", "1997-03-05", 1), "sync: true", "sync: false", 1), monday)
+	if w := c.At(at(24 + 20)); w.SyncAt != sim.Forever {
+		t.Errorf("no phase has synchronization points, yet sync at %s", w.SyncAt)
+	}
+}

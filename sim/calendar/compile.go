@@ -75,7 +75,10 @@ func (c *Compiled) phaseAt(t sim.Time) int {
 	return sort.Search(len(c.phases), func(i int) bool { return c.phases[i].from > t }) - 1
 }
 
-// At returns the window holding t.
+// At returns the window holding t. Its synchronization point is the
+// earlier of its own phase's next window start (with sync) and the first
+// one of a later phase with sync: a job started before a phase with
+// synchronization points begins may not run across them either.
 func (c *Compiled) At(t sim.Time) sim.Window {
 	p := c.phaseAt(t)
 	end := sim.Forever
@@ -84,8 +87,20 @@ func (c *Compiled) At(t sim.Time) sim.Window {
 	}
 	ph := &c.phases[p]
 	if len(ph.windows) == 0 {
-		return sim.Window{End: end, SyncAt: sim.Forever}
+		return sim.Window{End: end, SyncAt: c.laterSync(p)}
 	}
+	i, boundary := c.windowAt(ph, t)
+	w := sim.Window{End: min(end, boundary), MaxWalltime: ph.windows[i].max, SyncAt: sim.Forever}
+	if ph.sync {
+		w.SyncAt = boundary
+	}
+	w.SyncAt = min(w.SyncAt, c.laterSync(p))
+	return w
+}
+
+// windowAt is the index of ph's weekly window holding t, and when the
+// next one starts (after t).
+func (c *Compiled) windowAt(ph *phase, t sim.Time) (int, sim.Time) {
 	local := time.UnixMicro(c.epoch + int64(t)).In(c.loc)
 	sec := local.Hour()*3600 + local.Minute()*60 + local.Second()
 	cur := weekOffset(local.Weekday(), sec)
@@ -106,11 +121,25 @@ func (c *Compiled) At(t sim.Time) sim.Window {
 	if boundary <= t {
 		boundary = t + sim.Second // a wall-clock hour skipped by daylight saving time
 	}
-	w := sim.Window{End: min(end, boundary), MaxWalltime: ph.windows[i].max, SyncAt: sim.Forever}
-	if ph.sync {
-		w.SyncAt = boundary
+	return i, boundary
+}
+
+// laterSync is the first synchronization point of the phases after p:
+// the first window start, at or after its phase's beginning, of a phase
+// with sync that still holds then; Forever when none.
+func (c *Compiled) laterSync(p int) sim.Time {
+	for q := p + 1; q < len(c.phases); q++ {
+		ph := &c.phases[q]
+		if !ph.sync || len(ph.windows) == 0 {
+			continue
+		}
+		_, first := c.windowAt(ph, ph.from-1)
+		if q+1 < len(c.phases) && first >= c.phases[q+1].from {
+			continue // the phase ends before any of its windows starts
+		}
+		return first
 	}
-	return w
+	return sim.Forever
 }
 
 // EverAdmits reports whether a window from t on admits a job of
