@@ -189,7 +189,7 @@ func TestLaterPhaseSync(t *testing.T) {
 	if w := c.At(at(24 + 20)); w.SyncAt != at(2*24+7) || w.End != at(2*24) {
 		t.Errorf("Tuesday 20:00: end %s sync %s, want %s %s", w.End, w.SyncAt, at(2*24), at(2*24+7))
 	}
-	if c.At(at(24 + 20)).Admits(at(24+20), at(12)) {
+	if c.At(at(24+20)).Admits(at(24+20), at(12)) {
 		t.Error("12 h at Tuesday 20:00 runs across Wednesday 07:00, yet admitted")
 	}
 	// The later phase begins at 07:00, a window start: that instant is
