@@ -141,7 +141,7 @@ func (o *Options) normalize() error {
 	var sum float64
 	for n, v := range o.Shares {
 		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("metrics: share of tenant %q must be a finite number ≥ 0, got %g", n, v)
+			return fmt.Errorf("metrics: share of tenant %q must be a finite number ≥ 0, got %s", n, sim.FormatNumber(v))
 		}
 		sum += v
 	}

@@ -11,7 +11,11 @@ import "fmt"
 // scheduler, as a job over a user's cap is (limits.go): it is not in
 // Context.Queue, holds no reservation and blocks no one; the engine runs
 // a pass when the next window begins. A job that no window from its
-// arrival on admits is rejected at arrival rather than held for ever.
+// arrival on admits is rejected at arrival rather than held for ever, and
+// so is a held job once no window still to come admits it (the window
+// that would have come and went while the machine was busy, and a later
+// phase's limits are lower): the engine would otherwise wake at every
+// window for ever.
 //
 // The rule reads the job's estimated runtime (JobRun.EstimatedRuntime):
 // its requested walltime when the trace has one, which is what a site's
@@ -45,19 +49,20 @@ func (w Window) Admits(now, est Time) bool {
 	return w.SyncAt == Forever || est <= w.SyncAt-now
 }
 
-// rejectNeverAdmitted rejects the jobs the last pass's window held back
-// that no window from now on admits, the calendar having changed phase
-// under them: held for ever, they would wake the engine at every window.
-func (e *Engine) rejectNeverAdmitted() error {
-	if e.cfg.Calendar == nil || e.limits == nil {
-		return nil
-	}
-	for _, j := range e.limits.held {
-		if j.Status == Queued && !e.cfg.Calendar.EverAdmits(e.now, j.EstimatedRuntime()) {
-			if err := e.reject(j, fmt.Sprintf("its walltime of %s s is over the limit of every window of the calendar from then on", j.EstimatedRuntime())); err != nil {
-				return err
-			}
+// calendarReason is why a job the calendar will never admit is rejected.
+func calendarReason(est Time) string {
+	return fmt.Sprintf("no window of the calendar from now on admits its walltime of %s s: over each one's limit or, with synchronization points, longer than it", est)
+}
+
+// rejectStranded rejects the queued jobs the pass's window holds back and
+// no window from now on admits. A pass runs it once a window: a job
+// becomes stranded only as windows go by.
+func (e *Engine) rejectStranded() {
+	w := e.limits.window
+	for _, j := range e.queue {
+		est := j.EstimatedRuntime()
+		if j.Status == Queued && !w.Admits(e.now, est) && !e.cfg.Calendar.EverAdmits(e.now, est) {
+			_ = e.reject(j, calendarReason(est)) // j is queued: no error
 		}
 	}
-	return nil
 }

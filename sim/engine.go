@@ -95,7 +95,10 @@ type Engine struct {
 	// limits counts what runs by user and queue and holds back what the
 	// calendar does not admit; nil without Limits and Calendar.
 	limits *limitState
-	inPass bool // the scheduler is running: Context.Queue is limits.shown
+	// calSwept is the end of the last window in which a pass looked for
+	// held jobs no window will admit (rejectStranded).
+	calSwept Time
+	inPass   bool // the scheduler is running: Context.Queue is limits.shown
 	// rejectedInPass says the scheduler rejected a job in the pass.
 	rejectedInPass bool
 	nodes          nodeState
@@ -262,14 +265,15 @@ func (e *Engine) Run() error {
 // cap for a job the pass hid: the pass then runs again at once on the
 // rebuilt queue, with nothing new ended, for as long as it reveals a job.
 func (e *Engine) pass() error {
-	if err := e.rejectNeverAdmitted(); err != nil {
-		return err
-	}
 	for {
 		if e.limits != nil {
 			e.limits.passQueue(e.cfg.Limits, e.queue, e.now)
 			e.inPass = true
-			if len(e.limits.held) > 0 {
+			if e.limits.calHeld {
+				if e.now >= e.calSwept {
+					e.rejectStranded()
+					e.calSwept = e.limits.window.End
+				}
 				e.wakeAt(e.limits.window.End)
 			}
 		}
@@ -385,7 +389,7 @@ func (e *Engine) submit(j *JobRun) {
 	}
 	why := e.neverFits(j)
 	if why == "" && e.cfg.Calendar != nil && !e.cfg.Calendar.EverAdmits(e.now, j.EstimatedRuntime()) {
-		why = fmt.Sprintf("its walltime of %s s is over the limit of every window of the calendar", j.EstimatedRuntime())
+		why = calendarReason(j.EstimatedRuntime())
 	}
 	reason, hold := e.arrive(j, why)
 	if reason != "" {

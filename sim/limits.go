@@ -36,12 +36,11 @@ type usage struct{ jobs, procs int64 }
 type limitState struct {
 	res int32 // the main resource, -1 when the cluster has none
 	// cal, when set, holds back the jobs its window at the pass does not
-	// admit (calendar.go).
-	cal    Calendar
-	window Window
-	now    Time
-	// held are the jobs the last pass's window did not admit.
-	held         []*JobRun
+	// admit (calendar.go); calHeld says the last pass held one.
+	cal          Calendar
+	window       Window
+	now          Time
+	calHeld      bool
 	user, queue  map[string]usage
 	shown        []*JobRun // the queue of the current pass
 	tUser, tQueu map[string]usage
@@ -104,6 +103,7 @@ func (s *limitState) walk(l Limits, queue []*JobRun, visit func(j *JobRun, shown
 			continue
 		}
 		if s.cal != nil && !s.window.Admits(s.now, j.EstimatedRuntime()) {
+			s.calHeld = true
 			if !visit(j, false) {
 				return
 			}
@@ -131,22 +131,19 @@ func (s *limitState) walk(l Limits, queue []*JobRun, visit func(j *JobRun, shown
 }
 
 // passQueue is the queue the scheduler sees in a pass at now: the jobs
-// the calendar admits and that fit under the caps, in queue order. It numbers the pass and notes the jobs
-// the previous pass hid.
+// the calendar admits and that fit under the caps, in queue order. It
+// numbers the pass and notes the jobs the previous pass hid.
 func (s *limitState) passQueue(l Limits, queue []*JobRun, now Time) []*JobRun {
 	if s.cal != nil {
 		s.now, s.window = now, s.cal.At(now)
 	}
-	s.held = s.held[:0]
+	s.calHeld = false
 	s.shown = s.shown[:0]
 	s.revealed = s.revealed[:0]
 	s.pass++
 	s.walk(l, queue, func(j *JobRun, shown bool) bool {
 		if !shown {
 			j.hiddenPass = s.pass
-			if s.cal != nil && !s.window.Admits(s.now, j.EstimatedRuntime()) {
-				s.held = append(s.held, j)
-			}
 			return true
 		}
 		if j.hiddenPass != 0 && j.hiddenPass == s.pass-1 {

@@ -33,17 +33,17 @@ type PowerSwitch struct {
 func (p PowerModel) validate() error {
 	finite := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
 	if !finite(p.IdleW) || !finite(p.MaxW) || p.MaxW < p.IdleW {
-		return fmt.Errorf("need 0 ≤ idle_w ≤ max_w, got %g and %g", p.IdleW, p.MaxW)
+		return fmt.Errorf("need 0 ≤ idle_w ≤ max_w, got %s and %s", FormatNumber(p.IdleW), FormatNumber(p.MaxW))
 	}
 	if !finite(p.OffW) {
-		return fmt.Errorf("off_w must be a number of watts ≥ 0, got %g", p.OffW)
+		return fmt.Errorf("off_w must be a number of watts ≥ 0, got %s", FormatNumber(p.OffW))
 	}
 	for _, s := range []struct {
 		name string
 		sw   PowerSwitch
 	}{{"switch_off", p.SwitchOff}, {"switch_on", p.SwitchOn}} {
 		if s.sw.Time < 0 || !finite(s.sw.W) {
-			return fmt.Errorf("%s: need a time ≥ 0 and watts ≥ 0, got %s s and %g W", s.name, s.sw.Time, s.sw.W)
+			return fmt.Errorf("%s: need a time ≥ 0 and watts ≥ 0, got %s s and %s W", s.name, s.sw.Time, FormatNumber(s.sw.W))
 		}
 		if s.sw.Time == 0 && s.sw.W > 0 {
 			return errors.New(s.name + ": an instant switch cannot draw power (give it a duration)")

@@ -60,8 +60,9 @@ func TestWindows(t *testing.T) {
 		}
 	}
 	// 6 June 1997 (a Friday) begins the phase without synchronization
-	// points: the window holding Friday 15:00 ends at the phase's start,
-	// and the next has none.
+	// points: the window holding Thursday 23:00 ends at the phase's start
+	// but keeps its own synchronization point, Friday 07:00; Friday's day
+	// window has none.
 	june6 := sim.Time(time.Date(1997, 6, 6, 0, 0, 0, 0, time.UTC).Sub(time.Date(1997, 3, 3, 0, 0, 0, 0, time.UTC)).Microseconds())
 	if w := c.At(june6 - at(1)); w.End != june6 || w.SyncAt != june6+at(7) {
 		t.Errorf("before the phase change: end %s sync %s, want %s %s", w.End, w.SyncAt, june6, june6+at(7))
@@ -133,10 +134,13 @@ func TestDaylightSaving(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"bad day", "phases:\n  - windows:\n      - {days: mon-fry, start: \"07:00\"}\n", `cal.yaml:3: phases[0].windows[0].days: unknown day "fry"`},
+		{"days as a list", "phases:\n  - windows:\n      - {days: [mon, tue], start: \"07:00\"}\n", "cal.yaml:3: phases[0].windows[0].days: want days such as mon-fri, got "},
+		{"from as a mapping", "phases:\n  - {}\n  - from: {date: 1997-06-06}\n", "cal.yaml:3: phases[1].from: want a date such as 1997-06-06, got "},
 		{"bad clock", "phases:\n  - windows:\n      - {days: mon, start: \"7h\"}\n", `cal.yaml:3: phases[0].windows[0].start: want a time of day as HH:MM (24 h), got "7h"`},
 		{"negative limit", "phases:\n  - windows:\n      - {days: mon, start: \"07:00\", max_walltime_s: -1}\n", "cal.yaml:3: phases[0].windows[0].max_walltime_s: want seconds from 0 (no limit)"},
 		{"unknown key", "phases:\n  - windws: []\n", `cal.yaml:2: unknown key "phases[0].windws" (did you mean "phases[0].windows"?)`},
 		{"zone", "time_zone: Mars/Olympus\nphases:\n  - windows: []\n", `cal.yaml:1: time_zone: unknown time zone "Mars/Olympus"`},
+		{"local zone", "time_zone: Local\nphases:\n  - windows: []\n", "cal.yaml:1: time_zone: Local is this machine's zone"},
 		{"first phase from", "phases:\n  - from: 1997-01-01\n", "cal.yaml:2: phases[0].from: the first phase holds from the start of the trace"},
 		{"missing from", "phases:\n  - windows: []\n  - windows: []\n", "cal.yaml:3: phases[1].from: missing"},
 		{"out of order", "phases:\n  - {}\n  - {from: 1997-06-06}\n  - {from: 1997-01-01}\n", "cal.yaml:4: phases[2].from: 1997-01-01 is not after the previous phase's 1997-06-06"},
@@ -147,5 +151,56 @@ func TestParseErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestEverAdmitsPhaseEnds: a phase that ends counts only the windows it
+// still holds. The weekend's window (no limit) of a phase ending on
+// Wednesday is behind a job arriving on Monday; one ending the next
+// Monday still has it ahead.
+func TestEverAdmitsPhaseEnds(t *testing.T) {
+	const text = "phases:\n  - sync: true\n    windows: [{days: mon-fri, start: \"07:00\", max_walltime_s: 14400}, {days: fri, start: \"16:00\"}]\n  - from: %s\n    windows: [{days: mon-sun, start: \"07:00\", max_walltime_s: 14400}]\n"
+	monday := time.Date(1997, 3, 3, 0, 0, 0, 0, time.UTC)
+	soon := compile(t, strings.Replace(text, "%s", "1997-03-05", 1), monday)
+	if soon.EverAdmits(at(1), at(10)) {
+		t.Error("10 h at Monday 01:00: the weekend's window comes after its phase ends, yet admitted")
+	}
+	if !soon.EverAdmits(at(1), at(4)) {
+		t.Error("4 h refused though the later phase admits it")
+	}
+	later := compile(t, strings.Replace(text, "%s", "1997-03-10", 1), monday)
+	if !later.EverAdmits(at(1), at(10)) {
+		t.Error("10 h at Monday 01:00: Friday 16:00's window admits it before the phase ends, yet refused")
+	}
+	if later.EverAdmits(at(4*24+17), at(63)) {
+		t.Error("63 h at Friday 17:00: the weekend's window has 62 h left, yet admitted")
+	}
+}
+
+// TestLaterPhaseSync: a job started before a phase with synchronization
+// points may not run across its first one, nor across one that starts the
+// instant the phase begins.
+func TestLaterPhaseSync(t *testing.T) {
+	const text = "phases:\n  - windows: [{days: mon-fri, start: \"07:00\", max_walltime_s: 14400}, {days: mon-fri, start: \"16:00\"}]\n  - from: %s\n    sync: true\n    windows: [{days: mon-fri, start: \"07:00\"}, {days: mon-fri, start: \"16:00\"}]\n"
+	monday := time.Date(1997, 3, 3, 0, 0, 0, 0, time.UTC)
+	c := compile(t, strings.Replace(text, "%s", "1997-03-05", 1), monday)
+	// Tuesday 20:00: the night's window, no synchronization point of its
+	// own; the later phase's first is Wednesday 07:00.
+	if w := c.At(at(24 + 20)); w.SyncAt != at(2*24+7) || w.End != at(2*24) {
+		t.Errorf("Tuesday 20:00: end %s sync %s, want %s %s", w.End, w.SyncAt, at(2*24), at(2*24+7))
+	}
+	if c.At(at(24+20)).Admits(at(24+20), at(12)) {
+		t.Error("12 h at Tuesday 20:00 runs across Wednesday 07:00, yet admitted")
+	}
+	// The later phase begins at 07:00, a window start: that instant is
+	// its first synchronization point.
+	c = compile(t, strings.Replace(text, "%s", "\"1997-03-05 07:00\"", 1), monday)
+	if w := c.At(at(2*24 + 6)); w.SyncAt != at(2*24+7) {
+		t.Errorf("Wednesday 06:00 before a phase beginning at 07:00: sync %s, want %s", w.SyncAt, at(2*24+7))
+	}
+	// Without synchronization points in any phase there are none.
+	c = compile(t, strings.Replace(strings.Replace(text, "%s", "1997-03-05", 1), "sync: true", "sync: false", 1), monday)
+	if w := c.At(at(24 + 20)); w.SyncAt != sim.Forever {
+		t.Errorf("no phase has synchronization points, yet sync at %s", w.SyncAt)
 	}
 }

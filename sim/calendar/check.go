@@ -37,7 +37,12 @@ func item(n *yaml.Node, i int) *yaml.Node {
 // phases, the windows' fields.
 func (f *File) check(d *strictyaml.Decoder, root *yaml.Node) {
 	loc, err := time.LoadLocation(f.TimeZone)
-	if err != nil {
+	if f.TimeZone == "Local" {
+		// The machine's own zone: the same file would replay differently
+		// elsewhere.
+		d.Errorf(child(root, "time_zone"), "time_zone", "Local is this machine's zone, not the site's: give an IANA name such as Europe/Stockholm, or UTC")
+		loc = time.UTC
+	} else if err != nil {
 		d.Errorf(child(root, "time_zone"), "time_zone", "unknown time zone %q (want an IANA name such as Europe/Stockholm, or UTC)", f.TimeZone)
 		loc = time.UTC
 	}

@@ -75,7 +75,10 @@ func (c *Compiled) phaseAt(t sim.Time) int {
 	return sort.Search(len(c.phases), func(i int) bool { return c.phases[i].from > t }) - 1
 }
 
-// At returns the window holding t.
+// At returns the window holding t. Its synchronization point is the
+// earlier of its own phase's next window start (with sync) and the first
+// one of a later phase with sync: a job started before a phase with
+// synchronization points begins may not run across them either.
 func (c *Compiled) At(t sim.Time) sim.Window {
 	p := c.phaseAt(t)
 	end := sim.Forever
@@ -84,8 +87,20 @@ func (c *Compiled) At(t sim.Time) sim.Window {
 	}
 	ph := &c.phases[p]
 	if len(ph.windows) == 0 {
-		return sim.Window{End: end, SyncAt: sim.Forever}
+		return sim.Window{End: end, SyncAt: c.laterSync(p)}
 	}
+	i, boundary := c.windowAt(ph, t)
+	w := sim.Window{End: min(end, boundary), MaxWalltime: ph.windows[i].max, SyncAt: sim.Forever}
+	if ph.sync {
+		w.SyncAt = boundary
+	}
+	w.SyncAt = min(w.SyncAt, c.laterSync(p))
+	return w
+}
+
+// windowAt is the index of ph's weekly window holding t, and when the
+// next one starts (after t).
+func (c *Compiled) windowAt(ph *phase, t sim.Time) (int, sim.Time) {
 	local := time.UnixMicro(c.epoch + int64(t)).In(c.loc)
 	sec := local.Hour()*3600 + local.Minute()*60 + local.Second()
 	cur := weekOffset(local.Weekday(), sec)
@@ -106,29 +121,67 @@ func (c *Compiled) At(t sim.Time) sim.Window {
 	if boundary <= t {
 		boundary = t + sim.Second // a wall-clock hour skipped by daylight saving time
 	}
-	w := sim.Window{End: min(end, boundary), MaxWalltime: ph.windows[i].max, SyncAt: sim.Forever}
-	if ph.sync {
-		w.SyncAt = boundary
-	}
-	return w
+	return i, boundary
 }
 
-// EverAdmits reports whether a window of the phase holding t, or of a
-// later phase, admits a job of estimated runtime est: under its limit,
-// and, with synchronization points, no longer than the window.
-func (c *Compiled) EverAdmits(t, est sim.Time) bool {
-	for _, ph := range c.phases[c.phaseAt(t):] {
-		if len(ph.windows) == 0 {
-			return true
+// laterSync is the first synchronization point of the phases after p:
+// the first window start, at or after its phase's beginning, of a phase
+// with sync that still holds then; Forever when none.
+func (c *Compiled) laterSync(p int) sim.Time {
+	for q := p + 1; q < len(c.phases); q++ {
+		ph := &c.phases[q]
+		if !ph.sync || len(ph.windows) == 0 {
+			continue
 		}
-		for i, w := range ph.windows {
-			length := ph.windows[(i+1)%len(ph.windows)].offset - w.offset
-			if length <= 0 {
-				length += week
-			}
-			if (w.max == 0 || est <= w.max) && (!ph.sync || est <= sim.Time(length)*sim.Second) {
+		_, first := c.windowAt(ph, ph.from-1)
+		if q+1 < len(c.phases) && first >= c.phases[q+1].from {
+			continue // the phase ends before any of its windows starts
+		}
+		return first
+	}
+	return sim.Forever
+}
+
+// EverAdmits reports whether a window from t on admits a job of
+// estimated runtime est: under its limit, and, with synchronization
+// points, no longer than what is left of the window. The last phase
+// repeats its week for ever, so each of its windows comes again whole;
+// an earlier phase ends, so only the windows it still holds from t on
+// count (a job a phase's weekend window would admit, arriving on the
+// Monday before a phase that admits it nowhere, is never admitted).
+func (c *Compiled) EverAdmits(t, est sim.Time) bool {
+	last := len(c.phases) - 1
+	if c.phases[last].admitsSome(est) {
+		return true
+	}
+	for p := c.phaseAt(t); p < last; p++ {
+		s, end := max(t, c.phases[p].from), c.phases[p+1].from
+		// The window holding s and a week's more: past them the phase
+		// only repeats itself.
+		for k := 0; k <= len(c.phases[p].windows) && s < end; k++ {
+			w := c.At(s)
+			if w.Admits(s, est) {
 				return true
 			}
+			s = w.End
+		}
+	}
+	return false
+}
+
+// admitsSome reports whether some window of the phase, whole, admits a
+// job of estimated runtime est.
+func (ph *phase) admitsSome(est sim.Time) bool {
+	if len(ph.windows) == 0 {
+		return true
+	}
+	for i, w := range ph.windows {
+		length := ph.windows[(i+1)%len(ph.windows)].offset - w.offset
+		if length <= 0 {
+			length += week
+		}
+		if (w.max == 0 || est <= w.max) && (!ph.sync || est <= sim.Time(length)*sim.Second) {
+			return true
 		}
 	}
 	return false

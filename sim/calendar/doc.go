@@ -19,5 +19,6 @@
 // A phase without windows admits every job. A window's max_walltime_s
 // of 0 sets no limit. The first phase holds from the start of time; each
 // later one from its from, a date or a date and time ("1997-06-06 12:00")
-// in the calendar's zone.
+// in the calendar's zone. A phase's synchronization points bind the jobs
+// started before it begins too: none runs across its first window start.
 package calendar

@@ -99,16 +99,22 @@ func (d Days) Has(w time.Weekday) bool { return d&(1<<w) != 0 }
 
 // UnmarshalStrict reads the days at their line.
 func (d *Days) UnmarshalStrict(dec *strictyaml.Decoder, n *yaml.Node, path string) {
+	decodeScalar(dec, n, path, "days such as mon-fri", ParseDays, d)
+}
+
+// decodeScalar reads scalar n with parse into *into, or reports at n's
+// line what it wanted (want) or what parse said.
+func decodeScalar[T any](dec *strictyaml.Decoder, n *yaml.Node, path, want string, parse func(string) (T, error), into *T) {
 	if n.Kind != yaml.ScalarNode {
-		dec.Errorf(n, path, "want days such as mon-fri, got %s", strictyaml.Describe(n))
+		dec.Errorf(n, path, "want %s, got %s", want, strictyaml.Describe(n))
 		return
 	}
-	v, err := ParseDays(n.Value)
+	v, err := parse(n.Value)
 	if err != nil {
 		dec.Errorf(n, path, "%v", err)
 		return
 	}
-	*d = v
+	*into = v
 }
 
 // ParseClock reads "HH:MM".
@@ -122,16 +128,7 @@ func ParseClock(s string) (Clock, error) {
 
 // UnmarshalStrict reads the time of day at its line.
 func (c *Clock) UnmarshalStrict(dec *strictyaml.Decoder, n *yaml.Node, path string) {
-	if n.Kind != yaml.ScalarNode {
-		dec.Errorf(n, path, "want a time of day as HH:MM, got %s", strictyaml.Describe(n))
-		return
-	}
-	v, err := ParseClock(n.Value)
-	if err != nil {
-		dec.Errorf(n, path, "%v", err)
-		return
-	}
-	*c = v
+	decodeScalar(dec, n, path, "a time of day as HH:MM", ParseClock, c)
 }
 
 // instantLayouts are the forms of an Instant.
@@ -149,16 +146,11 @@ func (i Instant) In(loc *time.Location) (time.Time, error) {
 
 // UnmarshalStrict reads the instant at its line; the zone comes later.
 func (i *Instant) UnmarshalStrict(dec *strictyaml.Decoder, n *yaml.Node, path string) {
-	if n.Kind != yaml.ScalarNode {
-		dec.Errorf(n, path, "want a date such as 1997-06-06, got %s", strictyaml.Describe(n))
-		return
-	}
-	v := Instant{Text: n.Value, Set: true}
-	if _, err := v.In(time.UTC); err != nil {
-		dec.Errorf(n, path, "%v", err)
-		return
-	}
-	*i = v
+	decodeScalar(dec, n, path, "a date such as 1997-06-06", func(text string) (Instant, error) {
+		v := Instant{Text: text, Set: true}
+		_, err := v.In(time.UTC)
+		return v, err
+	}, i)
 }
 
 // Load reads and checks a calendar file: every problem at once, each

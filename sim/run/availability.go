@@ -74,9 +74,10 @@ func InferAvailability(c *Spec, rule availability.Rule) (*Availability, error) {
 	return a, nil
 }
 
-// Before is a inferred again from the jobs submitted before cut only,
-// its stretches ending by cut: what the record up to then says about the
-// machine, all that a validation on the later jobs may use.
+// Before is a's availability inferred again from the jobs submitted
+// before cut only, its stretches ending by cut: what the record up to
+// then says about the machine, all that a validation on the later jobs
+// may use.
 func (a *Availability) Before(cut sim.Time, rule availability.Rule) *Availability {
 	b := *a
 	b.Jobs = slices.DeleteFunc(slices.Clone(a.Jobs), func(j availability.Job) bool { return j.Submit >= cut })

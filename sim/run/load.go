@@ -112,17 +112,24 @@ func (c *Spec) Overlay(file string, node *yaml.Node) error {
 
 // OverlayFrom is Overlay with the file paths node sets taken relative to
 // file's directory, as a --config file's are: a search space's calendar
-// or cluster beside it.
+// or cluster beside it. What node sets is what it sets decoded alone, on
+// a spec without paths: the paths it leaves keep their meaning, even when
+// a policy block is copied under them, and a path it sets to the value
+// the spec had is still read from file's directory.
 func (c *Spec) OverlayFrom(file string, node *yaml.Node) error {
-	before := map[*string]string{}
-	for _, p := range c.paths() {
-		before[p] = *p
-	}
 	if err := c.Overlay(file, node); err != nil {
 		return err
 	}
+	var alone Spec
+	_ = alone.Overlay(file, node) // its errors are c's, returned above
+	set := map[string]bool{}
+	for _, p := range alone.paths() {
+		if *p != "" {
+			set[*p] = true
+		}
+	}
 	for _, p := range c.paths() {
-		if old, seen := before[p]; (!seen || old != *p) && *p != "" && !filepath.IsAbs(*p) {
+		if set[*p] && !filepath.IsAbs(*p) {
 			*p = filepath.Join(filepath.Dir(file), *p)
 		}
 	}

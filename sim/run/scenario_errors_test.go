@@ -30,7 +30,7 @@ func TestEngineScenarioErrors(t *testing.T) {
 		{"folded-expect", head + job + "runs:\n  - name: a\n    config: {}\n    expect: >\n      j1: start 0 end 10 on n1\n",
 			[]string{"bad.yaml:9: run a: want an expect: | block"}},
 		{"calendar-without-epoch", head + job + "files:\n  c.yaml: |\n    phases: [{windows: []}]\n" + "runs:\n  - name: a\n    config: {calendar: c.yaml}\n    expect: |\n      j1: start 0 end 10 on n1\n",
-			[]string{"has no calendar time (no epoch"}},
+			[]string{"bad.yaml:12: calendar: ", "c.yaml: trace ", "jobs.jsonl has no calendar time (no epoch"}},
 		{"calendar-bad-day", "# bad\nepoch: 1997-03-03T00:00:00Z\n" + strings.TrimPrefix(head, "# a broken scenario\n") + job + "files:\n  c.yaml: |\n    phases:\n      - windows: [{days: mon-fry, start: \"07:00\"}]\n" + "runs:\n  - name: a\n    config: {calendar: c.yaml}\n    expect: |\n      j1: start 0 end 10 on n1\n",
 			[]string{`bad.yaml:14: calendar: `, `c.yaml:2: phases[0].windows[0].days: unknown day "fry"`}},
 		{"calendar-conservative", head + job + "files:\n  c.yaml: |\n    phases: [{windows: []}]\n" + "runs:\n  - name: a\n    config: {calendar: c.yaml, backfill: conservative}\n    expect: |\n      j1: start 0 end 10 on n1\n",

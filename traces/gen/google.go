@@ -118,9 +118,9 @@ const (
 func (p GoogleParams) Validate() error {
 	switch {
 	case !(p.ArrivalsPerMachineHour > 0) || math.IsInf(p.ArrivalsPerMachineHour, 0):
-		return fmt.Errorf("arrivals per machine-hour: must be > 0, got %g", p.ArrivalsPerMachineHour)
+		return fmt.Errorf("arrivals per machine-hour: must be > 0, got %s", sim.FormatNumber(p.ArrivalsPerMachineHour))
 	case !(p.ServiceShare >= 0 && p.ServiceShare <= 1):
-		return fmt.Errorf("service share: must be in [0, 1], got %g", p.ServiceShare)
+		return fmt.Errorf("service share: must be in [0, 1], got %s", sim.FormatNumber(p.ServiceShare))
 	case !(p.BatchMedian > 0) || !(p.ServiceMedian > 0):
 		return fmt.Errorf("runtime medians: must be > 0 s")
 	case !(p.BatchSigma >= 0 && p.BatchSigma <= 10) || !(p.ServiceSigma >= 0 && p.ServiceSigma <= 10):

@@ -47,13 +47,13 @@ func PoissonDefaults() PoissonParams {
 func (p PoissonParams) Validate() error {
 	var errs []error
 	if !(p.MeanInterarrival > 0) || math.IsInf(p.MeanInterarrival, 0) {
-		errs = append(errs, fmt.Errorf("mean inter-arrival: must be > 0 s, got %g", p.MeanInterarrival))
+		errs = append(errs, fmt.Errorf("mean inter-arrival: must be > 0 s, got %s", sim.FormatNumber(p.MeanInterarrival)))
 	}
 	if !(p.RuntimeMedian > 0) || p.RuntimeMedian > poissonMaxRuntime {
-		errs = append(errs, fmt.Errorf("runtime median: must be in (0, 1e9] s, got %g", p.RuntimeMedian))
+		errs = append(errs, fmt.Errorf("runtime median: must be in (0, 1e9] s, got %s", sim.FormatNumber(p.RuntimeMedian)))
 	}
 	if !(p.RuntimeSigma >= 0) || p.RuntimeSigma > 10 {
-		errs = append(errs, fmt.Errorf("runtime sigma: must be in [0, 10], got %g", p.RuntimeSigma))
+		errs = append(errs, fmt.Errorf("runtime sigma: must be in [0, 10], got %s", sim.FormatNumber(p.RuntimeSigma)))
 	}
 	total := 0.0
 	for _, s := range p.Sizes {
@@ -61,7 +61,7 @@ func (p PoissonParams) Validate() error {
 			errs = append(errs, fmt.Errorf("sizes: a size must be ≥ 1 task, got %d", s.Tasks))
 		}
 		if !(s.Weight >= 0) || math.IsInf(s.Weight, 0) {
-			errs = append(errs, fmt.Errorf("sizes: weight of %d must be ≥ 0, got %g", s.Tasks, s.Weight))
+			errs = append(errs, fmt.Errorf("sizes: weight of %d must be ≥ 0, got %s", s.Tasks, sim.FormatNumber(s.Weight)))
 		} else {
 			total += s.Weight
 		}

@@ -13,7 +13,9 @@ package addrspace
 // malloc to one arena, plenty for the few C allocations a cgo build
 // makes, unless the user chose otherwise (MALLOC_ARENA_MAX, or
 // glibc.malloc.arena_max in GLIBC_TUNABLES). A static build
-// (CGO_ENABLED=0) has no C library and needs none of this.
+// (CGO_ENABLED=0) has no C library and needs none of this; a C library
+// without glibc's arenas (musl) has no M_ARENA_MAX, and the constructor
+// is then empty rather than a build error.
 
 /*
 #include <malloc.h>
@@ -22,6 +24,7 @@ package addrspace
 #include <sys/resource.h>
 
 __attribute__((constructor)) static void schedsim_one_malloc_arena(void) {
+#ifdef M_ARENA_MAX
 	struct rlimit lim;
 	const char *tunables = getenv("GLIBC_TUNABLES");
 	if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) {
@@ -31,6 +34,7 @@ __attribute__((constructor)) static void schedsim_one_malloc_arena(void) {
 		return;
 	}
 	mallopt(M_ARENA_MAX, 1);
+#endif
 }
 */
 import "C"

@@ -18,4 +18,8 @@
 // goes first. This package imports only what Starlark imports too, and
 // github.com/… sorts before go.starlark.net/…, so it is initialized
 // before Starlark; package after imports Starlark, so it comes after.
+//
+// In a cgo build it also holds glibc's malloc to one arena under a finite
+// limit, from a C constructor that runs before the Go runtime starts a
+// thread (arenas_cgo.go): each thread's arena would reserve 64 MiB.
 package addrspace
