@@ -150,7 +150,9 @@ func (s *scheduler) replanMissed(c *sim.Context, base []sim.Amount) {
 		old := *r
 		s.place(r, j, base, -1)
 		s.reserve(c, j, r, now, sim.Forever)
-		s.grew(nodesFreed(old.nodes, now, old.start+max(old.dur, 1)))
+		if end := old.start + max(old.dur, 1); end > now {
+			s.grew(nodesFreed(old.nodes, now, end))
+		}
 	}
 }
 
