@@ -382,18 +382,37 @@ func Describe(n *yaml.Node) string {
 	return "a value tagged " + fmt.Sprintf("%q", n.ShortTag())
 }
 
+// ValueOf is the value of key in the mapping n (its first, should the
+// key be given twice), or nil: the node a problem found after decoding
+// names the line of.
+func ValueOf(n *yaml.Node, key string) *yaml.Node {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// ItemOf is element i of the sequence n, or nil.
+func ItemOf(n *yaml.Node, i int) *yaml.Node {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.SequenceNode || i < 0 || i >= len(n.Content) {
+		return nil
+	}
+	return n.Content[i]
+}
+
 // ScalarOf is the value of key in the mapping n when it is a scalar, ""
 // otherwise: the name a block is typed by (a strategy's), read before
 // the block is decoded.
 func ScalarOf(n *yaml.Node, key string) string {
-	n = Resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		return ""
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if v := Resolve(n.Content[i+1]); n.Content[i].Value == key && v != nil && v.Kind == yaml.ScalarNode && !IsNull(v) {
-			return v.Value
-		}
+	if v := Resolve(ValueOf(n, key)); v != nil && v.Kind == yaml.ScalarNode && !IsNull(v) {
+		return v.Value
 	}
 	return ""
 }

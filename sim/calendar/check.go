@@ -10,29 +10,6 @@ import (
 	"github.com/schedsim/schedsim/internal/strictyaml"
 )
 
-// child is the value of key in mapping n, or nil.
-func child(n *yaml.Node, key string) *yaml.Node {
-	n = strictyaml.Resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
-// item is element i of sequence n, or nil.
-func item(n *yaml.Node, i int) *yaml.Node {
-	n = strictyaml.Resolve(n)
-	if n == nil || n.Kind != yaml.SequenceNode || i >= len(n.Content) {
-		return nil
-	}
-	return n.Content[i]
-}
-
 // check reports what the decoder cannot see: the zone, the order of the
 // phases, the windows' fields.
 func (f *File) check(d *strictyaml.Decoder, root *yaml.Node) {
@@ -40,39 +17,39 @@ func (f *File) check(d *strictyaml.Decoder, root *yaml.Node) {
 	if f.TimeZone == "Local" {
 		// The machine's own zone: the same file would replay differently
 		// elsewhere.
-		d.Errorf(child(root, "time_zone"), "time_zone", "Local is this machine's zone, not the site's: give an IANA name such as Europe/Stockholm, or UTC")
+		d.Errorf(strictyaml.ValueOf(root, "time_zone"), "time_zone", "Local is this machine's zone, not the site's: give an IANA name such as Europe/Stockholm, or UTC")
 		loc = time.UTC
 	} else if err != nil {
-		d.Errorf(child(root, "time_zone"), "time_zone", "unknown time zone %q (want an IANA name such as Europe/Stockholm, or UTC)", f.TimeZone)
+		d.Errorf(strictyaml.ValueOf(root, "time_zone"), "time_zone", "unknown time zone %q (want an IANA name such as Europe/Stockholm, or UTC)", f.TimeZone)
 		loc = time.UTC
 	}
-	phases := child(root, "phases")
+	phases := strictyaml.ValueOf(root, "phases")
 	if len(f.Phases) == 0 {
 		d.Errorf(root, "phases", "want at least one phase (a list of windows)")
 	}
 	var last time.Time
 	for i, p := range f.Phases {
-		pn := item(phases, i)
+		pn := strictyaml.ItemOf(phases, i)
 		path := "phases[" + strconv.Itoa(i) + "]"
 		switch {
 		case i == 0 && p.From.Set:
-			d.Errorf(child(pn, "from"), path+".from", "the first phase holds from the start of the trace: give it no from")
+			d.Errorf(strictyaml.ValueOf(pn, "from"), path+".from", "the first phase holds from the start of the trace: give it no from")
 		case i > 0 && !p.From.Set:
 			d.Errorf(pn, path+".from", "missing: each phase after the first needs the date it begins")
 		case i > 0:
 			at, _ := p.From.In(loc)
 			if i > 1 && !at.After(last) {
-				d.Errorf(child(pn, "from"), path+".from", "%s is not after the previous phase's %s: phases go in time order", p.From.Text, f.Phases[i-1].From.Text)
+				d.Errorf(strictyaml.ValueOf(pn, "from"), path+".from", "%s is not after the previous phase's %s: phases go in time order", p.From.Text, f.Phases[i-1].From.Text)
 			}
 			last = at
 		}
 		if p.Sync && len(p.Windows) == 0 {
-			d.Errorf(child(pn, "sync"), path+".sync", "a phase without windows has no synchronization points: give windows, or drop sync")
+			d.Errorf(strictyaml.ValueOf(pn, "sync"), path+".sync", "a phase without windows has no synchronization points: give windows, or drop sync")
 		}
 		seen := map[int]int{}
-		wins := child(pn, "windows")
+		wins := strictyaml.ValueOf(pn, "windows")
 		for k, w := range p.Windows {
-			wn := item(wins, k)
+			wn := strictyaml.ItemOf(wins, k)
 			wpath := path + ".windows[" + strconv.Itoa(k) + "]"
 			if w.Days == 0 {
 				d.Errorf(wn, wpath+".days", "missing: the days the window starts on, such as mon-fri")
@@ -81,7 +58,7 @@ func (f *File) check(d *strictyaml.Decoder, root *yaml.Node) {
 				d.Errorf(wn, wpath+".start", "missing: the time of day the window starts, as HH:MM")
 			}
 			if w.MaxWalltimeS < 0 || math.IsNaN(w.MaxWalltimeS) || math.IsInf(w.MaxWalltimeS, 0) || w.MaxWalltimeS > maxWalltimeS {
-				d.Errorf(child(wn, "max_walltime_s"), wpath+".max_walltime_s", "want seconds from 0 (no limit) to %d, got %s", int64(maxWalltimeS), strictyaml.ScalarOf(wn, "max_walltime_s"))
+				d.Errorf(strictyaml.ValueOf(wn, "max_walltime_s"), wpath+".max_walltime_s", "want seconds from 0 (no limit) to %d, got %s", int64(maxWalltimeS), strictyaml.ScalarOf(wn, "max_walltime_s"))
 			}
 			for day := time.Sunday; day <= time.Saturday; day++ {
 				if !w.Days.Has(day) || !w.Start.Set {
