@@ -34,7 +34,7 @@ func (f *Record) cut(h float64) float64 {
 // submitted before the cut of holdout; all with 0): the held-out months
 // must not shape the candidates.
 func readRecord(base run.Spec, holdout float64) (*Record, error) {
-	a, err := run.InferAvailability(&base, availability.DefaultRule)
+	a, err := run.ReadRecorded(&base)
 	if err != nil {
 		return nil, err
 	}
@@ -126,15 +126,17 @@ func (c *Calibration) availabilityFor(spec run.Spec, rule availability.Rule) (st
 	if p, ok := c.events[key]; ok {
 		return p, nil
 	}
-	a, err := run.InferAvailability(&spec, rule)
+	a, err := run.ReadRecorded(&spec)
 	if err != nil {
 		return "", err
 	}
+	cut := sim.Forever
 	if c.Holdout > 0 {
 		// The held-out months must not shape the candidates: what they
 		// record of the machine's availability stays unseen.
-		a = a.Before(sim.SecondsToTime(c.Record.cut(c.Holdout)), rule)
+		cut = sim.SecondsToTime(c.Record.cut(c.Holdout))
 	}
+	a.Infer(rule, cut)
 	dir := filepath.Join(c.Out, fmt.Sprintf("availability-%d", len(c.events)+1))
 	if err := WriteAvailability(dir, a, rule, run.DisplayZone(spec.TimeZone, a.Zone)); err != nil {
 		return "", err

@@ -32,6 +32,18 @@ type Availability struct {
 // to the jobs the trace records a start for. A trace that records none
 // is bad input.
 func InferAvailability(c *Spec, rule availability.Rule) (*Availability, error) {
+	a, err := ReadRecorded(c)
+	if err != nil {
+		return nil, err
+	}
+	a.Infer(rule, sim.Forever)
+	return a, nil
+}
+
+// ReadRecorded reads the spec's trace and cluster: the machine's
+// processors and the jobs the trace records a start for, nothing yet
+// inferred. A trace that records none is bad input.
+func ReadRecorded(c *Spec) (*Availability, error) {
 	w, err := OpenWorkload(c, nil)
 	if err != nil {
 		return nil, err
@@ -69,25 +81,23 @@ func InferAvailability(c *Spec, rule availability.Rule) (*Availability, error) {
 	if len(a.Jobs) == 0 {
 		return nil, BadInput(fmt.Errorf("%s: the trace records no job's start, so nothing can be inferred about availability", w.Name))
 	}
-	a.Stretches = availability.Infer(a.Jobs, a.Capacity, rule)
-	a.Events = availability.Events(a.Stretches, a.Nodes)
 	return a, nil
 }
 
-// Before is a's availability inferred again from the jobs submitted
-// before cut only, its stretches ending by cut: what the record up to
-// then says about the machine, all that a validation on the later jobs
-// may use.
-func (a *Availability) Before(cut sim.Time, rule availability.Rule) *Availability {
-	b := *a
-	b.Jobs = slices.DeleteFunc(slices.Clone(a.Jobs), func(j availability.Job) bool { return j.Submit >= cut })
-	b.Stretches = nil
-	for _, s := range availability.Infer(b.Jobs, b.Capacity, rule) {
+// Infer applies rule to the jobs submitted before cut only (sim.Forever:
+// all), its stretches ending by cut: what the record up to then says
+// about the machine, all that a validation on the later jobs may use.
+// The jobs after cut are dropped.
+func (a *Availability) Infer(rule availability.Rule, cut sim.Time) {
+	if cut != sim.Forever {
+		a.Jobs = slices.DeleteFunc(a.Jobs, func(j availability.Job) bool { return j.Submit >= cut })
+	}
+	a.Stretches = nil
+	for _, s := range availability.Infer(a.Jobs, a.Capacity, rule) {
 		if s.Start < cut {
 			s.End = min(s.End, cut)
-			b.Stretches = append(b.Stretches, s)
+			a.Stretches = append(a.Stretches, s)
 		}
 	}
-	b.Events = availability.Events(b.Stretches, b.Nodes)
-	return &b
+	a.Events = availability.Events(a.Stretches, a.Nodes)
 }
