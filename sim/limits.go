@@ -1,5 +1,7 @@
 package sim
 
+import "math"
+
 // Limits cap what a user, and a queue, may have running at once (a job
 // without a user or a queue escapes that cap): Slurm's
 // MaxJobsPerUser and MaxTRESPerUser=cpu=N (on a QOS or an association),
@@ -57,7 +59,8 @@ func newLimitState(c *Cluster, cal Calendar) *limitState {
 	} else if len(c.Resources) > 0 {
 		res = 0
 	}
-	return &limitState{res: res, cal: cal, user: map[string]usage{}, queue: map[string]usage{},
+	// An ended window: the first pass computes its own.
+	return &limitState{res: res, cal: cal, window: Window{End: math.MinInt64}, user: map[string]usage{}, queue: map[string]usage{},
 		tUser: map[string]usage{}, tQueu: map[string]usage{}}
 }
 
@@ -135,7 +138,10 @@ func (s *limitState) walk(l Limits, queue []*JobRun, visit func(j *JobRun, shown
 // numbers the pass and notes the jobs the previous pass hid.
 func (s *limitState) passQueue(l Limits, queue []*JobRun, now Time) []*JobRun {
 	if s.cal != nil {
-		s.now, s.window = now, s.cal.At(now)
+		s.now = now
+		if now >= s.window.End { // the window of the last pass holds until its End
+			s.window = s.cal.At(now)
+		}
 	}
 	s.calHeld = false
 	s.shown = s.shown[:0]
