@@ -162,12 +162,23 @@ func (t *Table) Time(name string, i int) (time.Time, bool) {
 }
 
 func (t *Table) readParquet() error {
-	pf, err := file.OpenParquetFile(t.path, false)
+	f, err := os.Open(t.path)
 	if err != nil {
 		return err
 	}
-	defer pf.Close()
-	if err := pqcheck.CheckFile(t.path, pf.MetaData()); err != nil {
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if err := pqcheck.CheckFooter(f, st.Size()); err != nil {
+		return fmt.Errorf("corrupt Parquet file: %w", err)
+	}
+	pf, err := file.NewParquetReader(f)
+	if err != nil {
+		return err
+	}
+	if err := pqcheck.Check(f, st.Size(), pf.MetaData()); err != nil {
 		return fmt.Errorf("corrupt Parquet file: %w", err)
 	}
 	t.meta = map[string]string{}

@@ -84,15 +84,25 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 	// The Parquet library can panic on a corrupt file; that is a bad
 	// input, not a crash.
 	defer recoverCorrupt(name, &err, false)
+	size, err := fileSize(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	corrupt := func(err error) error {
+		return &traces.ParseError{File: name, Err: fmt.Errorf("corrupt Parquet file: %w", err)}
+	}
+	if err := pqcheck.CheckFooter(src, size); err != nil {
+		return nil, corrupt(err)
+	}
 	pf, err := file.NewParquetReader(src)
 	if err != nil {
 		return nil, &traces.ParseError{File: name, Err: fmt.Errorf("not a readable Parquet file: %w", err)}
 	}
-	if err := checkChunks(src, pf); err != nil {
-		return nil, &traces.ParseError{File: name, Err: fmt.Errorf("corrupt Parquet file: %w", err)}
+	if err := checkChunks(size, pf); err != nil {
+		return nil, corrupt(err)
 	}
-	if err := checkPages(src, pf); err != nil {
-		return nil, &traces.ParseError{File: name, Err: fmt.Errorf("corrupt Parquet file: %w", err)}
+	if err := pqcheck.Check(src, size, pf.MetaData()); err != nil {
+		return nil, corrupt(err)
 	}
 	meta, err := readEmbedded(name, pf.MetaData().KeyValueMetadata())
 	if err != nil {
@@ -126,14 +136,7 @@ func NewParquetReader(src parquet.ReaderAtSeeker, name string, opt traces.Option
 // holds as many values as its row group has rows: the library checks the
 // first only for files of old writers (it allocates whatever length a
 // chunk claims), and the second not at all.
-func checkChunks(src parquet.ReaderAtSeeker, pf *file.Reader) error {
-	size, err := src.Seek(0, io.SeekEnd)
-	if err != nil {
-		return err
-	}
-	if _, err := src.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
+func checkChunks(size int64, pf *file.Reader) error {
 	md := pf.MetaData()
 	for g := range pf.NumRowGroups() {
 		rg := md.RowGroup(g)
@@ -163,17 +166,14 @@ func checkChunks(src parquet.ReaderAtSeeker, pf *file.Reader) error {
 	return nil
 }
 
-// checkPages walks every page header (and checks every page's CRC) before
-// the library allocates what the headers claim.
-func checkPages(src parquet.ReaderAtSeeker, pf *file.Reader) error {
+// fileSize is src's size, leaving it at its start.
+func fileSize(src io.Seeker) (int64, error) {
 	size, err := src.Seek(0, io.SeekEnd)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if _, err := src.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	return pqcheck.Check(src, size, pf.MetaData())
+	_, err = src.Seek(0, io.SeekStart)
+	return size, err
 }
 
 // recoverCorrupt turns a panic of the Parquet or Arrow library, which a

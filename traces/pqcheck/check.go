@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 
 	"github.com/apache/arrow/go/v17/parquet/compress"
 	"github.com/apache/arrow/go/v17/parquet/metadata"
@@ -199,18 +198,4 @@ func body(br *bufio.Reader, h *pageHeader, codec compress.Compression) error {
 		return ErrChecksum
 	}
 	return nil
-}
-
-// CheckFile is Check of the file at path.
-func CheckFile(path string, md *metadata.FileMetaData) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	return Check(f, st.Size(), md)
 }

@@ -140,8 +140,11 @@ func (t *thriftReader) skip(typ byte, depth int) error {
 				return err
 			}
 		}
+		if err := t.fits(n, 1); err != nil {
+			return err
+		}
 		for range n {
-			if err := t.skip(elem, depth+1); err != nil {
+			if err := t.skipElement(elem, depth+1); err != nil {
 				return err
 			}
 		}
@@ -151,15 +154,18 @@ func (t *thriftReader) skip(typ byte, depth int) error {
 		if err != nil || n == 0 {
 			return err
 		}
+		if err := t.fits(n, 2); err != nil {
+			return err
+		}
 		kv, err := t.byte()
 		if err != nil {
 			return err
 		}
 		for range n {
-			if err := t.skip(kv>>4, depth+1); err != nil {
+			if err := t.skipElement(kv>>4, depth+1); err != nil {
 				return err
 			}
-			if err := t.skip(kv&0x0f, depth+1); err != nil {
+			if err := t.skipElement(kv&0x0f, depth+1); err != nil {
 				return err
 			}
 		}
@@ -168,6 +174,26 @@ func (t *thriftReader) skip(typ byte, depth int) error {
 		return t.structFields(depth+1, func(byte, int16) (bool, error) { return false, nil })
 	}
 	return fmt.Errorf("unknown Thrift type %d", typ)
+}
+
+// skipElement skips an element of a list, set or map: a boolean there
+// takes a byte of its own (in a struct, its value is the field header's).
+func (t *thriftReader) skipElement(typ byte, depth int) error {
+	if typ == tTrue || typ == tFalse {
+		_, err := t.byte()
+		return err
+	}
+	return t.skip(typ, depth)
+}
+
+// fits refuses a container claiming n elements of at least size bytes
+// each when fewer bytes are left: a decoder would allocate room for
+// all of them before reading one.
+func (t *thriftReader) fits(n, size uint64) error {
+	if left := uint64(t.limit - t.n); n > left/size {
+		return fmt.Errorf("a list of %d elements in the %d bytes left", n, left)
+	}
+	return nil
 }
 
 // structFields reads a struct's fields up to its stop; read is called
