@@ -1,4 +1,4 @@
-// Package pqcheck walks the pages of a Parquet file before the Arrow
+// Package pqcheck walks the footer and the pages of a Parquet file before the Arrow
 // library reads them, so that a corrupt or hostile file is an error
 // instead of an allocation of whatever size a page header claims.
 //
@@ -19,6 +19,11 @@
 //   - a Snappy block whose stated length is not the page's;
 //   - data pages whose values do not add up to the chunk's;
 //   - a page whose CRC checksum, when its header has one, does not match.
+//
+// CheckFooter walks the footer first: the library's Thrift decoder
+// makes room for as many list elements as a list claims (up to 100
+// million), so a list may claim no more elements than bytes are left,
+// and the footer is at most MaxFooterBytes.
 //
 // Memory is bounded by a page header (at most MaxHeaderBytes) and a
 // fixed copy buffer, whatever the file says.
