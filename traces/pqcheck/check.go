@@ -16,7 +16,7 @@ import (
 // about 1 MiB of values; MaxPageBytes leaves room for far bigger ones.
 const (
 	MaxHeaderBytes = 16 << 20  // the library's own limit on a page header
-	MaxPageBytes   = 256 << 20 // uncompressed
+	MaxPageBytes   = 256 << 20 // stored or uncompressed
 	// MaxRatio bounds a compressed page's expansion: Snappy cannot pass
 	// 22:1 and gzip 1,032:1; a page that small compressors shrink more
 	// (zstd on a constant column) stays under the 1 MiB floor.
@@ -47,30 +47,45 @@ var ErrChecksum = errors.New("page checksum mismatch: the file was changed after
 // Check walks every page of every column chunk of the file md describes;
 // src holds the file's size bytes.
 func Check(src io.ReaderAt, size int64, md *metadata.FileMetaData) error {
-	br := bufio.NewReaderSize(nil, 64<<10)
+	c := &chunkChecker{br: bufio.NewReaderSize(nil, 64<<10)}
 	for g := range len(md.RowGroups) {
 		rg := md.RowGroup(g)
-		for c := range rg.NumColumns() {
-			col, err := rg.ColumnChunk(c)
+		for i := range rg.NumColumns() {
+			col, err := rg.ColumnChunk(i)
 			if err != nil {
-				return &Error{RowGroup: g, Column: c, Page: -1, Path: fmt.Sprint(c), Err: err}
+				return &Error{RowGroup: g, Column: i, Page: -1, Path: fmt.Sprint(i), Err: err}
 			}
 			path := col.PathInSchema().String()
-			if err := checkChunk(src, size, col, br); err != nil {
+			if i >= md.Schema.NumColumns() {
+				return &Error{RowGroup: g, Column: i, Page: -1, Path: path, Err: errors.New("a column chunk the schema does not have")}
+			}
+			leaf := md.Schema.Column(i)
+			c.lv = levels{def: leaf.MaxDefinitionLevel(), rep: leaf.MaxRepetitionLevel()}
+			if err := c.chunk(src, size, col); err != nil {
 				var e *Error
 				if errors.As(err, &e) {
-					e.RowGroup, e.Column, e.Path = g, c, path
+					e.RowGroup, e.Column, e.Path = g, i, path
 					return e
 				}
-				return &Error{RowGroup: g, Column: c, Page: -1, Path: path, Err: err}
+				return &Error{RowGroup: g, Column: i, Page: -1, Path: path, Err: err}
 			}
 		}
 	}
 	return nil
 }
 
-// checkChunk walks one column chunk's pages.
-func checkChunk(src io.ReaderAt, size int64, col *metadata.ColumnChunkMetaData, br *bufio.Reader) error {
+// chunkChecker walks a column chunk's pages, with buffers reused from
+// one chunk to the next.
+type chunkChecker struct {
+	br      *bufio.Reader
+	codec   compress.Compression
+	lv      levels
+	page    []byte // a page's stored bytes, when its streams are checked
+	scratch []byte // their decompressed copy
+}
+
+// chunk walks one column chunk's pages.
+func (c *chunkChecker) chunk(src io.ReaderAt, size int64, col *metadata.ColumnChunkMetaData) error {
 	start, length := col.DataPageOffset(), col.TotalCompressedSize()
 	if col.HasDictionaryPage() && col.DictionaryPageOffset() > 0 && col.DictionaryPageOffset() < start {
 		start = col.DictionaryPageOffset()
@@ -82,15 +97,15 @@ func checkChunk(src io.ReaderAt, size int64, col *metadata.ColumnChunkMetaData, 
 	if want < 0 {
 		return fmt.Errorf("chunk of %d values", want)
 	}
-	codec := col.Compression()
-	br.Reset(io.NewSectionReader(src, start, length))
+	c.codec = col.Compression()
+	c.br.Reset(io.NewSectionReader(src, start, length))
 	left := length
 	var values int64
 	for page := 0; values < want; page++ {
 		if left == 0 {
 			return fmt.Errorf("the chunk's pages hold %d values, its metadata says %d", values, want)
 		}
-		t := &thriftReader{r: br, limit: min(left, MaxHeaderBytes)}
+		t := &thriftReader{r: c.br, limit: min(left, MaxHeaderBytes)}
 		h, err := readPageHeader(t)
 		if err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, errHeaderTooLong) {
@@ -99,11 +114,11 @@ func checkChunk(src io.ReaderAt, size int64, col *metadata.ColumnChunkMetaData, 
 			return &Error{Page: page, Err: err}
 		}
 		left -= t.n
-		if err := h.check(codec, left, page); err != nil {
+		if err := h.check(c.codec, left, page); err != nil {
 			return &Error{Page: page, Err: err}
 		}
 		left -= int64(h.compressed)
-		if err := body(br, h, codec); err != nil {
+		if err := c.body(h); err != nil {
 			return &Error{Page: page, Err: err}
 		}
 		if h.typ != pageDictionary {
@@ -139,8 +154,8 @@ func (h *pageHeader) check(codec compress.Compression, left int64, page int) err
 	if h.numNulls > h.numValues {
 		return fmt.Errorf("%d nulls of %d values", h.numNulls, h.numValues)
 	}
-	if h.uncompressed > MaxPageBytes {
-		return fmt.Errorf("page of %d bytes uncompressed, above the limit of %d", h.uncompressed, MaxPageBytes)
+	if h.uncompressed > MaxPageBytes || h.compressed > MaxPageBytes {
+		return fmt.Errorf("page of %d bytes (%d uncompressed), above the limit of %d", h.compressed, h.uncompressed, MaxPageBytes)
 	}
 	levels := int64(h.defBytes) + int64(h.repBytes)
 	if levels > int64(h.compressed) || levels > int64(h.uncompressed) {
@@ -163,15 +178,16 @@ func (h *pageHeader) check(codec compress.Compression, left int64, page int) err
 }
 
 // body reads a page's bytes after its header: checks a Snappy block's
-// stated length and the page's CRC.
-func body(br *bufio.Reader, h *pageHeader, codec compress.Compression) error {
+// stated length, the page's CRC and, where the library reads levels or
+// dictionary indices, that they are all there (streams.go).
+func (c *chunkChecker) body(h *pageHeader) error {
 	n := int64(h.compressed)
-	if codec == compress.Codecs.Snappy && (h.typ != pageDataV2 || h.isCompressed) {
+	if c.codec == compress.Codecs.Snappy && (h.typ != pageDataV2 || h.isCompressed) {
 		levels := int64(0)
 		if h.typ == pageDataV2 {
 			levels = int64(h.defBytes) + int64(h.repBytes)
 		}
-		peek, _ := br.Peek(int(min(n, levels+binary.MaxVarintLen64)))
+		peek, _ := c.br.Peek(int(min(n, levels+binary.MaxVarintLen64)))
 		if int64(len(peek)) < levels {
 			return io.ErrUnexpectedEOF
 		}
@@ -183,19 +199,35 @@ func body(br *bufio.Reader, h *pageHeader, codec compress.Compression) error {
 			return fmt.Errorf("a Snappy block of %d bytes in a page of %d", stated, want)
 		}
 	}
-	hash := crc32.NewIEEE()
-	var w io.Writer = io.Discard
-	if h.hasCRC {
-		w = hash
+	if !c.needsStreams(h) {
+		hash := crc32.NewIEEE()
+		var w io.Writer = io.Discard
+		if h.hasCRC {
+			w = hash
+		}
+		if _, err := io.CopyN(w, c.br, n); err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		if h.hasCRC && hash.Sum32() != uint32(h.crc) {
+			return ErrChecksum
+		}
+		return nil
 	}
-	if _, err := io.CopyN(w, br, n); err != nil {
+	if int64(cap(c.page)) < n {
+		c.page = make([]byte, n)
+	}
+	page := c.page[:n]
+	if _, err := io.ReadFull(c.br, page); err != nil {
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
 		return err
 	}
-	if h.hasCRC && hash.Sum32() != uint32(h.crc) {
+	if h.hasCRC && crc32.ChecksumIEEE(page) != uint32(h.crc) {
 		return ErrChecksum
 	}
-	return nil
+	return c.streams(h, page)
 }

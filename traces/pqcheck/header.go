@@ -23,6 +23,9 @@ type pageHeader struct {
 	defBytes     int32 // V2: definition levels' length
 	repBytes     int32 // V2: repetition levels' length
 	isCompressed bool  // V2 (default true)
+	encoding     int32 // the values' encoding (data pages)
+	defEncoding  int32 // V1: the levels' encodings
+	repEncoding  int32
 	sub          bool  // the header of its type was present
 }
 
@@ -66,6 +69,12 @@ func (h *pageHeader) subField(t *thriftReader, parent int16, typ byte, id int16)
 	switch {
 	case id == 1 && typ == tI32:
 		h.numValues, err = t.i32()
+	case parent == 5 && id == 2 && typ == tI32, parent == 8 && id == 4 && typ == tI32:
+		h.encoding, err = t.i32()
+	case parent == 5 && id == 3 && typ == tI32:
+		h.defEncoding, err = t.i32()
+	case parent == 5 && id == 4 && typ == tI32:
+		h.repEncoding, err = t.i32()
 	case parent == 8 && id == 2 && typ == tI32:
 		h.numNulls, err = t.i32()
 	case parent == 8 && id == 3 && typ == tI32:
