@@ -26,7 +26,7 @@ type pageHeader struct {
 	encoding     int32 // the values' encoding (data pages)
 	defEncoding  int32 // V1: the levels' encodings
 	repEncoding  int32
-	sub          bool  // the header of its type was present
+	sub          bool // the header of its type was present
 }
 
 // readPageHeader reads a PageHeader struct.
