@@ -19,12 +19,17 @@
 //   - a Snappy block whose stated length is not the page's;
 //   - data pages whose values do not add up to the chunk's;
 //   - a page whose CRC checksum, when its header has one, does not match.
+//   - a data page whose level streams or dictionary indices hold fewer
+//     entries than its header counts: the library's column reader loops
+//     for ever on one (streams.go reads such pages whole, at most
+//     MaxPageBytes, and decompresses them).
 //
 // CheckFooter walks the footer first: the library's Thrift decoder
 // makes room for as many list elements as a list claims (up to 100
 // million), so a list may claim no more elements than bytes are left,
 // and the footer is at most MaxFooterBytes.
 //
-// Memory is bounded by a page header (at most MaxHeaderBytes) and a
-// fixed copy buffer, whatever the file says.
+// Memory is bounded by a page header (at most MaxHeaderBytes), a fixed
+// copy buffer and, for pages with levels or indices, a page and its
+// decompressed copy (each at most MaxPageBytes), whatever the file says.
 package pqcheck
