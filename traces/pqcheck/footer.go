@@ -21,7 +21,9 @@ const MaxFooterBytes = 16 << 20
 // names). CheckFooter refuses a footer over MaxFooterBytes and any list,
 // set or map claiming more elements than the footer has bytes left (each
 // element takes at least one), so that what the library allocates is
-// bounded by a small multiple of the footer's size. A file too short or
+// bounded by a small multiple of the footer's size. It reads the bytes
+// as the library does (libraryStruct): a walk by the types the bytes
+// state would see other lists than the library's. A file too short or
 // without the plain footer's magic is left to the library, which
 // refuses it with its own message.
 func CheckFooter(src io.ReaderAt, size int64) error {
@@ -47,11 +49,85 @@ func CheckFooter(src io.ReaderAt, size int64) error {
 		return err
 	}
 	t := &thriftReader{r: bufio.NewReader(bytes.NewReader(footer)), limit: n}
-	if err := t.skip(tStruct, 0); err != nil {
+	if err := t.libraryStruct("FileMetaData", 0); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, errHeaderTooLong) {
 			err = errors.New("runs past its end")
 		}
 		return fmt.Errorf("file metadata: %w", err)
+	}
+	return nil
+}
+
+// listRead is how the library reads a field of a footer struct that is,
+// or holds, a list: a field of another Thrift type than wire it skips by
+// the types the bytes state; a list's elements it reads as elem (a
+// struct named name, a string or an i32), whatever element type the
+// list's header states.
+type listRead struct {
+	wire byte // tStruct or tList
+	elem byte // tList: tStruct, tBinary or tI32
+	name string
+}
+
+func listOf(elem byte, name string) listRead { return listRead{wire: tList, elem: elem, name: name} }
+
+// footerLists are the fields of the footer's structs (parquet.thrift, as
+// the library's generated code reads them) through which a list is
+// reached. A struct not named here holds no list: reading it by the
+// Parquet definition or skipping it by the types the bytes state takes
+// the same bytes.
+var footerLists = map[string]map[int16]listRead{
+	"FileMetaData": {2: listOf(tStruct, "SchemaElement"), 4: listOf(tStruct, "RowGroup"),
+		5: listOf(tStruct, "KeyValue"), 7: listOf(tStruct, "ColumnOrder")},
+	"RowGroup":                {1: listOf(tStruct, "ColumnChunk"), 4: listOf(tStruct, "SortingColumn")},
+	"ColumnChunk":             {3: {wire: tStruct, name: "ColumnMetaData"}, 8: {wire: tStruct, name: "ColumnCryptoMetaData"}},
+	"ColumnMetaData":          {2: listOf(tI32, ""), 3: listOf(tBinary, ""), 8: listOf(tStruct, "KeyValue"), 13: listOf(tStruct, "PageEncodingStats")},
+	"ColumnCryptoMetaData":    {2: {wire: tStruct, name: "EncryptionWithColumnKey"}},
+	"EncryptionWithColumnKey": {1: listOf(tBinary, "")},
+}
+
+// libraryStruct reads a footer struct as the library does (footerLists).
+func (t *thriftReader) libraryStruct(name string, depth int) error {
+	fields := footerLists[name]
+	return t.structFields(depth, func(typ byte, id int16) (bool, error) {
+		f, ok := fields[id]
+		if !ok || typ != f.wire {
+			return false, nil
+		}
+		if f.wire == tStruct {
+			return true, t.libraryStruct(f.name, depth+1)
+		}
+		return true, t.libraryList(f, depth+1)
+	})
+}
+
+// libraryList reads a list's elements as the library does.
+func (t *thriftReader) libraryList(f listRead, depth int) error {
+	if depth > maxDepth {
+		return errors.New("values nested too deep")
+	}
+	b, err := t.byte()
+	if err != nil {
+		return err
+	}
+	n := uint64(b >> 4)
+	if n == 15 {
+		if n, err = t.uvarint(); err != nil {
+			return err
+		}
+	}
+	if err := t.fits(n, 1); err != nil {
+		return err
+	}
+	for range n {
+		if f.elem == tStruct {
+			err = t.libraryStruct(f.name, depth+1)
+		} else {
+			err = t.skip(f.elem, depth+1)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
