@@ -106,17 +106,8 @@ func (t *thriftReader) libraryList(f listRead, depth int) error {
 	if depth > maxDepth {
 		return errors.New("values nested too deep")
 	}
-	b, err := t.byte()
+	n, _, err := t.listHeader() // the elements are read as f says
 	if err != nil {
-		return err
-	}
-	n := uint64(b >> 4)
-	if n == 15 {
-		if n, err = t.uvarint(); err != nil {
-			return err
-		}
-	}
-	if err := t.fits(n, 1); err != nil {
 		return err
 	}
 	for range n {

@@ -130,17 +130,8 @@ func (t *thriftReader) skip(typ byte, depth int) error {
 		}
 		return nil
 	case tList, tSet:
-		b, err := t.byte()
+		n, elem, err := t.listHeader()
 		if err != nil {
-			return err
-		}
-		n, elem := uint64(b>>4), b&0x0f
-		if n == 15 {
-			if n, err = t.uvarint(); err != nil {
-				return err
-			}
-		}
-		if err := t.fits(n, 1); err != nil {
 			return err
 		}
 		for range n {
@@ -184,6 +175,22 @@ func (t *thriftReader) skipElement(typ byte, depth int) error {
 		return err
 	}
 	return t.skip(typ, depth)
+}
+
+// listHeader reads a list's or set's header: its length, which fits
+// the bytes left, and its elements' type.
+func (t *thriftReader) listHeader() (n uint64, elem byte, err error) {
+	b, err := t.byte()
+	if err != nil {
+		return 0, 0, err
+	}
+	n, elem = uint64(b>>4), b&0x0f
+	if n == 15 {
+		if n, err = t.uvarint(); err != nil {
+			return 0, 0, err
+		}
+	}
+	return n, elem, t.fits(n, 1)
 }
 
 // fits refuses a container claiming n elements of at least size bytes
