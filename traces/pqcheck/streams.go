@@ -24,63 +24,30 @@ type levels struct{ def, rep int16 }
 // a column by levels and values in a loop that stops only when they
 // advance: a stream shorter than the header says made it loop for ever
 // (and grow its memory) where a reader expects an error. data is the
-// page body as stored; scratch is reused for a decompressed copy.
+// page body as stored.
 func (c *chunkChecker) streams(h *pageHeader, data []byte) error {
-	dict := isDictionary(h.encoding)
-	need := int64(h.numValues)
-	var rep, def, values []byte
-	switch h.typ {
-	case pageDataV2:
-		rep, def = data[:h.repBytes], data[h.repBytes:h.repBytes+h.defBytes]
-		values = data[h.repBytes+h.defBytes:]
-		if h.isCompressed && c.codec != compress.Codecs.Uncompressed {
-			var err error
-			if values, err = c.decompress(values, int(h.uncompressed-h.repBytes-h.defBytes)); err != nil {
-				return err
-			}
-		}
-	case pageData:
-		if c.codec != compress.Codecs.Uncompressed {
-			var err error
-			if data, err = c.decompress(data, int(h.uncompressed)); err != nil {
-				return err
-			}
-		}
-		var err error
-		if c.lv.rep > 0 {
-			if rep, data, err = v1Levels(data, h.repEncoding, c.lv.rep, need, "repetition"); err != nil {
-				return err
-			}
-		}
-		if c.lv.def > 0 {
-			if def, data, err = v1Levels(data, h.defEncoding, c.lv.def, need, "definition"); err != nil {
-				return err
-			}
-		}
-		values = data
-		if h.repEncoding != encRLE {
-			rep = nil // bit-packed levels: the library checks their length
-		}
-		if h.defEncoding != encRLE {
-			def = nil
-		}
+	rep, def, values, err := c.split(h, data)
+	if err != nil {
+		return err
 	}
-	if rep != nil && c.lv.rep > 0 {
+	need := int64(h.numValues)
+	if rep != nil {
 		if n, _ := rleCount(rep, bits.Len16(uint16(c.lv.rep)), 0); n < need {
 			return fmt.Errorf("repetition levels hold %d entries of the page's %d", n, need)
 		}
 	}
 	present := need
-	if c.lv.def > 0 && def != nil {
+	if c.lv.def > 0 {
+		if def == nil {
+			return nil // the values present are not known: the library reads what it can
+		}
 		n, atMax := rleCount(def, bits.Len16(uint16(c.lv.def)), uint64(c.lv.def))
 		if n < need {
 			return fmt.Errorf("definition levels hold %d entries of the page's %d", n, need)
 		}
 		present = atMax
-	} else if c.lv.def > 0 {
-		return nil // the values present are not known: the library reads what it can
 	}
-	if !dict {
+	if !isDictionary(h.encoding) {
 		return nil
 	}
 	if len(values) == 0 {
@@ -99,6 +66,42 @@ func (c *chunkChecker) streams(h *pageHeader, data []byte) error {
 	return nil
 }
 
+// split cuts a data page into its RLE level streams (nil for a level
+// the column does not have, and for bit-packed V1 levels, whose length
+// the library checks) and its values, decompressed.
+func (c *chunkChecker) split(h *pageHeader, data []byte) (rep, def, values []byte, err error) {
+	if h.typ == pageDataV2 {
+		if c.lv.rep > 0 {
+			rep = data[:h.repBytes]
+		}
+		if c.lv.def > 0 {
+			def = data[h.repBytes : h.repBytes+h.defBytes]
+		}
+		values = data[h.repBytes+h.defBytes:]
+		if h.isCompressed && c.codec != compress.Codecs.Uncompressed {
+			values, err = c.decompress(values, int(h.uncompressed-h.repBytes-h.defBytes))
+		}
+		return rep, def, values, err
+	}
+	if c.codec != compress.Codecs.Uncompressed {
+		if data, err = c.decompress(data, int(h.uncompressed)); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	n := int64(h.numValues)
+	if c.lv.rep > 0 {
+		if rep, data, err = v1Levels(data, h.repEncoding, c.lv.rep, n, "repetition"); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if c.lv.def > 0 {
+		if def, data, err = v1Levels(data, h.defEncoding, c.lv.def, n, "definition"); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return rep, def, data, nil
+}
+
 // needsStreams reports whether a page's streams are checked: a data page
 // with levels or dictionary indices.
 func (c *chunkChecker) needsStreams(h *pageHeader) bool {
@@ -108,15 +111,16 @@ func (c *chunkChecker) needsStreams(h *pageHeader) bool {
 func isDictionary(enc int32) bool { return enc == encRLEDictionary || enc == encPlainDictionary }
 
 // v1Levels cuts a V1 page's level stream of the given encoding off data:
-// RLE levels are prefixed by their length, bit-packed ones are n levels
-// of the level's bit width.
+// RLE levels are prefixed by their length; bit-packed ones are n levels
+// of the level's bit width, cut off but not returned (nil: the library
+// checks their length).
 func v1Levels(data []byte, enc int32, max int16, n int64, what string) (stream, rest []byte, err error) {
 	if enc != encRLE {
 		size := (n*int64(bits.Len16(uint16(max))) + 7) / 8
 		if size > int64(len(data)) {
 			return nil, nil, fmt.Errorf("%s levels of %d bytes in a page of %d", what, size, len(data))
 		}
-		return data[:size], data[size:], nil
+		return nil, data[size:], nil
 	}
 	if len(data) < 4 {
 		return nil, nil, fmt.Errorf("%s levels without their length", what)
